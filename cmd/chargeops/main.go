@@ -1,0 +1,182 @@
+// Command chargeops is the whole product in one binary: the console, the API, the device
+// gateway and the background jobs.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"chargeops/internal/app"
+	"chargeops/internal/config"
+	"chargeops/internal/httpapi"
+	"chargeops/web"
+)
+
+const usage = `chargeops - operations console for EV chargers and energy storage
+
+Usage:
+  chargeops serve    [options]   run the console, API and gateway (applies migrations first)
+  chargeops migrate  [options]   apply database migrations and exit
+  chargeops user create-root --name NAME --password PASSWORD [options]
+                                 create a super admin, or reset an existing one
+  chargeops openapi              print the OpenAPI document
+  chargeops version
+
+Options (every one also as CHARGEOPS_<NAME> and in a --config JSON file):
+`
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "chargeops:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		printUsage()
+		return flag.ErrHelp
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest)
+	case "migrate":
+		cfg, err := load("migrate", rest, nil)
+		if err != nil {
+			return err
+		}
+		d, err := app.OpenDB(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		fmt.Println("database is up to date:", d.Dialect())
+		return nil
+	case "user":
+		if len(rest) == 0 || rest[0] != "create-root" {
+			return fmt.Errorf("unknown user command; try: chargeops user create-root --name NAME --password PASSWORD")
+		}
+		return createRoot(ctx, rest[1:])
+	case "openapi":
+		s := httpapi.New(httpapi.Deps{}, httpapi.Options{}, nil)
+		_, err := os.Stdout.Write(s.OpenAPI())
+		return err
+	case "version":
+		fmt.Println(app.Version)
+		return nil
+	case "help", "-h", "--help":
+		printUsage()
+		return nil
+	}
+	printUsage()
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+func printUsage() {
+	fmt.Fprint(os.Stderr, usage)
+	for _, o := range config.Options() {
+		fmt.Fprintf(os.Stderr, "  --%-18s %s (default %q)\n", o.Name, o.Help, o.Default)
+	}
+}
+
+// load parses the shared options plus extra flags of a sub-command, and sets up logging.
+func load(name string, args []string, extra func(*flag.FlagSet)) (config.Config, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if extra != nil {
+		extra(fs)
+	}
+	cfg, err := config.Load(fs, args, os.LookupEnv)
+	if err != nil {
+		return cfg, err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		return cfg, fmt.Errorf("log-level: %w", err)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
+	} else {
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, opts)))
+	}
+	return cfg, nil
+}
+
+func serve(ctx context.Context, args []string) error {
+	cfg, err := load("serve", args, nil)
+	if err != nil {
+		return err
+	}
+	d, err := app.OpenDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	a, err := app.New(ctx, cfg, d, web.FS())
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	slog.Info("chargeops is running", "url", consoleURL(ln.Addr()), "db", d.Dialect().String(), "version", app.Version)
+	if n, err := a.Users.Count(ctx); err == nil && n == 0 {
+		slog.Warn("no user exists yet: create one with `chargeops user create-root --name NAME --password PASSWORD`")
+	}
+	return a.Serve(ctx, ln)
+}
+
+func consoleURL(addr net.Addr) string {
+	host, port, _ := net.SplitHostPort(addr.String())
+	if host == "" || host == "::" || host == "0.0.0.0" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
+
+func createRoot(ctx context.Context, args []string) error {
+	var name, password string
+	cfg, err := load("user create-root", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&name, "name", "", "user name (6-32 letters, digits, underscore)")
+		fs.StringVar(&password, "password", "", "password (8-32 with upper, lower, digit and special character)")
+	})
+	if err != nil {
+		return err
+	}
+	if name == "" || password == "" {
+		return fmt.Errorf("--name and --password are required")
+	}
+	d, err := app.OpenDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	a, err := app.New(ctx, cfg, d, nil)
+	if err != nil {
+		return err
+	}
+	_, created, err := a.Users.UpsertRoot(ctx, strings.TrimSpace(name), password)
+	if err != nil {
+		return fmt.Errorf("%s", describe(err))
+	}
+	if created {
+		fmt.Printf("root user %q created\n", name)
+	} else {
+		fmt.Printf("root user %q reset (new password; its sessions ended)\n", name)
+	}
+	return nil
+}

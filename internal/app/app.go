@@ -1,0 +1,146 @@
+// Package app wires chargeops together: configuration → database → services → HTTP server,
+// and owns start-up and shutdown order.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"chargeops/internal/access"
+	"chargeops/internal/actionlog"
+	"chargeops/internal/auth"
+	"chargeops/internal/config"
+	"chargeops/internal/db"
+	"chargeops/internal/httpapi"
+	"chargeops/internal/mail"
+	"chargeops/internal/ratelimit"
+	"chargeops/internal/role"
+	"chargeops/internal/session"
+	"chargeops/internal/setting"
+	"chargeops/internal/user"
+)
+
+// Version is set at build time (-ldflags "-X chargeops/internal/app.Version=...").
+var Version = "dev"
+
+// App is a running chargeops node.
+type App struct {
+	Cfg      config.Config
+	DB       *db.DB
+	Users    *user.Service
+	Roles    *role.Service
+	Auth     *auth.Service
+	Sessions *session.Store
+	Limiter  *ratelimit.Limiter
+	Server   *httpapi.Server
+	Metrics  *prometheus.Registry
+}
+
+// OpenDB opens the configured database and applies the migrations and the catalogue.
+func OpenDB(ctx context.Context, cfg config.Config) (*db.DB, error) {
+	d, err := db.Open(ctx, cfg.DB, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	n, err := d.Migrate(ctx)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	if n > 0 {
+		slog.Info("migrations applied", "count", n, "db", d.Dialect().String())
+	}
+	if err := access.SyncCatalogue(ctx, d); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// New builds a node on an open, migrated database. ui is the built console (nil: none).
+func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, error) {
+	loc, err := time.LoadLocation(cfg.TimeZone)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Cfg: cfg, DB: d, Metrics: prometheus.NewRegistry()}
+	a.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	a.Sessions = session.NewStore(d, cfg.SessionIdle, cfg.SessionMax)
+	a.Users = user.NewService(d, a.Sessions)
+	a.Roles = role.NewService(d, a.Sessions)
+	a.Limiter = ratelimit.New(d)
+	actions := actionlog.NewStore(d)
+	mailer := mail.New(d, mail.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, User: cfg.SMTPUser, Password: cfg.SMTPPassword, From: cfg.SMTPFrom, TLS: cfg.SMTPTLS})
+	a.Auth, err = auth.New(ctx, auth.Deps{DB: d, Settings: setting.NewStore(d), Users: a.Users, Roles: a.Roles, Sessions: a.Sessions,
+		Limiter: a.Limiter, Mailer: mailer, ActionLog: actions}, auth.Config{Captcha: cfg.Captcha, LockAfter: cfg.LoginLockAfter, LockFor: cfg.LoginLockFor, Location: loc})
+	if err != nil {
+		return nil, err
+	}
+	a.Sessions.OnTimeout = a.Auth.OnSessionTimeout
+	registry := access.NewRegistry(d)
+	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry},
+		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
+			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
+		a.Metrics)
+	if err := registry.Sync(ctx, a.Server.InterfaceSpecs()); err != nil {
+		return nil, fmt.Errorf("seed interfaces: %w", err)
+	}
+	return a, nil
+}
+
+// Serve listens until ctx ends, then shuts down gracefully (in-flight requests get 20 s).
+func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	go a.housekeeping(ctx)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// housekeeping purges expired sign-in helpers every ten minutes.
+func (a *App) housekeeping(ctx context.Context) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := db.NowMS()
+		for _, q := range []string{`DELETE FROM login_nonce WHERE expires_at < ?`, `DELETE FROM captcha WHERE expires_at < ?`, `DELETE FROM password_reset WHERE expires_at < ?`} {
+			if _, err := a.DB.Exec(ctx, q, now); err != nil {
+				slog.Warn("housekeeping", "err", err)
+			}
+		}
+		if err := a.Sessions.Purge(ctx, 7*24*time.Hour); err != nil {
+			slog.Warn("housekeeping", "err", err)
+		}
+		if err := a.Limiter.Purge(ctx, 24*time.Hour); err != nil {
+			slog.Warn("housekeeping", "err", err)
+		}
+	}
+}

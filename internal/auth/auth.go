@@ -1,0 +1,317 @@
+// Package auth signs users in and out: login key and nonces, captcha, lock-out, sessions
+// resolved into a Principal, password reset by mail, and the personal password/email changes.
+package auth
+
+import (
+	"context"
+	"crypto/rsa"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"time"
+
+	"chargeops/internal/access"
+	"chargeops/internal/actionlog"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/i18n"
+	"chargeops/internal/mail"
+	"chargeops/internal/passwd"
+	"chargeops/internal/ratelimit"
+	"chargeops/internal/role"
+	"chargeops/internal/session"
+	"chargeops/internal/setting"
+	"chargeops/internal/user"
+)
+
+// Config is the part of the configuration sign-in needs.
+type Config struct {
+	Captcha   bool
+	LockAfter int
+	LockFor   time.Duration
+	Location  *time.Location
+}
+
+// Deps are the services sign-in uses.
+type Deps struct {
+	DB        *db.DB
+	Settings  *setting.Store
+	Users     *user.Service
+	Roles     *role.Service
+	Sessions  *session.Store
+	Limiter   *ratelimit.Limiter
+	Mailer    *mail.Mailer
+	ActionLog *actionlog.Store
+}
+
+// Service is the sign-in service.
+type Service struct {
+	Deps
+	cfg       Config
+	key       *rsa.PrivateKey
+	keyID     string
+	publicPEM string
+}
+
+// New loads (or on first start creates) the login key pair.
+func New(ctx context.Context, d Deps, cfg Config) (*Service, error) {
+	s := &Service{Deps: d, cfg: cfg}
+	if err := s.loadKey(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Client is where a request comes from.
+type Client struct {
+	IP        string
+	UserAgent string
+}
+
+// LoginInput is the login form as sent (docs/api.md).
+type LoginInput struct {
+	KeyID     string `json:"keyId"`
+	UserName  string `json:"userName"`
+	Password  string `json:"password"`
+	CaptchaID string `json:"captchaId"`
+	Captcha   string `json:"captcha"`
+}
+
+// Login limits per address.
+const (
+	loginsPerAddress = 30
+	loginWindow      = 5 * time.Minute
+)
+
+// Login checks the form and starts a session. It returns the cookie token and the session.
+func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (string, session.Session, error) {
+	if in.UserName == "" || in.Password == "" || (s.cfg.Captcha && in.Captcha == "") {
+		return "", session.Session{}, apperr.InvalidField("userName, password, captcha", "err.required")
+	}
+	if ok, err := s.Limiter.Allow(ctx, "login:"+c.IP, loginsPerAddress, loginWindow); err != nil || !ok {
+		return "", session.Session{}, firstErr(err, apperr.ErrRateLimited)
+	}
+	if err := s.CheckCaptcha(ctx, in.CaptchaID, in.Captcha); err != nil {
+		return "", session.Session{}, err
+	}
+	name, err := s.decryptRaw(in.UserName)
+	if err != nil {
+		return "", session.Session{}, err
+	}
+	vals, err := s.OpenSealed(ctx, in.KeyID, in.Password)
+	if err != nil {
+		return "", session.Session{}, err
+	}
+	digest := vals[0]
+	name = strings.TrimSpace(name)
+	u, err := s.Users.GetByName(ctx, name)
+	if err != nil {
+		if e, ok := apperr.As(err); !ok || e.Code != apperr.NotFound {
+			return "", session.Session{}, err
+		}
+		passwd.VerifyDummy(digest)
+		s.logLogin(ctx, 0, name, apperr.BadCredentials, c)
+		return "", session.Session{}, apperr.ErrBadCredentials
+	}
+	now := db.NowMS()
+	if u.LockedUntil > now {
+		s.logLogin(ctx, u.ID, u.UserName, apperr.AccountLocked, c)
+		return "", session.Session{}, s.lockedError(u.LockedUntil)
+	}
+	if !passwd.Verify(u.PasswordHash(), digest) {
+		failures, lockedUntil, err := s.Users.RecordFailedLogin(ctx, u.ID, s.cfg.LockAfter, now+s.cfg.LockFor.Milliseconds())
+		if err != nil {
+			return "", session.Session{}, err
+		}
+		s.logLogin(ctx, u.ID, u.UserName, apperr.BadCredentials, c)
+		if lockedUntil > 0 {
+			return "", session.Session{}, s.lockedError(lockedUntil)
+		}
+		// Each failure in a row answers later than the one before (slow down, then lock).
+		if failures > 1 {
+			delay := time.Duration(failures-1) * 400 * time.Millisecond
+			select {
+			case <-time.After(min(delay, 3*time.Second)):
+			case <-ctx.Done():
+			}
+		}
+		return "", session.Session{}, apperr.ErrBadCredentials
+	}
+	if u.Status != user.Enabled {
+		s.logLogin(ctx, u.ID, u.UserName, apperr.AccountDisabled, c)
+		return "", session.Session{}, apperr.ErrDisabled
+	}
+	if err := s.Users.RecordLogin(ctx, u.ID); err != nil {
+		return "", session.Session{}, err
+	}
+	token, sess, err := s.Sessions.Create(ctx, u.ID, c.IP, c.UserAgent)
+	if err != nil {
+		return "", session.Session{}, err
+	}
+	s.logLogin(ctx, u.ID, u.UserName, apperr.OK, c)
+	return token, sess, nil
+}
+
+func (s *Service) lockedError(until int64) error {
+	return apperr.New(apperr.AccountLocked, "err.account_locked").
+		With(map[string]any{"until": time.UnixMilli(until).In(s.cfg.Location).Format("2006-01-02 15:04:05")}).
+		WithData(map[string]int64{"lockedUntil": until})
+}
+
+func (s *Service) logLogin(ctx context.Context, userID int64, name string, code int, c Client) {
+	s.writeLog(ctx, actionlog.Entry{UserID: userID, UserName: name, Type: actionlog.TypeLogin, Action: "login", Code: code, IP: c.IP})
+}
+
+func (s *Service) writeLog(ctx context.Context, e actionlog.Entry) {
+	if err := s.ActionLog.Write(context.WithoutCancel(ctx), e); err != nil {
+		slog.Error("action log not written", "err", err, "type", e.Type, "user", e.UserName)
+	}
+}
+
+// Logout ends the caller's session (reason 1, user logout).
+func (s *Service) Logout(ctx context.Context, p *access.Principal, c Client) error {
+	if err := s.Sessions.End(ctx, p.SessionID, session.ReasonUserLogout); err != nil {
+		return err
+	}
+	s.writeLog(ctx, actionlog.Entry{UserID: p.UserID, UserName: p.UserName, Type: actionlog.TypeLogout, Action: "logout", Reason: session.ReasonUserLogout, IP: c.IP})
+	return nil
+}
+
+// Principal resolves a session token into the caller, with the role's keys and settings.
+func (s *Service) Principal(ctx context.Context, token string) (*access.Principal, error) {
+	sess, err := s.Sessions.Resolve(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.Users.Get(ctx, sess.UserID)
+	if err != nil {
+		return nil, apperr.ErrNotLoggedIn
+	}
+	if u.Status != user.Enabled {
+		_ = s.Sessions.End(ctx, sess.ID, session.ReasonAccountDisable)
+		return nil, apperr.ErrDisabled
+	}
+	p := &access.Principal{UserID: u.ID, UserName: u.UserName, Root: u.Root, RoleID: u.RoleID, CustomerID: u.CustomerID,
+		SessionID: sess.ID, CSRFToken: sess.CSRFToken, Keys: map[string]bool{}}
+	if u.RoleID != 0 {
+		r, err := s.Roles.Get(ctx, u.RoleID)
+		if err != nil && !isNotFound(err) {
+			return nil, err
+		}
+		p.Role = r.RoleSettings
+		for _, k := range r.Keys {
+			p.Keys[k] = true
+		}
+	}
+	return p, nil
+}
+
+// OnSessionTimeout records the logout of a session that timed out (reason 2).
+func (s *Service) OnSessionTimeout(ctx context.Context, userID int64) {
+	u, err := s.Users.Get(ctx, userID)
+	if err != nil {
+		return
+	}
+	s.writeLog(ctx, actionlog.Entry{UserID: u.ID, UserName: u.UserName, Type: actionlog.TypeLogout, Action: "logout", Reason: session.ReasonTimeout})
+}
+
+// ChangePasswordInput is the personal-page password change.
+type ChangePasswordInput struct {
+	KeyID       string `json:"keyId"`
+	OldPassword string `json:"oldPassword"`
+	NewPassword string `json:"newPassword"`
+}
+
+// ChangePassword checks the current password and sets the new one; the caller's other
+// sessions end (forced re-login), this one stays.
+func (s *Service) ChangePassword(ctx context.Context, p *access.Principal, in ChangePasswordInput) error {
+	vals, err := s.OpenSealed(ctx, in.KeyID, in.OldPassword, in.NewPassword)
+	if err != nil {
+		return err
+	}
+	if err := s.checkOwnPassword(ctx, p.UserID, vals[0]); err != nil {
+		return err
+	}
+	return s.Users.SetPassword(ctx, p.UserID, vals[1], p.SessionID)
+}
+
+// ChangeEmailInput is the personal-page email change, verified by the password.
+type ChangeEmailInput struct {
+	KeyID    string `json:"keyId"`
+	Password string `json:"password"`
+	Email    string `json:"email"`
+}
+
+// ChangeEmail checks the password and sets the email.
+func (s *Service) ChangeEmail(ctx context.Context, p *access.Principal, in ChangeEmailInput) error {
+	vals, err := s.OpenSealed(ctx, in.KeyID, in.Password)
+	if err != nil {
+		return err
+	}
+	if err := s.checkOwnPassword(ctx, p.UserID, vals[0]); err != nil {
+		return err
+	}
+	return s.Users.ChangeEmail(ctx, p.UserID, in.Email)
+}
+
+func (s *Service) checkOwnPassword(ctx context.Context, id int64, digest string) error {
+	u, err := s.Users.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !passwd.Verify(u.PasswordHash(), digest) {
+		return apperr.ErrWrongPassword
+	}
+	return nil
+}
+
+// Privacy is the policy a user must accept before using the console.
+type Privacy struct {
+	NeedConfirm             bool   `json:"needConfirm"`
+	Content                 string `json:"content"`
+	NewPrivacyPolicyVersion string `json:"newPrivacyPolicyVersion"`
+}
+
+// PrivacyFor returns the current policy in locale and whether the user still has to accept it.
+func (s *Service) PrivacyFor(ctx context.Context, acceptedVersion, locale string) (Privacy, error) {
+	version, content := DefaultPrivacyVersion, DefaultPrivacy(locale)
+	if raw, ok, err := s.Settings.Get(ctx, "privacy.policy"); err != nil {
+		return Privacy{}, err
+	} else if ok {
+		var stored struct {
+			Version string            `json:"version"`
+			Content map[string]string `json:"content"`
+		}
+		if json.Unmarshal([]byte(raw), &stored) == nil && stored.Version != "" {
+			version = stored.Version
+			if c := stored.Content[locale]; c != "" {
+				content = c
+			}
+		}
+	}
+	return Privacy{NeedConfirm: acceptedVersion != version, Content: content, NewPrivacyPolicyVersion: version}, nil
+}
+
+// AcceptPrivacy records acceptance of the current version only.
+func (s *Service) AcceptPrivacy(ctx context.Context, p *access.Principal, version string) error {
+	cur, err := s.PrivacyFor(ctx, "", i18n.EnUS)
+	if err != nil {
+		return err
+	}
+	if version != cur.NewPrivacyPolicyVersion {
+		return apperr.InvalidField("version", "err.invalid")
+	}
+	return s.Users.AcceptPrivacy(ctx, p.UserID, version)
+}
+
+func isNotFound(err error) bool {
+	e, ok := apperr.As(err)
+	return ok && e.Code == apperr.NotFound
+}
+
+func firstErr(err error, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}

@@ -1,0 +1,212 @@
+// Package config holds every option of chargeops in one struct. Values come from defaults, then
+// a JSON file (--config), then CHARGEOPS_* environment variables, then flags; later wins.
+// docs/configuration.md documents each option (a test checks none is missing).
+package config
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the whole configuration. Tag `name` is the flag, the JSON key and (upper-cased,
+// '-' → '_', prefixed CHARGEOPS_) the environment variable.
+type Config struct {
+	Addr           string        `name:"addr" help:"listen address of the console, API and gateway"`
+	DataDir        string        `name:"data-dir" help:"folder for the SQLite database and local files"`
+	DB             string        `name:"db" help:"database: empty for SQLite in the data folder, or a postgres:// URL"`
+	Captcha        bool          `name:"captcha" help:"require the image captcha on login and password reset"`
+	SessionIdle    time.Duration `name:"session-idle" help:"a session ends after this long without a request"`
+	SessionMax     time.Duration `name:"session-max" help:"a session ends this long after login, whatever its use"`
+	DefaultLocale  string        `name:"default-locale" help:"console and mail language when the user has not chosen one (en-US or zh-CN)"`
+	TimeZone       string        `name:"time-zone" help:"time zone in which times are shown"`
+	LanguageSwitch bool          `name:"language-switch" help:"show the language switch in the console"`
+	PublicURL      string        `name:"public-url" help:"the console's external URL, used in mailed links (empty: taken from the request)"`
+	TrustProxy     bool          `name:"trust-proxy" help:"take the client address from X-Forwarded-For (only behind a trusted load balancer)"`
+	LoginLockAfter int           `name:"login-lock-after" help:"failed logins in a row that lock an account"`
+	LoginLockFor   time.Duration `name:"login-lock-for" help:"how long a locked account stays locked"`
+	MaxBodyBytes   int           `name:"max-body-bytes" help:"largest JSON request body accepted"`
+	SMTPHost       string        `name:"smtp-host" help:"SMTP server; empty keeps mail in the outbox that root reads in the console"`
+	SMTPPort       int           `name:"smtp-port" help:"SMTP port"`
+	SMTPUser       string        `name:"smtp-user" help:"SMTP user name (empty: no authentication)"`
+	SMTPPassword   string        `name:"smtp-password" help:"SMTP password"`
+	SMTPFrom       string        `name:"smtp-from" help:"sender address of mails"`
+	SMTPTLS        string        `name:"smtp-tls" help:"SMTP transport security: starttls, tls or none"`
+	LogLevel       string        `name:"log-level" help:"debug, info, warn or error"`
+	LogFormat      string        `name:"log-format" help:"text or json"`
+}
+
+// Default returns the built-in defaults.
+func Default() Config {
+	return Config{
+		Addr:           ":8080",
+		DataDir:        "./data",
+		Captcha:        true,
+		SessionIdle:    2 * time.Hour,
+		SessionMax:     24 * time.Hour,
+		DefaultLocale:  "en-US",
+		TimeZone:       "Asia/Hong_Kong",
+		LoginLockAfter: 5,
+		LoginLockFor:   15 * time.Minute,
+		MaxBodyBytes:   1 << 20,
+		SMTPPort:       587,
+		SMTPFrom:       "chargeops@localhost",
+		SMTPTLS:        "starttls",
+		LogLevel:       "info",
+		LogFormat:      "text",
+	}
+}
+
+// Option describes one option for help texts and docs.
+type Option struct{ Name, Env, Help, Default string }
+
+// Options lists every option with its default.
+func Options() []Option {
+	def := Default()
+	v := reflect.ValueOf(def)
+	t := v.Type()
+	out := make([]Option, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name := f.Tag.Get("name")
+		out = append(out, Option{Name: name, Env: EnvName(name), Help: f.Tag.Get("help"), Default: fmt.Sprint(v.Field(i).Interface())})
+	}
+	return out
+}
+
+// EnvName is the environment variable of an option.
+func EnvName(name string) string {
+	return "CHARGEOPS_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// Load builds a Config for a sub-command: defaults, --config file, environment, then args.
+func Load(fs *flag.FlagSet, args []string, env func(string) (string, bool)) (Config, error) {
+	cfg := Default()
+	file := fs.String("config", "", "JSON configuration file")
+	flagVals := map[string]*string{}
+	for _, o := range Options() {
+		flagVals[o.Name] = new(string)
+		fs.Func(o.Name, o.Help+" (default "+o.Default+", env "+o.Env+")", func(s string) error { *flagVals[o.Name] = s; return nil })
+	}
+	// Boolean flags must accept "--captcha" with no value, so mark them as bool flags.
+	for _, o := range Options() {
+		if f := fs.Lookup(o.Name); f != nil && isBool(o.Name) {
+			f.Value = boolFlag{f.Value}
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if *file == "" {
+		if p, ok := env("CHARGEOPS_CONFIG"); ok {
+			*file = p
+		}
+	}
+	if *file != "" {
+		raw, err := os.ReadFile(*file)
+		if err != nil {
+			return cfg, fmt.Errorf("read config: %w", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return cfg, fmt.Errorf("config %s: %w", *file, err)
+		}
+		for k, val := range m {
+			if err := cfg.set(k, fmt.Sprint(val)); err != nil {
+				return cfg, fmt.Errorf("config %s: %w", *file, err)
+			}
+		}
+	}
+	for _, o := range Options() {
+		if s, ok := env(o.Env); ok {
+			if err := cfg.set(o.Name, s); err != nil {
+				return cfg, fmt.Errorf("%s: %w", o.Env, err)
+			}
+		}
+	}
+	var ferr error
+	fs.Visit(func(f *flag.Flag) {
+		if p, ok := flagVals[f.Name]; ok && ferr == nil {
+			if err := cfg.set(f.Name, *p); err != nil {
+				ferr = fmt.Errorf("--%s: %w", f.Name, err)
+			}
+		}
+	})
+	if ferr != nil {
+		return cfg, ferr
+	}
+	return cfg, cfg.Validate()
+}
+
+// Validate checks values that would otherwise fail later and less clearly.
+func (c Config) Validate() error {
+	if c.DefaultLocale != "en-US" && c.DefaultLocale != "zh-CN" {
+		return fmt.Errorf("default-locale must be en-US or zh-CN, not %q", c.DefaultLocale)
+	}
+	if _, err := time.LoadLocation(c.TimeZone); err != nil {
+		return fmt.Errorf("time-zone %q: %w", c.TimeZone, err)
+	}
+	if c.SessionIdle <= 0 || c.SessionMax <= 0 || c.LoginLockAfter < 1 || c.MaxBodyBytes < 1024 {
+		return fmt.Errorf("session-idle, session-max, login-lock-after and max-body-bytes must be positive (max-body-bytes at least 1024)")
+	}
+	switch c.SMTPTLS {
+	case "starttls", "tls", "none":
+	default:
+		return fmt.Errorf("smtp-tls must be starttls, tls or none")
+	}
+	return nil
+}
+
+func isBool(name string) bool {
+	f, ok := fieldByName(reflect.ValueOf(Config{}), name)
+	return ok && f.Kind() == reflect.Bool
+}
+
+func fieldByName(v reflect.Value, name string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).Tag.Get("name") == name {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+func (c *Config) set(name, s string) error {
+	f, ok := fieldByName(reflect.ValueOf(c).Elem(), name)
+	if !ok {
+		return fmt.Errorf("unknown option %q", name)
+	}
+	switch f.Interface().(type) {
+	case string:
+		f.SetString(s)
+	case bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("%s: want true or false", name)
+		}
+		f.SetBool(b)
+	case int:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("%s: want a whole number", name)
+		}
+		f.SetInt(int64(n))
+	case time.Duration:
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("%s: want a duration such as 30m or 2h", name)
+		}
+		f.SetInt(int64(d))
+	}
+	return nil
+}
+
+type boolFlag struct{ flag.Value }
+
+func (boolFlag) IsBoolFlag() bool { return true }

@@ -1,0 +1,271 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"chargeops/internal/access"
+	"chargeops/internal/actionlog"
+	"chargeops/internal/apperr"
+	"chargeops/internal/auth"
+	"chargeops/internal/db"
+	"chargeops/internal/i18n"
+	"chargeops/internal/mail"
+	"chargeops/internal/role"
+	"chargeops/internal/user"
+)
+
+// Cookie names (docs/api.md).
+const (
+	TokenCookie = "chargeops_token"
+	CSRFCookie  = "chargeops_csrf"
+	CSRFHeader  = "X-CSRF-Token"
+)
+
+// Deps are the services behind the API.
+type Deps struct {
+	DB        *db.DB
+	Auth      *auth.Service
+	Users     *user.Service
+	Roles     *role.Service
+	ActionLog *actionlog.Store
+	Mailer    *mail.Mailer
+	Registry  *access.Registry
+}
+
+// Options shape the HTTP behaviour.
+type Options struct {
+	Captcha        bool
+	DefaultLocale  string
+	TimeZone       string
+	LanguageSwitch bool
+	PublicURL      string
+	TrustProxy     bool
+	MaxBodyBytes   int
+	SessionMax     time.Duration
+	Version        string
+	UI             fs.FS // the built console; nil serves a note that the UI is not built in
+}
+
+// Server is the HTTP handler of chargeops.
+type Server struct {
+	Deps
+	opt     Options
+	mux     *http.ServeMux
+	routes  []Route
+	metrics *httpMetrics
+}
+
+// New builds the server and registers every route of the table.
+func New(d Deps, o Options, reg prometheus.Registerer) *Server {
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	s := &Server{Deps: d, opt: o, mux: http.NewServeMux(), metrics: newHTTPMetrics(reg)}
+	s.routes = s.routeTable()
+	for _, rt := range s.routes {
+		s.mux.Handle(rt.Method+" "+rt.Path, s.api(rt))
+	}
+	s.mux.HandleFunc("GET /api/openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(s.OpenAPI())
+	})
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, Envelope{Code: apperr.NotFound, Message: i18n.T(s.locale(r), "err.api_not_found", nil)})
+	})
+	s.mux.HandleFunc("GET /healthz", s.health)
+	s.mux.Handle("GET /metrics", promhttp.HandlerFor(prometheusGatherer(reg), promhttp.HandlerOpts{}))
+	s.mux.Handle("/", spaHandler(o.UI))
+	return s
+}
+
+// Routes returns the route table (for the OpenAPI document, the interface registry and tests).
+func (s *Server) Routes() []Route { return s.routes }
+
+// InterfaceSpecs turns the route table into the interface rows the registry seeds.
+func (s *Server) InterfaceSpecs() []access.InterfaceSpec {
+	var out []access.InterfaceSpec
+	for _, rt := range s.routes {
+		if rt.Access == Public {
+			continue
+		}
+		out = append(out, access.InterfaceSpec{Method: rt.Method, Path: rt.Path, Name: rt.Summary, Keys: rt.Keys, Common: rt.Access == Session})
+	}
+	return out
+}
+
+// ServeHTTP recovers from panics so one bad request never takes the process down.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			slog.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			writeJSON(w, http.StatusOK, Envelope{Code: apperr.Internal, Message: i18n.T(s.locale(r), "err.internal", nil)})
+		}
+	}()
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Referrer-Policy", "same-origin")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) locale(r *http.Request) string {
+	if l := i18n.Normalize(r.Header.Get("Accept-Language")); l != "" {
+		return l
+	}
+	return s.opt.DefaultLocale
+}
+
+func (s *Server) clientIP(r *http.Request) string {
+	if s.opt.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			return strings.TrimSpace(strings.Split(xff, ",")[0])
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// api wraps one route: body limit, session, CSRF, permission keys, the handler, the action log.
+func (s *Server) api(rt Route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		c := &Ctx{Context: r.Context(), W: w, R: r, Locale: s.locale(r),
+			Client: auth.Client{IP: s.clientIP(r), UserAgent: r.UserAgent()}}
+		code := s.serveAPI(c, rt)
+		s.metrics.observe(rt.Method+" "+rt.Path, code, time.Since(start))
+	})
+}
+
+func (s *Server) serveAPI(c *Ctx, rt Route) int {
+	w, r := c.W, c.R
+	fail := func(err error) int {
+		code := writeError(w, r, c.Locale, err)
+		if code >= apperr.NotLoggedIn && code <= apperr.AccountDisabled {
+			s.clearCookies(w, r)
+		}
+		return code
+	}
+	if r.Method != http.MethodGet {
+		// A JSON content type cannot be sent cross-site without a CORS preflight, which this
+		// server never grants: together with SameSite cookies and the CSRF header it closes
+		// cross-site form posts, including to the login.
+		if ct := r.Header.Get("Content-Type"); r.ContentLength != 0 && !strings.HasPrefix(ct, "application/json") {
+			return fail(apperr.InvalidField("Content-Type", "err.invalid"))
+		}
+		body, err := readBody(r, s.opt.MaxBodyBytes)
+		if err != nil {
+			return fail(err)
+		}
+		c.body = body
+	}
+	if rt.Access != Public || rt.OptionalSession {
+		cookie, _ := r.Cookie(TokenCookie)
+		token := ""
+		if cookie != nil {
+			token = cookie.Value
+		}
+		p, err := s.Auth.Principal(c, token)
+		switch {
+		case err == nil:
+			c.P = p
+			c.Context = access.WithPrincipal(c.Context, p)
+		case rt.Access != Public:
+			return fail(err)
+		}
+	}
+	if c.P != nil && r.Method != http.MethodGet && r.Header.Get(CSRFHeader) != c.P.CSRFToken {
+		return fail(apperr.ErrCSRF)
+	}
+	if rt.Access != Public && !s.Registry.Allowed(c.P, r.Method, rt.Path) {
+		slog.Warn("permission denied", "user", c.P.UserName, "method", r.Method, "path", rt.Path)
+		s.logOperation(c, rt, apperr.NoPermission)
+		return fail(apperr.ErrNoPermission)
+	}
+	data, err := rt.Handler.serve(c)
+	code := apperr.OK
+	if err != nil {
+		code = fail(err)
+	} else {
+		writeOK(w, data)
+	}
+	if r.Method != http.MethodGet && c.P != nil && !rt.SelfLogged {
+		s.logOperation(c, rt, code)
+	}
+	return code
+}
+
+// redactedFields never reach the action log, whatever endpoint carries them.
+var redactedFields = []string{"password", "oldpassword", "newpassword", "secret", "appsecret", "token", "captcha", "username"}
+
+func (s *Server) logOperation(c *Ctx, rt Route, code int) {
+	data := string(c.body)
+	var m map[string]any
+	if json.Unmarshal(c.body, &m) == nil {
+		for k := range m {
+			for _, f := range redactedFields {
+				if strings.EqualFold(k, f) {
+					m[k] = "***"
+				}
+			}
+		}
+		b, _ := json.Marshal(m)
+		data = string(b)
+	}
+	e := actionlog.Entry{UserID: c.P.UserID, UserName: c.P.UserName, Type: actionlog.TypeOperation,
+		Action: fmt.Sprintf("%s %s", rt.Method, rt.Path), Data: data, Code: code, IP: c.Client.IP}
+	if err := s.ActionLog.Write(c, e); err != nil {
+		slog.Error("action log not written", "err", err, "action", e.Action)
+	}
+}
+
+func (s *Server) secure(r *http.Request) bool {
+	return r.TLS != nil || strings.HasPrefix(s.opt.PublicURL, "https://")
+}
+
+func (s *Server) setSessionCookies(w http.ResponseWriter, r *http.Request, token, csrf string) {
+	maxAge := int(s.opt.SessionMax.Seconds())
+	http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r), MaxAge: maxAge})
+	http.SetCookie(w, &http.Cookie{Name: CSRFCookie, Value: csrf, Path: "/", SameSite: http.SameSiteLaxMode, Secure: s.secure(r), MaxAge: maxAge})
+}
+
+func (s *Server) clearCookies(w http.ResponseWriter, r *http.Request) {
+	for _, name := range []string{TokenCookie, CSRFCookie} {
+		http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: name == TokenCookie, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	}
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	if err := s.DB.Pool().PingContext(r.Context()); err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "db unavailable"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.opt.Version, "db": s.DB.Dialect().String()})
+}
+
+// baseURL is where mailed links point: the configured public URL, else the request's origin.
+func (s *Server) baseURL(r *http.Request) string {
+	if s.opt.PublicURL != "" {
+		return s.opt.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}

@@ -1,0 +1,239 @@
+// Package role owns roles: their permission keys (menu authorisation) and data-authorisation
+// settings (spec §6). Changing what a role allows ends its users' sessions (forced re-login),
+// so no console keeps showing menus its user no longer holds.
+package role
+
+import (
+	"context"
+	"strings"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/session"
+)
+
+// Role as the API shows it.
+type Role struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	access.RoleSettings
+	Keys      []string `json:"keys"`
+	UserCount int64    `json:"userCount"`
+	CreatedAt int64    `json:"createdAt"`
+	UpdatedAt int64    `json:"updatedAt"`
+}
+
+// Service reads and changes roles.
+type Service struct {
+	db       *db.DB
+	sessions *session.Store
+}
+
+func NewService(d *db.DB, s *session.Store) *Service { return &Service{db: d, sessions: s} }
+
+const selectRole = `SELECT r.id, r.name, r.description, r.customer_access, r.site_access, r.web_ssh_access, r.web_ssh_level,
+	r.cfg_read_level, r.cfg_write_level, r.cfg_download_level, r.param_level, r.doc_level, r.attach_level, r.email_alarm,
+	r.user_access, r.created_at, r.updated_at, (SELECT COUNT(*) FROM app_user u WHERE u.role_id = r.id) FROM role r `
+
+func scanRole(row interface{ Scan(...any) error }) (Role, error) {
+	var r Role
+	var email, userAccess int
+	s := &r.RoleSettings
+	err := row.Scan(&r.ID, &r.Name, &r.Description, &s.CustomerAccess, &s.SiteAccess, &s.WebSSHAccess, &s.WebSSHLevel,
+		&s.CfgReadLevel, &s.CfgWriteLevel, &s.CfgDownloadLevel, &s.ParamLevel, &s.DocLevel, &s.AttachLevel, &email,
+		&userAccess, &r.CreatedAt, &r.UpdatedAt, &r.UserCount)
+	s.EmailAlarm, s.UserAccess = email == 1, userAccess == 1
+	r.Keys = []string{}
+	return r, err
+}
+
+// Get returns a role with its keys.
+func (s *Service) Get(ctx context.Context, id int64) (Role, error) {
+	r, err := scanRole(s.db.QueryRow(ctx, selectRole+`WHERE r.id = ?`, id))
+	if db.NotFound(err) {
+		return r, apperr.ErrNotFound
+	}
+	if err != nil {
+		return r, err
+	}
+	r.Keys, err = s.Keys(ctx, id)
+	return r, err
+}
+
+// Keys returns the permission keys a role holds.
+func (s *Service) Keys(ctx context.Context, id int64) ([]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT perm_key FROM role_permission WHERE role_id = ? ORDER BY perm_key`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := []string{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+
+// ListFilter filters the role list.
+type ListFilter struct {
+	db.Page
+	Name string `json:"name"`
+}
+
+// List returns a page of roles by name.
+func (s *Service) List(ctx context.Context, f ListFilter) (db.List[Role], error) {
+	cond, args := "", []any{}
+	if f.Name != "" {
+		cond, args = `WHERE r.name LIKE ? ESCAPE '\' `, []any{db.Contains(f.Name)}
+	}
+	out := db.List[Role]{List: []Role{}}
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM role r `+cond, args...).Scan(&out.Total); err != nil {
+		return out, err
+	}
+	limit, offset := f.Page.LimitOffset()
+	rows, err := s.db.Query(ctx, selectRole+cond+`ORDER BY r.name, r.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scanRole(rows)
+		if err != nil {
+			return out, err
+		}
+		out.List = append(out.List, r)
+	}
+	return out, rows.Err()
+}
+
+// Input is a role's name, description and, when given, its keys and settings.
+type Input struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+func (in *Input) validate() error {
+	in.Name = strings.TrimSpace(in.Name)
+	if in.Name == "" || len([]rune(in.Name)) > 64 {
+		return apperr.InvalidField("name", "err.required")
+	}
+	if len(in.Description) > 500 {
+		return apperr.InvalidField("description", "err.invalid")
+	}
+	return nil
+}
+
+// Add creates a role with no keys and the most restrictive data settings.
+func (s *Service) Add(ctx context.Context, in Input) (int64, error) {
+	if err := in.validate(); err != nil {
+		return 0, err
+	}
+	now := db.NowMS()
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO role (name, description, created_at, updated_at) VALUES (?, ?, ?, ?)`, in.Name, in.Description, now, now)
+	if db.IsUniqueViolation(err) {
+		return 0, apperr.New(apperr.Conflict, "err.name_taken")
+	}
+	return id, err
+}
+
+// Update renames a role.
+func (s *Service) Update(ctx context.Context, in Input) error {
+	if err := in.validate(); err != nil {
+		return err
+	}
+	res, err := s.db.Exec(ctx, `UPDATE role SET name = ?, description = ?, updated_at = ? WHERE id = ?`, in.Name, in.Description, db.NowMS(), in.ID)
+	if db.IsUniqueViolation(err) {
+		return apperr.New(apperr.Conflict, "err.name_taken")
+	}
+	return affected(res, err)
+}
+
+// SetKeys replaces the permission keys of a role (menu authorisation).
+func (s *Service) SetKeys(ctx context.Context, id int64, keys []string) error {
+	for _, k := range keys {
+		if !access.IsKey(k) {
+			return apperr.New(apperr.Invalid, "err.unknown_key").With(map[string]any{"key": k})
+		}
+	}
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE role SET updated_at = ? WHERE id = ?`, db.NowMS(), id)
+		if err := affected(res, err); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM role_permission WHERE role_id = ?`, id); err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if _, err := tx.Exec(ctx, `INSERT INTO role_permission (role_id, perm_key) VALUES (?, ?)`, id, k); err != nil {
+				return err
+			}
+		}
+		return s.sessions.EndAllOfRole(ctx, tx, id)
+	})
+}
+
+// SetSettings replaces the data-authorisation settings of a role.
+func (s *Service) SetSettings(ctx context.Context, id int64, st access.RoleSettings) error {
+	inRange := func(v, lo, hi int) bool { return v >= lo && v <= hi }
+	levels := []int{st.WebSSHLevel, st.CfgReadLevel, st.CfgWriteLevel, st.CfgDownloadLevel, st.ParamLevel, st.DocLevel, st.AttachLevel}
+	for _, l := range levels {
+		if !inRange(l, 0, 5) {
+			return apperr.InvalidField("level", "err.invalid")
+		}
+	}
+	if !inRange(st.CustomerAccess, 0, 2) || !inRange(st.SiteAccess, 0, 1) || !inRange(st.WebSSHAccess, 0, 3) {
+		return apperr.InvalidField("access", "err.invalid")
+	}
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE role SET customer_access = ?, site_access = ?, web_ssh_access = ?, web_ssh_level = ?, cfg_read_level = ?,
+			cfg_write_level = ?, cfg_download_level = ?, param_level = ?, doc_level = ?, attach_level = ?, email_alarm = ?, user_access = ?, updated_at = ?
+			WHERE id = ?`, st.CustomerAccess, st.SiteAccess, st.WebSSHAccess, st.WebSSHLevel, st.CfgReadLevel, st.CfgWriteLevel,
+			st.CfgDownloadLevel, st.ParamLevel, st.DocLevel, st.AttachLevel, db.BoolInt(st.EmailAlarm), db.BoolInt(st.UserAccess), db.NowMS(), id)
+		if err := affected(res, err); err != nil {
+			return err
+		}
+		return s.sessions.EndAllOfRole(ctx, tx, id)
+	})
+}
+
+// Delete removes roles that no user holds.
+func (s *Service) Delete(ctx context.Context, ids []int64) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			var users int
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM app_user WHERE role_id = ?`, id).Scan(&users); err != nil {
+				return err
+			}
+			if users > 0 {
+				return apperr.New(apperr.Conflict, "err.in_use")
+			}
+			res, err := tx.Exec(ctx, `DELETE FROM role WHERE id = ?`, id)
+			if err := affected(res, err); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func affected(res interface{ RowsAffected() (int64, error) }, err error) error {
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
