@@ -24,6 +24,8 @@ const usage = `chargeops - operations console for EV chargers and energy storage
 
 Usage:
   chargeops serve    [options]   run the console, API and gateway (applies migrations first)
+  chargeops demo     [options]   serve, and on an empty database create the demo sign-in
+                                 (admin / Admin@12345 unless --demo-password is given)
   chargeops migrate  [options]   apply database migrations and exit
   chargeops user create-root --name NAME --password PASSWORD [options]
                                  create a super admin, or reset an existing one
@@ -52,7 +54,9 @@ func run(args []string) error {
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "serve":
-		return serve(ctx, rest)
+		return serve(ctx, rest, false)
+	case "demo":
+		return serve(ctx, rest, true)
 	case "migrate":
 		cfg, err := load("migrate", rest, nil)
 		if err != nil {
@@ -115,8 +119,19 @@ func load(name string, args []string, extra func(*flag.FlagSet)) (config.Config,
 	return cfg, nil
 }
 
-func serve(ctx context.Context, args []string) error {
-	cfg, err := load("serve", args, nil)
+// Demo sign-in, created only on an empty database by `chargeops demo`.
+const (
+	demoRootName     = "admin_root"
+	demoRootPassword = "Admin@12345"
+)
+
+func serve(ctx context.Context, args []string, demo bool) error {
+	demoPassword := demoRootPassword
+	cfg, err := load("serve", args, func(fs *flag.FlagSet) {
+		if demo {
+			fs.StringVar(&demoPassword, "demo-password", demoRootPassword, "password of the demo super admin "+demoRootName)
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -133,9 +148,25 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	n, err := a.Users.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if demo && n == 0 {
+		if _, _, err := a.Users.UpsertRoot(ctx, demoRootName, demoPassword); err != nil {
+			return fmt.Errorf("demo user: %s", describe(err))
+		}
+		n = 1
+	}
 	slog.Info("chargeops is running", "url", consoleURL(ln.Addr()), "db", d.Dialect().String(), "version", app.Version)
-	if n, err := a.Users.Count(ctx); err == nil && n == 0 {
-		slog.Warn("no user exists yet: create one with `chargeops user create-root --name NAME --password PASSWORD`")
+	fmt.Printf("\n  chargeops console: %s\n", consoleURL(ln.Addr()))
+	switch {
+	case demo:
+		fmt.Printf("  sign in as %s (password %s unless you changed it)\n\n", demoRootName, demoPassword)
+	case n == 0:
+		fmt.Printf("  no user exists yet: chargeops user create-root --name NAME --password PASSWORD\n\n")
+	default:
+		fmt.Printf("  sign in with your account\n\n")
 	}
 	return a.Serve(ctx, ln)
 }

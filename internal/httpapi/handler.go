@@ -19,12 +19,14 @@ import (
 // Ctx is what a handler gets besides its decoded input.
 type Ctx struct {
 	context.Context
-	W      http.ResponseWriter
-	R      *http.Request
-	P      *access.Principal // nil on public routes without a session
-	Locale string
-	Client auth.Client
-	body   []byte
+	W http.ResponseWriter
+	R *http.Request
+	P *access.Principal // nil on public routes without a session
+	// sessionErr is why an optional session was not resolved (20001-20004).
+	sessionErr error
+	Locale     string
+	Client     auth.Client
+	body       []byte
 }
 
 // Handler is a typed endpoint: In is decoded from the JSON body (or the query for GET), Out is

@@ -54,7 +54,9 @@ func (s *Server) permissionTree(c *Ctx, _ Empty) ([]*PermissionNode, error) {
 	return roots, nil
 }
 
-func (s *Server) roleList(c *Ctx, in role.ListFilter) (db.List[role.Role], error) { return s.Roles.List(c, in) }
+func (s *Server) roleList(c *Ctx, in role.ListFilter) (db.List[role.Role], error) {
+	return s.Roles.List(c, in)
+}
 
 func (s *Server) roleDetail(c *Ctx, in IDInput) (role.Role, error) { return s.Roles.Get(c, in.ID) }
 
@@ -92,7 +94,9 @@ func (s *Server) roleSetData(c *Ctx, in RoleDataInput) (*Empty, error) {
 	return nil, s.Roles.SetSettings(c, in.ID, in.RoleSettings)
 }
 
-func (s *Server) userList(c *Ctx, in user.ListFilter) (db.List[user.User], error) { return s.Users.List(c, in) }
+func (s *Server) userList(c *Ctx, in user.ListFilter) (db.List[user.User], error) {
+	return s.Users.List(c, in)
+}
 
 func (s *Server) userDetail(c *Ctx, in IDInput) (user.User, error) { return s.Users.Get(c, in.ID) }
 

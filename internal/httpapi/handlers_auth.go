@@ -84,6 +84,9 @@ type Info struct {
 
 func (s *Server) info(c *Ctx, _ Empty) (Info, error) {
 	if c.P == nil {
+		if c.sessionErr != nil {
+			return Info{}, c.sessionErr
+		}
 		return Info{}, apperr.ErrNotLoggedIn
 	}
 	u, err := s.Users.Get(c, c.P.UserID)

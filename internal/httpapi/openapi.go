@@ -3,9 +3,9 @@ package httpapi
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 )
 

@@ -155,11 +155,11 @@ func (s *Server) api(rt Route) http.Handler {
 func (s *Server) serveAPI(c *Ctx, rt Route) int {
 	w, r := c.W, c.R
 	fail := func(err error) int {
-		code := writeError(w, r, c.Locale, err)
-		if code >= apperr.NotLoggedIn && code <= apperr.AccountDisabled {
+		// Cookies are headers: clear them before the answer is written.
+		if e, ok := apperr.As(err); ok && e.Code >= apperr.NotLoggedIn && e.Code <= apperr.AccountDisabled {
 			s.clearCookies(w, r)
 		}
-		return code
+		return writeError(w, r, c.Locale, err)
 	}
 	if r.Method != http.MethodGet {
 		// A JSON content type cannot be sent cross-site without a CORS preflight, which this
@@ -187,6 +187,8 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 			c.Context = access.WithPrincipal(c.Context, p)
 		case rt.Access != Public:
 			return fail(err)
+		default:
+			c.sessionErr = err
 		}
 	}
 	if c.P != nil && r.Method != http.MethodGet && r.Header.Get(CSRFHeader) != c.P.CSRFToken {

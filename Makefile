@@ -1,0 +1,46 @@
+# chargeops: `make run` starts the console on SQLite in ./data; `make test` runs every test.
+GO        ?= go
+VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X chargeops/internal/app.Version=$(VERSION)
+PG_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+ADDR      ?= 127.0.0.1:8080
+
+.PHONY: build web web-deps run test test-go test-web test-e2e openapi lint clean
+
+build: web
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/chargeops ./cmd/chargeops
+
+web-deps:
+	scripts/ensure-node-deps.sh web
+
+web: web-deps
+	cd web && npm run build
+
+run: build
+	bin/chargeops demo --data-dir ./data --addr $(ADDR)
+
+test: build test-go test-web test-e2e
+
+test-go:
+	scripts/ensure-postgres.sh
+	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 ./...
+
+test-web: web-deps
+	cd web && npm test
+
+test-e2e: build
+	scripts/ensure-chromium.sh
+	scripts/ensure-node-deps.sh e2e
+	cd e2e && npm test
+
+# Regenerates the OpenAPI document and the console's types from the route table.
+openapi:
+	$(GO) run -tags noui ./cmd/chargeops openapi > api/openapi.json
+	cd web && npm run gen:api
+
+lint:
+	$(GO) vet -tags noui ./...
+	cd web && npx tsc --noEmit
+
+clean:
+	rm -rf bin web/dist

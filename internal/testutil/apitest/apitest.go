@@ -1,0 +1,256 @@
+// Package apitest starts a whole chargeops node on a test database and talks to it like the
+// browser does: cookies, the CSRF header, and passwords sealed with RSA-OAEP and a nonce.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+	"time"
+
+	"chargeops/internal/app"
+	"chargeops/internal/config"
+	"chargeops/internal/db"
+	"chargeops/internal/passwd"
+)
+
+// Env is a running node.
+type Env struct {
+	T   testing.TB
+	App *app.App
+	DB  *db.DB
+	URL string
+}
+
+// RootName and RootPassword are the super admin every Env starts with.
+const (
+	RootName     = "root_admin"
+	RootPassword = "Root#Pass123"
+)
+
+// New starts a node on d. Captcha is off unless mutate turns it on.
+func New(t testing.TB, d *db.DB, mutate func(*config.Config)) *Env {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Captcha = false
+	cfg.LoginLockFor = time.Minute
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	a, err := app.New(context.Background(), cfg, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.Users.UpsertRoot(context.Background(), RootName, RootPassword); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Server)
+	t.Cleanup(srv.Close)
+	return &Env{T: t, App: a, DB: d, URL: srv.URL}
+}
+
+// Answer is a decoded envelope.
+type Answer struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+	HTTP    int             `json:"-"`
+}
+
+// Into decodes Data.
+func (a Answer) Into(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(a.Data, v); err != nil {
+		t.Fatalf("decode %s: %v", a.Data, err)
+	}
+}
+
+// Client is one browser.
+type Client struct {
+	env    *Env
+	http   *http.Client
+	Locale string
+	// NoCSRF leaves the CSRF header out (to test that it is required).
+	NoCSRF bool
+}
+
+// Client returns a browser with an empty cookie jar.
+func (e *Env) Client() *Client {
+	jar, _ := cookiejar.New(nil)
+	return &Client{env: e, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}, Locale: "en-US"}
+}
+
+// Cookie returns a cookie's value.
+func (c *Client) Cookie(name string) string {
+	u, _ := url.Parse(c.env.URL)
+	for _, ck := range c.http.Jar.Cookies(u) {
+		if ck.Name == name {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
+// Call sends a JSON request (GET: body becomes the query) and decodes the envelope.
+func (c *Client) Call(method, path string, body any) Answer {
+	c.env.T.Helper()
+	var rd io.Reader
+	target := c.env.URL + path
+	if method == http.MethodGet && body != nil {
+		q := url.Values{}
+		b, _ := json.Marshal(body)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		for k, v := range m {
+			q.Set(k, jsonScalar(v))
+		}
+		target += "?" + q.Encode()
+	} else if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			c.env.T.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, target, rd)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Language", c.Locale)
+	if csrf := c.Cookie("chargeops_csrf"); csrf != "" && !c.NoCSRF {
+		req.Header.Set("X-CSRF-Token", csrf)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var a Answer
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &a); err != nil {
+		c.env.T.Fatalf("%s %s: not an envelope (%d): %s", method, path, resp.StatusCode, raw)
+	}
+	a.HTTP = resp.StatusCode
+	return a
+}
+
+func jsonScalar(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		b, _ := json.Marshal(x)
+		return string(b)
+	default:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+}
+
+// LoginKey is the answer of /api/unauth/login/key.
+type LoginKey struct {
+	KeyID     string `json:"keyId"`
+	PublicKey string `json:"publicKey"`
+	Nonce     string `json:"nonce"`
+}
+
+// Key fetches a login key with a fresh nonce.
+func (c *Client) Key() LoginKey {
+	c.env.T.Helper()
+	var k LoginKey
+	c.Call("GET", "/api/unauth/login/key", nil).Into(c.env.T, &k)
+	return k
+}
+
+// Encrypt seals text with the key as the browser's Web Crypto RSA-OAEP/SHA-256 does.
+func (k LoginKey) Encrypt(t testing.TB, text string) string {
+	t.Helper()
+	block, _ := pem.Decode([]byte(k.PublicKey))
+	if block == nil {
+		t.Fatal("public key is not PEM")
+	}
+	pub, err := x509.ParsePKIXPublicKey(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := rsa.EncryptOAEP(sha256.New(), rand.Reader, pub.(*rsa.PublicKey), []byte(text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(ct)
+}
+
+// CheckedPassword seals a password that the server checks: nonce:sha256hex(password).
+func (k LoginKey) CheckedPassword(t testing.TB, pw string) string {
+	return k.Encrypt(t, k.Nonce+":"+passwd.Digest(pw))
+}
+
+// NewPassword seals a password that the server sets: nonce:password.
+func (k LoginKey) NewPassword(t testing.TB, pw string) string { return k.Encrypt(t, k.Nonce+":"+pw) }
+
+// LoginBody builds the login form.
+func (c *Client) LoginBody(name, pw string) map[string]any {
+	k := c.Key()
+	return map[string]any{"keyId": k.KeyID, "userName": k.Encrypt(c.env.T, name), "password": k.CheckedPassword(c.env.T, pw)}
+}
+
+// Login signs in and returns the answer.
+func (c *Client) Login(name, pw string) Answer {
+	c.env.T.Helper()
+	return c.Call("POST", "/api/unauth/login", c.LoginBody(name, pw))
+}
+
+// MustLogin signs in or fails the test.
+func (c *Client) MustLogin(name, pw string) *Client {
+	c.env.T.Helper()
+	if a := c.Login(name, pw); a.Code != 0 {
+		c.env.T.Fatalf("login %s: %d %s", name, a.Code, a.Message)
+	}
+	return c
+}
+
+// Root returns a client signed in as the super admin.
+func (e *Env) Root() *Client { return e.Client().MustLogin(RootName, RootPassword) }
+
+// Must fails the test unless the answer is a success, and returns it.
+func Must(t testing.TB, a Answer) Answer {
+	t.Helper()
+	if a.Code != 0 {
+		t.Fatalf("want success, got %d %q", a.Code, a.Message)
+	}
+	return a
+}
+
+// WantCode fails the test unless the answer carries code.
+func WantCode(t testing.TB, a Answer, code int) {
+	t.Helper()
+	if a.Code != code {
+		t.Fatalf("want code %d, got %d %q", code, a.Code, a.Message)
+	}
+}
+
+// CreateUser makes a role holding keys and a user with it; it returns the user id and role id.
+func (e *Env) CreateUser(root *Client, name, pw string, keys ...string) (userID, roleID int64) {
+	e.T.Helper()
+	var r struct{ ID int64 }
+	Must(e.T, root.Call("POST", "/api/auth/sys/role/add", map[string]any{"name": "role of " + name})).Into(e.T, &r)
+	Must(e.T, root.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": r.ID, "keys": keys}))
+	k := root.Key()
+	var u struct{ ID int64 }
+	Must(e.T, root.Call("POST", "/api/auth/sys/user/add", map[string]any{"userName": name, "keyId": k.KeyID,
+		"password": k.NewPassword(e.T, pw), "roleId": r.ID, "email": name + "@example.com"})).Into(e.T, &u)
+	return u.ID, r.ID
+}
