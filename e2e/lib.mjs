@@ -1,0 +1,164 @@
+// Browser-test harness: starts a real bin/chargeops on a fresh SQLite folder, drives Debian's
+// Chromium through playwright-core, and talks to the API like the console does (Web Crypto).
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+import { webcrypto } from 'node:crypto';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const binary = join(root, 'bin', 'chargeops');
+
+export const ROOT_NAME = 'root_admin';
+export const ROOT_PASSWORD = 'Root#Pass123';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Starts chargeops with a root user; extraArgs go to `serve`. Call stop() when done. */
+export async function startServer(extraArgs = []) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chargeops-e2e-'));
+  execFileSync(binary, ['user', 'create-root', '--data-dir', dataDir, '--name', ROOT_NAME, '--password', ROOT_PASSWORD], { stdio: 'pipe' });
+  const port = await freePort();
+  const proc = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--captcha=false', '--log-level', 'warn', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  proc.stdout.on('data', (d) => (output += d));
+  proc.stderr.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`chargeops did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      proc.kill('SIGTERM');
+      await new Promise((r) => (proc.exitCode !== null ? r() : proc.on('exit', r)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens a fresh headless Chromium profile. */
+export async function openBrowser(locale = 'en-US') {
+  const profile = mkdtempSync(join(tmpdir(), 'chargeops-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    locale,
+    viewport: { width: 1366, height: 860 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  context.setDefaultTimeout(15000);
+  return {
+    context,
+    async page() {
+      return context.pages()[0] ?? context.newPage();
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+function b64(buf) {
+  return Buffer.from(buf).toString('base64');
+}
+
+async function sha256hex(s) {
+  const d = await webcrypto.subtle.digest('SHA-256', new TextEncoder().encode(s));
+  return Buffer.from(d).toString('hex');
+}
+
+/** An API session that signs in like the console (RSA-OAEP sealed fields, cookies, CSRF). */
+export class Api {
+  constructor(url) {
+    this.url = url;
+    this.cookies = {};
+  }
+
+  async call(method, path, body) {
+    const headers = { 'Content-Type': 'application/json', 'Accept-Language': 'en-US' };
+    const cookie = Object.entries(this.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+    if (cookie) headers.Cookie = cookie;
+    if (this.cookies.chargeops_csrf && method !== 'GET') headers['X-CSRF-Token'] = this.cookies.chargeops_csrf;
+    const r = await fetch(this.url + path, { method, headers, body: method === 'GET' ? undefined : JSON.stringify(body ?? {}) });
+    for (const c of r.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      this.cookies[pair.slice(0, i)] = pair.slice(i + 1);
+    }
+    return r.json();
+  }
+
+  async must(method, path, body) {
+    const a = await this.call(method, path, body);
+    if (a.code !== 0) throw new Error(`${method} ${path}: ${a.code} ${a.message}`);
+    return a.data;
+  }
+
+  async key() {
+    const k = await this.must('GET', '/api/unauth/login/key');
+    const der = Buffer.from(k.publicKey.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+    const pub = await webcrypto.subtle.importKey('spki', der, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
+    const seal = async (text) => b64(await webcrypto.subtle.encrypt({ name: 'RSA-OAEP' }, pub, new TextEncoder().encode(text)));
+    return {
+      keyId: k.keyId,
+      seal,
+      checked: async (pw) => seal(`${k.nonce}:${await sha256hex(pw)}`),
+      fresh: async (pw) => seal(`${k.nonce}:${pw}`),
+    };
+  }
+
+  async login(name, password) {
+    const k = await this.key();
+    await this.must('POST', '/api/unauth/login', { keyId: k.keyId, userName: await k.seal(name), password: await k.checked(password) });
+    return this;
+  }
+
+  /** Creates a role holding keys and a user with it (root only). */
+  async createUser(name, password, keys) {
+    const role = await this.must('POST', '/api/auth/sys/role/add', { name: `role of ${name}` });
+    await this.must('POST', '/api/auth/sys/role/auth/menu', { id: role.id, keys });
+    const k = await this.key();
+    return this.must('POST', '/api/auth/sys/user/add', {
+      userName: name, keyId: k.keyId, password: await k.fresh(password), roleId: role.id, email: `${name}@example.com`,
+    });
+  }
+
+  async acceptPrivacy() {
+    const info = await this.must('POST', '/api/unauth/info');
+    await this.must('POST', '/api/auth/sys/user/owner/privacy', { version: info.privacy.newPrivacyPolicyVersion });
+  }
+}
+
+/** Signs in through the login page. */
+export async function signIn(page, url, name, password) {
+  await page.goto(`${url}/login`);
+  await page.getByTestId('login-username').fill(name);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import {
+  afterLoginTarget,
+  guardRedirect,
+  holdsAll,
+  holdsByMode,
+  landingPath,
+  permissionKeys,
+  subjectOf,
+  HOME_PATH,
+  NOAUTH_PATH,
+  WELCOME_PATH,
+  type Subject,
+} from './access';
+import { manageRoutes } from './routes';
+import { routeInfoFor, routeKeysFor, walkRoutes } from './utils/routeMatch';
+
+const user = (...auth: string[]): Subject => ({ root: false, auth: new Set(auth) });
+const root: Subject = { root: true, auth: new Set() };
+
+describe('route table', () => {
+  it('names only keys of the shared catalogue (api/permissions.json)', () => {
+    const unknown: string[] = [];
+    walkRoutes(manageRoutes, (def) => (def.keys ?? []).forEach((k) => !permissionKeys.has(k) && unknown.push(k)));
+    expect(unknown).toEqual([]);
+  });
+
+  it('covers every key of spec §6 that guards a screen', () => {
+    const used = new Set<string>();
+    walkRoutes(manageRoutes, (_, info) => info.keys.forEach((k) => used.add(k)));
+    for (const k of ['auth_home', 'auth_my', 'auth_site_detail', 'auth_device_add', 'auth_role_authData', 'auth_dict_group',
+      'auth_deviceModel_alias', 'auth_logs_error', 'auth_customer_detail', 'auth_user_authData', 'auth_docs_category_manage',
+      'auth_message_setting', 'auth_application_edit', 'auth_openapi_app', 'auth_attach_tree', 'auth_system_dashboard',
+      'auth_menu', 'auth_black_device']) {
+      expect(used.has(k), k).toBe(true);
+    }
+  });
+
+  it('gives each path its inherited keys', () => {
+    expect(routeKeysFor('/manage/site/update/12')).toEqual(['auth_site', 'auth_site_edit']);
+    expect(routeKeysFor('/manage/system/dashboard')).toEqual(['auth_system', 'auth_system_dashboard']);
+    expect(routeKeysFor('/manage/system/menu')).toEqual(['auth_system', 'auth_menu']);
+    expect(routeKeysFor('/manage/system/logs/action/login')).toEqual(['auth_system', 'auth_logs', 'auth_logs_action']);
+    expect(routeKeysFor('/manage/device/all/detail/5/config')).toEqual(['auth_device', 'auth_device_detail']);
+    expect(routeKeysFor('/manage/device/detail/5')).toEqual(['auth_device', 'auth_device_detail']);
+    expect(routeKeysFor('/manage/system/device-model')).toEqual(['auth_system', 'auth_deviceModel']);
+    expect(routeKeysFor('/manage/system/device-model-alias')).toEqual(['auth_system', 'auth_deviceModel', 'auth_deviceModel_alias']);
+    expect(routeKeysFor('/manage/welcome')).toEqual([]);
+    expect(routeKeysFor('/manage/noauth')).toEqual([]);
+    expect(routeKeysFor('/manage/no/such/page')).toBeNull();
+    expect(routeInfoFor('/manage/home')?.home).toBe(true);
+    expect(routeInfoFor('/manage/welcome')?.noLoading).toBe(true);
+    expect(routeInfoFor('/manage/noauth')?.noLoading).toBe(true);
+  });
+});
+
+describe('holdsAll / holdsByMode', () => {
+  it('needs every key; root bypasses; no subject holds nothing', () => {
+    expect(holdsAll(user('a', 'b'), ['a', 'b'])).toBe(true);
+    expect(holdsAll(user('a'), ['a', 'b'])).toBe(false);
+    expect(holdsAll(root, ['anything'])).toBe(true);
+    expect(holdsAll(null, [])).toBe(false);
+  });
+
+  it('element directive modes any (default), all, none', () => {
+    expect(holdsByMode(user('a'), ['a', 'b'])).toBe(true);
+    expect(holdsByMode(user('a'), ['a', 'b'], 'all')).toBe(false);
+    expect(holdsByMode(user('c'), ['a', 'b'], 'none')).toBe(true);
+    expect(holdsByMode(root, ['a'], 'none')).toBe(true);
+  });
+
+  it('subjectOf reads user.root and role.auth', () => {
+    const s = subjectOf({ user: { root: false }, role: { auth: ['auth_home'] } });
+    expect(s?.root).toBe(false);
+    expect(s?.auth.has('auth_home')).toBe(true);
+    expect(subjectOf(null)).toBeNull();
+  });
+});
+
+describe('after login (spec §2)', () => {
+  it('/login and / go home with auth_home or as root, else welcome', () => {
+    for (const p of ['/login', '/', '', null, '/login?x=1']) {
+      expect(afterLoginTarget(p, user('auth_home'), routeKeysFor)).toBe(HOME_PATH);
+      expect(afterLoginTarget(p, root, routeKeysFor)).toBe(HOME_PATH);
+      expect(afterLoginTarget(p, user('auth_site'), routeKeysFor)).toBe(WELCOME_PATH);
+    }
+    expect(landingPath(user())).toBe(WELCOME_PATH);
+  });
+
+  it('any other path is kept when all its keys are held, else welcome', () => {
+    const siteUser = user('auth_site', 'auth_site_list');
+    expect(afterLoginTarget('/manage/site/list?page=2', siteUser, routeKeysFor)).toBe('/manage/site/list?page=2');
+    expect(afterLoginTarget('/manage/site/add', siteUser, routeKeysFor)).toBe(WELCOME_PATH);
+    expect(afterLoginTarget('/manage/system/dashboard', user('auth_system_dashboard'), routeKeysFor)).toBe(WELCOME_PATH);
+    expect(afterLoginTarget('/manage/system/dashboard', root, routeKeysFor)).toBe('/manage/system/dashboard');
+    expect(afterLoginTarget('/manage/welcome', user(), routeKeysFor)).toBe('/manage/welcome');
+  });
+});
+
+describe('route guard (spec §2)', () => {
+  it('allows held routes, sends others to noauth and the home page to welcome', () => {
+    expect(guardRedirect(user('auth_site', 'auth_site_list'), ['auth_site', 'auth_site_list'])).toBeNull();
+    expect(guardRedirect(user('auth_site'), ['auth_site', 'auth_site_list'])).toBe(NOAUTH_PATH);
+    expect(guardRedirect(user(), ['auth_home'], true)).toBe(WELCOME_PATH);
+    expect(guardRedirect(user(), [])).toBeNull(); // noauth, welcome need nothing
+  });
+
+  it('root bypasses every check', () => {
+    walkRoutes(manageRoutes, (_, info) => expect(guardRedirect(root, info.keys, info.home)).toBeNull());
+  });
+
+  it('without a session: /login', () => {
+    expect(guardRedirect(null, [])).toBe('/login');
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Permission checks and route guards (spec §2, §6), as pure functions.
+ * The key catalogue is ../api/permissions.json, shared with the Go server.
+ */
+import catalogue from '@api/permissions.json';
+
+export interface PermissionDef {
+  key: string;
+  parent: string;
+  type: 'menu' | 'action' | string;
+  name: Record<string, string>;
+  sort: number;
+}
+
+export const permissions: readonly PermissionDef[] = catalogue.permissions;
+export const permissionKeys: ReadonlySet<string> = new Set(permissions.map((p) => p.key));
+/** A key of the catalogue (checked by a test for every key the route table names). */
+export type PermissionKey = string;
+
+export const HOME_PATH = '/manage/home';
+export const WELCOME_PATH = '/manage/welcome';
+export const NOAUTH_PATH = '/manage/noauth';
+export const LOGIN_PATH = '/login';
+export const HOME_KEY = 'auth_home';
+
+/** Who is asking: the root flag and the keys of the role (role.auth). */
+export interface Subject {
+  root: boolean;
+  auth: ReadonlySet<string>;
+}
+
+export function subjectOf(
+  session: { user?: { root?: boolean } | null; role?: { auth?: readonly string[] | null } | null } | null | undefined,
+): Subject | null {
+  if (!session) return null;
+  return { root: !!session.user?.root, auth: new Set(session.role?.auth ?? []) };
+}
+
+/** Root bypasses every check; others must hold every key. */
+export function holdsAll(subject: Subject | null, keys: readonly string[] | undefined): boolean {
+  if (!subject) return false;
+  if (subject.root) return true;
+  return (keys ?? []).every((k) => subject.auth.has(k));
+}
+
+/** Element directive of spec §6: shown to root or when the keys match in the given mode. */
+export function holdsByMode(subject: Subject | null, keys: readonly string[], mode: 'any' | 'all' | 'none' = 'any'): boolean {
+  if (!subject) return false;
+  if (subject.root) return true;
+  if (mode === 'all') return keys.every((k) => subject.auth.has(k));
+  if (mode === 'none') return !keys.some((k) => subject.auth.has(k));
+  return keys.some((k) => subject.auth.has(k));
+}
+
+/** The landing page: home for root or holders of auth_home, else welcome. */
+export function landingPath(subject: Subject | null): string {
+  return holdsAll(subject, [HOME_KEY]) ? HOME_PATH : WELCOME_PATH;
+}
+
+function pathnameOf(path: string): string {
+  const cut = path.search(/[?#]/);
+  const p = cut >= 0 ? path.slice(0, cut) : path;
+  return p.length > 1 ? p.replace(/\/+$/, '') : p;
+}
+
+/**
+ * Where a signed-in user goes when they open `path` (or come back to it after login):
+ * /login and / go to the landing page; any other path is kept if all its route's keys are held,
+ * otherwise /manage/welcome. `keysOf` answers a path's effective keys, or null when no route
+ * matches (such a path is kept: the not-found page answers it).
+ */
+export function afterLoginTarget(
+  path: string | null | undefined,
+  subject: Subject | null,
+  keysOf: (pathname: string) => readonly string[] | null,
+): string {
+  const p = pathnameOf(path || '/');
+  if (p === '' || p === '/' || p === LOGIN_PATH) return landingPath(subject);
+  const keys = keysOf(p);
+  if (keys === null) return path as string;
+  return holdsAll(subject, keys) ? (path as string) : WELCOME_PATH;
+}
+
+/**
+ * Guard of one /manage route: null when allowed, else where to go:
+ * the home page without permission goes to /manage/welcome, any other route to /manage/noauth.
+ */
+export function guardRedirect(subject: Subject | null, keys: readonly string[], isHome = false): string | null {
+  if (!subject) return LOGIN_PATH;
+  if (holdsAll(subject, keys)) return null;
+  return isHome ? WELCOME_PATH : NOAUTH_PATH;
+}
+
+/** Localised name of a permission key from the catalogue. */
+export function permissionName(key: string, locale: string): string {
+  const p = permissions.find((x) => x.key === key);
+  return p?.name[locale] ?? p?.name['en-US'] ?? key;
+}

@@ -1,0 +1,146 @@
+/** The router, guards, layout and privacy modal rendered together with a mocked API. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import './i18n';
+import { routeObjects } from './router';
+import { queryClient } from './services/queryClient';
+import { post, resetRequestState } from './services/request';
+import { setupRequest } from './setupRequest';
+
+type Handler = (body: unknown) => unknown;
+let api: Record<string, Handler>;
+let posted: { url: string; body: unknown }[];
+
+function session(auth: string[], extra: { root?: boolean; needConfirm?: boolean } = {}) {
+  return {
+    user: { id: 2, userName: 'operator', nickName: 'Op', email: '', root: !!extra.root, vendor: false, customerId: 0, avatar: '', locale: 'en-US', timeZone: 'Asia/Hong_Kong' },
+    role: { id: 1, name: 'r', auth, menu: auth },
+    tokenId: 't',
+    csrfToken: 'c',
+    privacy: { needConfirm: !!extra.needConfirm, content: '<p>Policy<script>alert(1)</script></p>', newPrivacyPolicyVersion: '2026-11-01' },
+  };
+}
+
+beforeEach(() => {
+  posted = [];
+  resetRequestState();
+  queryClient.clear();
+  api = {
+    '/api/unauth/config': () => ({ code: 0, data: { captcha: false, defaultLocale: 'en-US', showLanguageSwitch: true, timeZone: 'Asia/Hong_Kong', version: 'x' } }),
+    '/api/unauth/info': () => ({ code: 20001, message: 'not logged in' }),
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const path = url.split('?')[0];
+      const body = init.body ? JSON.parse(init.body as string) : undefined;
+      posted.push({ url: path, body });
+      const h = api[path];
+      if (!h) return new Response('{}', { status: 404 });
+      return new Response(JSON.stringify(h(body)), { status: 200 });
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routeObjects, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe('app routing', () => {
+  it('without a session, /manage pages go to /login?redirect= and show the login form', async () => {
+    const router = renderAt('/manage/site/list');
+    expect(await screen.findByTestId('login-username')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.search).toBe('?redirect=%2Fmanage%2Fsite%2Flist');
+    expect(screen.getByTestId('login-password')).toBeTruthy();
+    expect(screen.getByTestId('login-submit')).toBeTruthy();
+    // captcha is off in the config
+    expect(screen.queryByTestId('login-captcha')).toBeNull();
+    expect(await screen.findByTestId('language-switch')).toBeTruthy();
+  });
+
+  it('/ goes to welcome for a user without auth_home', async () => {
+    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_site', 'auth_site_list']) });
+    const router = renderAt('/');
+    expect(await screen.findByTestId('page-welcome')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/manage/welcome');
+    const sidebar = screen.getByTestId('sidebar');
+    expect(sidebar.textContent).toContain('Sites');
+    expect(sidebar.textContent).not.toContain('Devices');
+  });
+
+  it('/login with a session goes on to the redirect target when its keys are held', async () => {
+    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_site', 'auth_site_list']) });
+    const router = renderAt('/login?redirect=%2Fmanage%2Fsite%2Flist');
+    expect(await screen.findByTestId('not-available')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/manage/site/list');
+  });
+
+  it('a route without permission goes to /manage/noauth; the home page to welcome', async () => {
+    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_site']) });
+    const router = renderAt('/manage/site/add');
+    expect(await screen.findByTestId('page-noauth')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/manage/noauth');
+    await act(() => router.navigate('/manage/home'));
+    expect(await screen.findByTestId('page-welcome')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/manage/welcome');
+  });
+
+  it('root passes every guard', async () => {
+    api['/api/unauth/info'] = () => ({ code: 0, data: session([], { root: true }) });
+    const router = renderAt('/manage/system/menu');
+    expect(await screen.findByTestId('not-available')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/manage/system/menu');
+  });
+
+  it('unknown paths show the 404 page; /403 the forbidden page', async () => {
+    const router = renderAt('/no/such/page');
+    expect(await screen.findByTestId('page-404')).toBeTruthy();
+    await act(() => router.navigate('/403'));
+    expect((await screen.findByTestId('page-403')).textContent).toContain('contact the creator');
+  });
+
+  it('a session-expired code shows one dialog whose OK goes to /login', async () => {
+    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_home']) });
+    api['/api/auth/sys/anything'] = () => ({ code: 20002, message: 'expired' });
+    const router = renderAt('/manage/home');
+    setupRequest((p) => void router.navigate(p));
+    expect(await screen.findByTestId('not-available')).toBeTruthy();
+    await act(async () => {
+      await Promise.allSettled([post('/api/auth/sys/anything', { a: 1 }), post('/api/auth/sys/anything', { a: 2 })]);
+    });
+    const dialogs = await screen.findAllByTestId('session-expired-dialog');
+    expect(dialogs).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('session-expired-ok'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByTestId('login-username')).toBeTruthy();
+  });
+
+  it('the privacy modal blocks use until accepted, then posts the version', async () => {
+    let accepted = false;
+    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_home'], { needConfirm: !accepted }) });
+    api['/api/auth/sys/user/owner/privacy'] = () => {
+      accepted = true;
+      return { code: 0, data: null };
+    };
+    renderAt('/manage/home');
+    const modal = await screen.findByTestId('privacy-modal');
+    expect(modal.textContent).toContain('Policy');
+    expect(modal.innerHTML).not.toContain('<script');
+    fireEvent.click(screen.getByTestId('privacy-accept'));
+    await waitFor(() => expect(screen.queryByTestId('privacy-modal')).toBeNull());
+    expect(posted.find((p) => p.url === '/api/auth/sys/user/owner/privacy')?.body).toEqual({ version: '2026-11-01' });
+  });
+});

@@ -1,0 +1,50 @@
+/** Up to 20 visited /manage pages, home first, kept in sessionStorage; closable. */
+import { useEffect, useState } from 'react';
+import { Tabs } from 'antd';
+import { useLocation, useMatches, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { addTab, loadTabs, removeTab, saveTabs, HISTORY_HOME, type HistoryTab } from '../utils/history';
+import type { RouteInfo } from '../utils/routeMatch';
+
+export default function HistoryTabs() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const matches = useMatches();
+  const navigate = useNavigate();
+  const [tabs, setTabs] = useState<HistoryTab[]>(() => loadTabs());
+
+  const info = matches.length ? (matches[matches.length - 1].handle as RouteInfo | undefined) : undefined;
+  const name = info?.name ?? '';
+  useEffect(() => {
+    setTabs((prev) => {
+      const next = addTab(prev, { key: location.pathname, path: location.pathname + location.search, name });
+      saveTabs(next);
+      return next;
+    });
+  }, [location.pathname, location.search, name]);
+
+  const close = (key: string) => {
+    const next = removeTab(tabs, key);
+    setTabs(next);
+    saveTabs(next);
+    if (key === location.pathname) void navigate(next[next.length - 1].path);
+  };
+
+  return (
+    <div data-testid="history-tabs">
+    <Tabs
+      type="editable-card"
+      hideAdd
+      size="small"
+      activeKey={location.pathname}
+      onChange={(key) => {
+        const tab = tabs.find((x) => x.key === key);
+        if (tab) void navigate(tab.path);
+      }}
+      onEdit={(key, action) => action === 'remove' && typeof key === 'string' && close(key)}
+      items={tabs.map((tab) => ({ key: tab.key, label: tab.name ? t(tab.name) : tab.key, closable: tab.key !== HISTORY_HOME }))}
+      style={{ margin: '0 16px', marginTop: 8 }}
+    />
+    </div>
+  );
+}

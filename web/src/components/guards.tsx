@@ -1,0 +1,58 @@
+/** Route guards (spec §2); the decisions are the pure functions of access.ts. */
+import { Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { afterLoginTarget, guardRedirect, landingPath, LOGIN_PATH } from '../access';
+import { useSession } from '../models/session';
+import { routeKeysFor, type RouteInfo } from '../utils/routeMatch';
+import PageLoading from './PageLoading';
+
+type Page = LazyExoticComponent<ComponentType>;
+
+/** A /manage page: its keys must all be held (root bypasses). */
+export function Guarded({ info, page: PageComponent }: { info: RouteInfo; page: Page }) {
+  const { subject } = useSession();
+  const to = guardRedirect(subject, info.keys, info.home);
+  if (to) return <Navigate to={to} replace />;
+  return (
+    <Suspense fallback={info.noLoading ? null : <PageLoading />}>
+      <PageComponent />
+    </Suspense>
+  );
+}
+
+/** /manage and below need a session; without one, /login?redirect=<where the user was going>. */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const { session, loading } = useSession();
+  const location = useLocation();
+  if (loading) return <PageLoading full />;
+  if (!session) {
+    const back = location.pathname + location.search;
+    return <Navigate to={`${LOGIN_PATH}?redirect=${encodeURIComponent(back)}`} replace />;
+  }
+  return <>{children}</>;
+}
+
+/** `/`: the landing page when signed in, else /login. */
+export function RootRedirect() {
+  const { subject, loading } = useSession();
+  if (loading) return <PageLoading full />;
+  if (!subject) return <Navigate to={LOGIN_PATH} replace />;
+  return <Navigate to={landingPath(subject)} replace />;
+}
+
+/** `/login`: a signed-in user goes on to ?redirect (if allowed) or the landing page. */
+export function GuestOnly({ children }: { children: ReactNode }) {
+  const { subject, loading } = useSession();
+  const [params] = useSearchParams();
+  if (loading) return <PageLoading full />;
+  if (subject) return <Navigate to={afterLoginTarget(params.get('redirect'), subject, routeKeysFor)} replace />;
+  return <>{children}</>;
+}
+
+export function PublicPage({ page: PageComponent }: { page: Page }) {
+  return (
+    <Suspense fallback={<PageLoading full />}>
+      <PageComponent />
+    </Suspense>
+  );
+}

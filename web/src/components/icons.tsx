@@ -1,0 +1,36 @@
+import {
+  ApiOutlined,
+  AppstoreOutlined,
+  CloudServerOutlined,
+  DashboardOutlined,
+  DatabaseOutlined,
+  EnvironmentOutlined,
+  FileSearchOutlined,
+  HomeOutlined,
+  MenuOutlined,
+  PaperClipOutlined,
+  SafetyCertificateOutlined,
+  ShopOutlined,
+  StopOutlined,
+  ThunderboltOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { ReactNode } from 'react';
+
+export const menuIcons: Record<string, ReactNode> = {
+  home: <HomeOutlined />,
+  site: <EnvironmentOutlined />,
+  device: <ThunderboltOutlined />,
+  attach: <PaperClipOutlined />,
+  role: <SafetyCertificateOutlined />,
+  configModel: <DatabaseOutlined />,
+  deviceModel: <AppstoreOutlined />,
+  logs: <FileSearchOutlined />,
+  customer: <ShopOutlined />,
+  user: <UserOutlined />,
+  dashboard: <DashboardOutlined />,
+  menu: <MenuOutlined />,
+  application: <ApiOutlined />,
+  openapi: <CloudServerOutlined />,
+  blacklist: <StopOutlined />,
+};

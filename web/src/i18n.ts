@@ -1,0 +1,63 @@
+/** i18next set-up. Locale: stored choice wins, else the server's defaultLocale, else en-US. */
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import enUS from './locales/en-US';
+import zhCN from './locales/zh-CN';
+
+export const LOCALES = ['en-US', 'zh-CN'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en-US';
+export const LOCALE_STORAGE_KEY = 'chargeops_locale';
+
+export function isLocale(v: unknown): v is Locale {
+  return typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
+}
+
+export function storedLocale(): Locale | null {
+  try {
+    const v = localStorage.getItem(LOCALE_STORAGE_KEY);
+    return isLocale(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+export function resolveLocale(stored: string | null | undefined, configDefault: string | null | undefined): Locale {
+  if (isLocale(stored)) return stored;
+  if (isLocale(configDefault)) return configDefault;
+  return DEFAULT_LOCALE;
+}
+
+void i18n.use(initReactI18next).init({
+  resources: { 'en-US': { translation: enUS }, 'zh-CN': { translation: zhCN } },
+  lng: resolveLocale(storedLocale(), null),
+  fallbackLng: DEFAULT_LOCALE,
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+export function currentLocale(): Locale {
+  return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+}
+
+/** The user's explicit choice: stored, so it wins over the server default. */
+export function chooseLocale(l: Locale): void {
+  try {
+    localStorage.setItem(LOCALE_STORAGE_KEY, l);
+  } catch {
+    /* storage unavailable */
+  }
+  void i18n.changeLanguage(l);
+  document.documentElement.lang = l;
+}
+
+/** Applies the server's defaultLocale unless the user chose one. */
+export function applyDefaultLocale(configDefault: string | undefined): void {
+  const l = resolveLocale(storedLocale(), configDefault);
+  if (l !== i18n.language) void i18n.changeLanguage(l);
+  document.documentElement.lang = l;
+}
+
+export default i18n;

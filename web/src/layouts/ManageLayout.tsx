@@ -1,0 +1,100 @@
+/** /manage shell: sidebar from the route table, header (language, user menu), history tabs. */
+import { useEffect, useMemo, useState } from 'react';
+import { Avatar, Dropdown, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
+import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { manageRoutes } from '../routes';
+import { activeMenu, buildMenu, type MenuNode } from '../utils/menu';
+import { clearSession, useAppConfig, useSession } from '../models/session';
+import { logout } from '../services/auth';
+import { menuIcons } from '../components/icons';
+import LanguageSwitch from '../components/LanguageSwitch';
+import PrivacyModal from '../components/PrivacyModal';
+import HistoryTabs from '../components/HistoryTabs';
+
+type Items = NonNullable<MenuProps['items']>;
+
+function toItems(nodes: MenuNode[], t: (k: string) => string): Items {
+  return nodes.map((n) => {
+    if (n.kind === 'group') return { type: 'group' as const, key: n.key, label: n.name ? t(n.name) : undefined, children: toItems(n.children ?? [], t) };
+    if (n.kind === 'submenu') return { key: n.key, label: t(n.name), icon: n.icon ? menuIcons[n.icon] : undefined, children: toItems(n.children ?? [], t) };
+    return { key: n.key, label: t(n.name), icon: n.icon ? menuIcons[n.icon] : undefined };
+  });
+}
+
+export default function ManageLayout() {
+  const { t } = useTranslation();
+  const { session, subject } = useSession();
+  const { config } = useAppConfig();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [collapsed, setCollapsed] = useState(false);
+
+  const menu = useMemo(() => buildMenu(manageRoutes, subject), [subject]);
+  const items = useMemo(() => toItems(menu, t), [menu, t]);
+  const active = useMemo(() => activeMenu(menu, location.pathname), [menu, location.pathname]);
+  const [openKeys, setOpenKeys] = useState<string[]>(active.openKeys);
+  useEffect(() => {
+    setOpenKeys((prev) => Array.from(new Set([...prev, ...active.openKeys])));
+  }, [active.openKeys]);
+
+  const doLogout = async () => {
+    try {
+      await logout();
+    } catch {
+      /* shown by the request layer */
+    }
+    clearSession();
+    void navigate('/login', { replace: true });
+  };
+
+  const user = session?.user;
+  const userMenu: MenuProps['items'] = [
+    { key: 'my', icon: <UserOutlined />, label: <span data-testid="user-menu-my">{t('layout.myProfile')}</span> },
+    { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="user-menu-logout">{t('layout.logout')}</span> },
+  ];
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} width={224} theme="light">
+        <div data-testid="sidebar">
+        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', fontWeight: 700, fontSize: 18 }}>
+          {collapsed ? 'CO' : t('app.title')}
+        </div>
+        <Menu
+          mode="inline"
+          items={items}
+          selectedKeys={active.selected ? [active.selected] : []}
+          openKeys={collapsed ? undefined : openKeys}
+          onOpenChange={(keys) => setOpenKeys(keys as string[])}
+          onClick={({ key }) => void navigate(key)}
+        />
+        </div>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{ background: '#fff', padding: '0 16px', display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 16 }}
+        >
+          {config.showLanguageSwitch && <LanguageSwitch />}
+          <Dropdown
+            menu={{
+              items: userMenu,
+              onClick: ({ key }) => (key === 'my' ? void navigate('/manage/my') : void doLogout()),
+            }}
+          >
+            <Space style={{ cursor: 'pointer' }} data-testid="user-menu">
+              <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+              <Typography.Text>{user?.nickName || user?.userName}</Typography.Text>
+            </Space>
+          </Dropdown>
+        </Layout.Header>
+        <HistoryTabs />
+        <Layout.Content style={{ margin: 16, padding: 16, background: '#fff', borderRadius: 8 }}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+      <PrivacyModal />
+    </Layout>
+  );
+}

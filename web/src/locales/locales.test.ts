@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import enUS from './en-US';
+import zhCN from './zh-CN';
+import { manageRoutes } from '../routes';
+import { walkRoutes } from '../utils/routeMatch';
+
+const SPEC_KEYS = [
+  'com_api_error_404',
+  'com_error_500',
+  'com_error_net',
+  'com_error_forbidden',
+  'com_error_forbidden_description',
+  'com_msg_copy_success',
+  'com_msg_copy_fail',
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return f === 'locales' ? [] : sourceFiles(p);
+    return /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+describe('locales', () => {
+  it('en-US and zh-CN have the same keys', () => {
+    const en = Object.keys(enUS).sort();
+    const zh = Object.keys(zhCN).sort();
+    expect(en.filter((k) => !zh.includes(k))).toEqual([]);
+    expect(zh.filter((k) => !en.includes(k))).toEqual([]);
+  });
+
+  it('no value is empty', () => {
+    expect(Object.entries(enUS).filter(([, v]) => !v.trim())).toEqual([]);
+    expect(Object.entries(zhCN).filter(([, v]) => !v.trim())).toEqual([]);
+  });
+
+  it('holds the message keys of spec §8', () => {
+    for (const k of SPEC_KEYS) {
+      expect(enUS[k], k).toBeTruthy();
+      expect(zhCN[k], k).toBeTruthy();
+    }
+  });
+
+  it('has every route name', () => {
+    const missing: string[] = [];
+    walkRoutes(manageRoutes, (d) => d.name && !(d.name in enUS) && missing.push(d.name));
+    expect(missing).toEqual([]);
+  });
+
+  it("has every literal key passed to t('...') in the source", () => {
+    const src = join(__dirname, '..');
+    const missing: string[] = [];
+    for (const f of sourceFiles(src)) {
+      const text = readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/\bt\(\s*'([^']+)'/g)) if (!(m[1] in enUS)) missing.push(`${f}: ${m[1]}`);
+      // template keys such as t(`logs.type.${v}`): at least one key with that prefix must exist
+      for (const m of text.matchAll(/\bt\(\s*`([^`$]+)\$\{/g)) {
+        if (!Object.keys(enUS).some((k) => k.startsWith(m[1]))) missing.push(`${f}: ${m[1]}*`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,153 @@
+/** The signed-in user's page: profile (nickName, contact), password, email. */
+import { useEffect, useState } from 'react';
+import { App, Button, Card, Descriptions, Form, Input, Space, Tabs } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { changeEmail, changePassword, getOwner, updateOwner } from '../../services/owner';
+import { refreshSession } from '../../models/session';
+import PasswordFields from '../../components/PasswordFields';
+
+function Profile() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const owner = useQuery({ queryKey: ['owner'], queryFn: getOwner });
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [form] = Form.useForm<{ nickName: string; contact: string }>();
+  useEffect(() => {
+    if (owner.data) form.setFieldsValue({ nickName: owner.data.nickName, contact: owner.data.contact });
+  }, [owner.data, form]);
+
+  const save = async (v: { nickName: string; contact: string }) => {
+    setBusy(true);
+    try {
+      await updateOwner({ nickName: v.nickName ?? '', contact: v.contact ?? '', avatar: owner.data?.avatar ?? '' });
+      void message.success(t('com_msg_save_success'));
+      setEditing(false);
+      await qc.invalidateQueries({ queryKey: ['owner'] });
+      await refreshSession();
+    } catch {
+      /* toast shown by the request layer */
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const d = owner.data;
+  return (
+    <Card loading={owner.isPending} title={t('my.profile')} extra={!editing && <Button onClick={() => setEditing(true)} data-testid="my-edit">{t('com_edit')}</Button>}>
+      {editing ? (
+        <Form form={form} layout="vertical" onFinish={save} style={{ maxWidth: 420 }}>
+          <Form.Item name="nickName" label={t('my.nickName')} rules={[{ max: 64 }]}>
+            <Input data-testid="my-nickname" />
+          </Form.Item>
+          <Form.Item name="contact" label={t('my.contact')} rules={[{ max: 64 }]}>
+            <Input data-testid="my-contact" />
+          </Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit" loading={busy} data-testid="my-save">
+              {t('com_save')}
+            </Button>
+            <Button onClick={() => setEditing(false)}>{t('com_cancel')}</Button>
+          </Space>
+        </Form>
+      ) : (
+        <Descriptions column={1} bordered size="small">
+          <Descriptions.Item label={t('my.userName')}>{d?.userName}</Descriptions.Item>
+          <Descriptions.Item label={t('my.nickName')}>{d?.nickName || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('my.email')}>{d?.email || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('my.contact')}>{d?.contact || '-'}</Descriptions.Item>
+        </Descriptions>
+      )}
+    </Card>
+  );
+}
+
+function ChangePassword() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const [busy, setBusy] = useState(false);
+  const submit = async (v: { old: string; password: string }) => {
+    setBusy(true);
+    try {
+      await changePassword(v.old, v.password);
+      void message.success(t('my.passwordChanged'));
+      form.resetFields();
+    } catch {
+      /* toast shown by the request layer */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title={t('my.changePassword')}>
+      <Form form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>
+        <Form.Item name="old" label={t('password.old')} rules={[{ required: true, message: t('com_value_required') }]}>
+          <Input.Password autoComplete="current-password" data-testid="password-old" />
+        </Form.Item>
+        <PasswordFields />
+        <Button type="primary" htmlType="submit" loading={busy} data-testid="my-password-submit">
+          {t('com_save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function ChangeEmail() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [form] = Form.useForm();
+  const [busy, setBusy] = useState(false);
+  const submit = async (v: { email: string; password: string }) => {
+    setBusy(true);
+    try {
+      await changeEmail(v.password, v.email.trim());
+      void message.success(t('my.emailChanged'));
+      form.resetFields();
+      await qc.invalidateQueries({ queryKey: ['owner'] });
+    } catch {
+      /* toast shown by the request layer */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title={t('my.changeEmail')}>
+      <Form form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>
+        <Form.Item
+          name="email"
+          label={t('my.newEmail')}
+          rules={[
+            { required: true, message: t('com_value_required') },
+            { type: 'email', message: t('findPassword.emailInvalid') },
+          ]}
+        >
+          <Input autoComplete="email" data-testid="my-email" />
+        </Form.Item>
+        <Form.Item name="password" label={t('my.verifyPassword')} rules={[{ required: true, message: t('com_value_required') }]}>
+          <Input.Password autoComplete="current-password" data-testid="my-email-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={busy} data-testid="my-email-submit">
+          {t('com_save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+export default function MyPage() {
+  const { t } = useTranslation();
+  return (
+    <Tabs
+      items={[
+        { key: 'profile', label: t('my.profile'), children: <Profile /> },
+        { key: 'password', label: t('my.changePassword'), children: <ChangePassword /> },
+        { key: 'email', label: t('my.changeEmail'), children: <ChangeEmail /> },
+      ]}
+    />
+  );
+}

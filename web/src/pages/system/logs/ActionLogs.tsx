@@ -1,0 +1,167 @@
+/**
+ * logs/action/:type?/:id? — action log rows (POST /api/auth/sys/logs/action/list).
+ * `type` = 'login' shows sign-in rows: logins (0) or logouts (1, with the reasons of spec §4).
+ * The search form, sort and pagination live in the URL.
+ */
+import { useEffect } from 'react';
+import { Button, Form, Input, Segmented, Select, Space, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useQuery, keepPreviousData } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { listActionLogs } from '../../../services/system';
+import type { ActionLogPage } from '../../../services/typings';
+import { formatTime } from '../../../utils/time';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS, parsePaging } from '../../../utils/paging';
+
+type Row = ActionLogPage['list'][number];
+const TYPE_LOGIN = 0;
+const TYPE_LOGOUT = 1;
+const TYPES = [0, 1, 2];
+const REASONS = [0, 1, 2, 3];
+const SORTS = ['-time', 'time', 'type', '-type', 'user', '-user'];
+
+export default function ActionLogs() {
+  const { t } = useTranslation();
+  const { type: view, id } = useParams();
+  const loginView = view === 'login';
+  const [params, setParams] = useSearchParams();
+  const [form] = Form.useForm<{ userName?: string; action?: string; sort?: string }>();
+  const { page, pageSize } = parsePaging(params);
+  const userName = params.get('userName') ?? '';
+  const action = params.get('action') ?? '';
+  const sort = params.get('sort') ?? '';
+  const typeParam = params.get('logType');
+  const type = loginView
+    ? typeParam === String(TYPE_LOGOUT)
+      ? TYPE_LOGOUT
+      : TYPE_LOGIN
+    : typeParam !== null && TYPES.includes(Number(typeParam))
+      ? Number(typeParam)
+      : undefined;
+
+  useEffect(() => {
+    form.setFieldsValue({ userName, action, sort: sort || undefined });
+  }, [form, userName, action, sort]);
+
+  const query = useQuery({
+    queryKey: ['logs/action', { type, userName, action, sort, page, pageSize, id }],
+    queryFn: () => listActionLogs({ type, userName: userName || undefined, action: action || undefined, sort, page, pageSize }),
+    placeholderData: keepPreviousData,
+  });
+
+  const update = (patch: Record<string, string | number | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined || v === '') next.delete(k);
+      else next.set(k, String(v));
+    }
+    setParams(next);
+  };
+
+  const typeLabel = (v: number) => t(`logs.type.${v}`);
+  const columns: ColumnsType<Row> = [
+    { title: t('logs.user'), dataIndex: 'userName', key: 'userName' },
+    loginView
+      ? { title: t('logs.actionType'), dataIndex: 'type', key: 'type', render: (v: number) => typeLabel(v) }
+      : {
+          title: t('logs.actionType'),
+          key: 'type',
+          render: (_: unknown, r: Row) => (r.action ? `${typeLabel(r.type)} · ${r.action}` : typeLabel(r.type)),
+        },
+    loginView
+      ? {
+          title: t('logs.reason'),
+          dataIndex: 'reason',
+          key: 'reason',
+          render: (v: number, r: Row) => (r.type === TYPE_LOGOUT && REASONS.includes(v) ? t(`logs.reason.${v}`) : '-'),
+        }
+      : {
+          title: t('logs.data'),
+          dataIndex: 'data',
+          key: 'data',
+          render: (v: string) => (
+            <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 360 }}>
+              {v || '-'}
+            </Typography.Text>
+          ),
+        },
+    { title: t('logs.location'), dataIndex: 'location', key: 'location', render: (v: string) => v || '-' },
+    { title: t('logs.ip'), dataIndex: 'ip', key: 'ip', render: (v: string) => v || '-' },
+    { title: t('logs.time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
+  ];
+
+  return (
+    <div data-testid="action-logs">
+    <Space direction="vertical" style={{ width: '100%' }} size="middle">
+      {loginView && (
+        <Segmented
+          value={type}
+          onChange={(v) => update({ logType: Number(v), page: undefined })}
+          options={[
+            { value: TYPE_LOGIN, label: t('logs.type.0') },
+            { value: TYPE_LOGOUT, label: t('logs.type.1') },
+          ]}
+        />
+      )}
+      <Form
+        form={form}
+        layout="inline"
+        onFinish={(v) => update({ userName: v.userName?.trim(), action: v.action?.trim(), sort: v.sort, page: undefined })}
+      >
+        <Form.Item name="userName" label={t('logs.user')}>
+          <Input allowClear data-testid="logs-user" />
+        </Form.Item>
+        {!loginView && (
+          <>
+            <Form.Item label={t('logs.actionType')}>
+              <Select
+                allowClear
+                style={{ width: 140 }}
+                value={type}
+                onChange={(v?: number) => update({ logType: v, page: undefined })}
+                options={TYPES.map((v) => ({ value: v, label: typeLabel(v) }))}
+              />
+            </Form.Item>
+            <Form.Item name="action" label={t('logs.action')}>
+              <Input allowClear />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="sort" label={t('logs.sort')}>
+          <Select allowClear style={{ width: 160 }} placeholder={t('logs.sort.default')} options={SORTS.map((s) => ({ value: s, label: t(`logs.sort.${s}`) }))} />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">
+            {t('com_search')}
+          </Button>
+          <Button
+            onClick={() => {
+              form.resetFields();
+              setParams(new URLSearchParams());
+            }}
+          >
+            {t('com_reset')}
+          </Button>
+        </Space>
+      </Form>
+      <Table<Row>
+        rowKey="id"
+        size="middle"
+        loading={query.isFetching}
+        columns={columns}
+        dataSource={query.data?.list ?? []}
+        pagination={{
+          current: page,
+          pageSize,
+          total: query.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+          showTotal: (total) => t('com_total', { total }),
+          onChange: (p, ps) => update({ page: p === 1 ? undefined : p, pageSize: ps === PAGE_SIZE_DEFAULT ? undefined : ps }),
+        }}
+      />
+    </Space>
+    </div>
+  );
+}

@@ -1,0 +1,270 @@
+/**
+ * THE route table of the console (spec §2), with the permission keys of spec §6 taken from the
+ * shared catalogue ../api/permissions.json. router.tsx turns it into react-router routes (each
+ * page lazy-loaded, i.e. one chunk per page), utils/menu.ts builds the sidebar from it and
+ * utils/routeMatch.ts finds the keys of a path for the guards.
+ *
+ * A route's effective keys are its ancestors' keys plus its own; all of them must be held.
+ */
+import type { ComponentType } from 'react';
+import type { PermissionKey } from './access';
+
+export type PageLoader = () => Promise<{ default: ComponentType }>;
+
+export interface RouteDef {
+  /** Path segment relative to the parent ('' = pathless grouping, used for the menu only). */
+  path: string;
+  /** i18n key of the title (menu, tabs, breadcrumb). */
+  name?: string;
+  /** Permission keys this route adds to its ancestors'. */
+  keys?: PermissionKey[];
+  /** Absolute path the route's index redirects to. */
+  redirect?: string;
+  page?: PageLoader;
+  icon?: string;
+  /** Not in the sidebar (add/update/detail screens, docs, message, ...). */
+  hideInMenu?: boolean;
+  /** Itself hidden from the menu but its children shown, as a sidebar group. */
+  flatMenu?: boolean;
+  /** Sidebar group: 1 = home, 2 = system items. */
+  group?: 1 | 2;
+  /** Menu link when it differs from the route path (optional params). */
+  menuPath?: string;
+  /** The home page: without permission it goes to /manage/welcome instead of /manage/noauth. */
+  home?: boolean;
+  /** No page-loading indicator while its chunk loads (noauth, welcome). */
+  noLoading?: boolean;
+  children?: RouteDef[];
+}
+
+const notAvailable: PageLoader = () => import('./pages/NotAvailable');
+const welcome: PageLoader = () => import('./pages/Welcome');
+
+/** Children of /manage. */
+export const manageRoutes: RouteDef[] = [
+  { path: 'home', name: 'menu.home', keys: ['auth_home'], icon: 'home', group: 1, home: true, page: notAvailable },
+  { path: 'welcome', name: 'menu.welcome', hideInMenu: true, noLoading: true, page: welcome },
+  { path: 'noauth', name: 'menu.noauth', hideInMenu: true, noLoading: true, page: () => import('./pages/exception/NoAuth') },
+  { path: 'my', name: 'menu.my', keys: ['auth_my'], hideInMenu: true, page: () => import('./pages/my') },
+  {
+    path: 'site',
+    name: 'menu.site',
+    keys: ['auth_site'],
+    icon: 'site',
+    redirect: '/manage/site/list',
+    children: [
+      { path: 'list', name: 'menu.site.list', keys: ['auth_site_list'], hideInMenu: true, page: notAvailable },
+      { path: 'add', name: 'menu.site.add', keys: ['auth_site_add'], hideInMenu: true, page: notAvailable },
+      { path: 'update/:id', name: 'menu.site.update', keys: ['auth_site_edit'], hideInMenu: true, page: notAvailable },
+      { path: 'detail/:id', name: 'menu.site.detail', keys: ['auth_site_detail'], hideInMenu: true, page: notAvailable },
+    ],
+  },
+  {
+    path: 'device',
+    name: 'menu.device',
+    keys: ['auth_device'],
+    icon: 'device',
+    redirect: '/manage/device/list',
+    children: [
+      { path: 'list', name: 'menu.device.list', keys: ['auth_device_list'], hideInMenu: true, page: notAvailable },
+      { path: 'add/:SN?', name: 'menu.device.add', keys: ['auth_device_add'], hideInMenu: true, page: notAvailable },
+      { path: 'update/:id', name: 'menu.device.update', keys: ['auth_device_edit'], hideInMenu: true, page: notAvailable },
+      {
+        path: ':listtype?/detail/:id/:type?',
+        name: 'menu.device.detail',
+        keys: ['auth_device_detail'],
+        hideInMenu: true,
+        page: notAvailable,
+      },
+    ],
+  },
+  {
+    path: 'attach',
+    name: 'menu.attach',
+    keys: ['auth_attach'],
+    icon: 'attach',
+    redirect: '/manage/attach/list',
+    children: [{ path: 'list', name: 'menu.attach.list', keys: ['auth_attach_tree'], hideInMenu: true, page: notAvailable }],
+  },
+  {
+    path: 'docs',
+    name: 'menu.docs',
+    keys: ['auth_docs'],
+    hideInMenu: true,
+    redirect: '/manage/docs/home',
+    children: [
+      { path: 'home', name: 'menu.docs.home', keys: ['auth_docs_home_list_all'], page: notAvailable },
+      { path: 'search', name: 'menu.docs.search', keys: ['auth_docs_search'], page: notAvailable },
+      { path: 'detail/:id?', name: 'menu.docs.detail', keys: ['auth_docs_detail'], page: notAvailable },
+      { path: 'detail/type/:type?', name: 'menu.docs.detail', keys: ['auth_docs_detail'], page: notAvailable },
+      { path: 'list', name: 'menu.docs.list', keys: ['auth_docs_list'], page: notAvailable },
+      { path: 'props/:id?', name: 'menu.docs.props', keys: ['auth_docs_manage'], page: notAvailable },
+      { path: 'add', name: 'menu.docs.add', keys: ['auth_docs_add'], page: notAvailable },
+      { path: 'update/props/:id?', name: 'menu.docs.updateProps', keys: ['auth_docs_edit'], page: notAvailable },
+      {
+        path: 'update/content/:categoryId/:id',
+        name: 'menu.docs.updateContent',
+        keys: ['auth_docs_content_edit'],
+        page: notAvailable,
+      },
+      { path: 'category', name: 'menu.docs.category', keys: ['auth_docs_category_manage'], page: notAvailable },
+    ],
+  },
+  {
+    path: 'message',
+    name: 'menu.message',
+    keys: ['auth_message'],
+    hideInMenu: true,
+    redirect: '/manage/message/list',
+    children: [
+      { path: 'list', name: 'menu.message.list', keys: ['auth_message_list'], page: notAvailable },
+      { path: 'setting', name: 'menu.message.setting', keys: ['auth_message_setting'], page: notAvailable },
+    ],
+  },
+  {
+    path: 'system',
+    name: 'menu.system',
+    keys: ['auth_system'],
+    flatMenu: true,
+    group: 2,
+    redirect: '/manage/system/welcome',
+    children: [
+      { path: 'welcome', name: 'menu.welcome', hideInMenu: true, noLoading: true, page: welcome },
+      {
+        path: 'role',
+        name: 'menu.role',
+        keys: ['auth_role'],
+        icon: 'role',
+        redirect: '/manage/system/role/list',
+        children: [
+          { path: 'list', name: 'menu.role.list', keys: ['auth_role_list'], hideInMenu: true, page: notAvailable },
+          { path: 'auth/menu/:RoeId', name: 'menu.role.authMenu', keys: ['auth_role_authMenu'], hideInMenu: true, page: notAvailable },
+          { path: 'auth/data/:RoeId', name: 'menu.role.authData', keys: ['auth_role_authData'], hideInMenu: true, page: notAvailable },
+        ],
+      },
+      {
+        path: 'config-model',
+        name: 'menu.configModel',
+        keys: ['auth_dict'],
+        icon: 'configModel',
+        redirect: '/manage/system/config-model/list',
+        children: [
+          { path: 'list', name: 'menu.configModel.list', page: notAvailable },
+          { path: 'group', name: 'menu.configModel.group', keys: ['auth_dict_group'], page: notAvailable },
+        ],
+      },
+      {
+        path: '',
+        name: 'menu.deviceModel',
+        keys: ['auth_deviceModel'],
+        icon: 'deviceModel',
+        children: [
+          { path: 'device-model/:id?', name: 'menu.deviceModel.list', menuPath: 'device-model', page: notAvailable },
+          { path: 'device-model-alias', name: 'menu.deviceModel.alias', keys: ['auth_deviceModel_alias'], page: notAvailable },
+        ],
+      },
+      {
+        path: 'logs',
+        name: 'menu.logs',
+        keys: ['auth_logs'],
+        icon: 'logs',
+        redirect: '/manage/system/logs/action/login',
+        children: [
+          {
+            path: 'action/:type?/:id?',
+            name: 'menu.logs.action',
+            keys: ['auth_logs_action'],
+            menuPath: 'action',
+            page: () => import('./pages/system/logs/ActionLogs'),
+          },
+          { path: 'protocol', name: 'menu.logs.protocol', keys: ['auth_logs_protocol'], page: notAvailable },
+          { path: 'error', name: 'menu.logs.error', keys: ['auth_logs_error'], page: notAvailable },
+        ],
+      },
+      {
+        path: 'customer',
+        name: 'menu.customer',
+        keys: ['auth_customer'],
+        icon: 'customer',
+        redirect: '/manage/system/customer/list',
+        children: [
+          { path: 'list', name: 'menu.customer.list', keys: ['auth_customer_list'], hideInMenu: true, page: notAvailable },
+          { path: 'detail/:id', name: 'menu.customer.detail', keys: ['auth_customer_detail'], hideInMenu: true, page: notAvailable },
+        ],
+      },
+      {
+        path: 'user',
+        name: 'menu.user',
+        keys: ['auth_user'],
+        icon: 'user',
+        redirect: '/manage/system/user/list',
+        children: [
+          { path: 'list', name: 'menu.user.list', keys: ['auth_user_list'], hideInMenu: true, page: notAvailable },
+          { path: 'add', name: 'menu.user.add', keys: ['auth_user_add'], hideInMenu: true, page: notAvailable },
+          { path: 'update/:id', name: 'menu.user.update', keys: ['auth_user_edit'], hideInMenu: true, page: notAvailable },
+          { path: 'auth/:id', name: 'menu.user.auth', keys: ['auth_user_authData'], hideInMenu: true, page: notAvailable },
+          { path: 'detail/:id', name: 'menu.user.detail', keys: ['auth_user_detail'], hideInMenu: true, page: notAvailable },
+        ],
+      },
+      {
+        path: 'dashboard',
+        name: 'menu.dashboard',
+        keys: ['auth_system_dashboard'],
+        icon: 'dashboard',
+        page: () => import('./pages/system/dashboard'),
+      },
+      { path: 'menu', name: 'menu.menu', keys: ['auth_menu'], icon: 'menu', page: notAvailable },
+      {
+        path: 'application',
+        name: 'menu.application',
+        keys: ['auth_application'],
+        icon: 'application',
+        redirect: '/manage/system/application/list',
+        children: [
+          { path: 'list', name: 'menu.application.list', keys: ['auth_application_list'], hideInMenu: true, page: notAvailable },
+          // update reuses the add screen
+          { path: 'add', name: 'menu.application.add', keys: ['auth_application_add'], hideInMenu: true, page: notAvailable },
+          { path: 'update/:id', name: 'menu.application.update', keys: ['auth_application_edit'], hideInMenu: true, page: notAvailable },
+          { path: 'detail/:id', name: 'menu.application.detail', keys: ['auth_application_detail'], hideInMenu: true, page: notAvailable },
+        ],
+      },
+      {
+        path: 'openapi',
+        name: 'menu.openapi',
+        keys: ['auth_openapi_app'],
+        icon: 'openapi',
+        redirect: '/manage/system/openapi/list',
+        children: [
+          { path: 'list', name: 'menu.openapi.list', hideInMenu: true, page: notAvailable },
+          { path: 'logDetail/:id/:appId', name: 'menu.openapi.logDetail', hideInMenu: true, page: notAvailable },
+        ],
+      },
+      { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', page: notAvailable },
+    ],
+  },
+];
+
+export const MANAGE_BASE = '/manage';
+
+/** Top-level pages outside /manage; all public. */
+export const publicPages = {
+  login: (() => import('./pages/user/Login')) as PageLoader,
+  findPassword: (() => import('./pages/user/FindPassword')) as PageLoader,
+  resetPassword: (() => import('./pages/user/ResetPassword')) as PageLoader,
+  shareFile: notAvailable,
+  error: (() => import('./pages/exception/ErrorPage')) as PageLoader,
+  notFound: (() => import('./pages/exception/NotFound')) as PageLoader,
+  forbidden: (() => import('./pages/exception/Forbidden')) as PageLoader,
+};
+
+/** Top-level paths (spec §2). */
+export const TOP_PATHS = {
+  root: '/',
+  login: '/login',
+  findPassword: '/find-password',
+  resetPassword: '/find-password/reset',
+  shareFile: '/share/file',
+  manage: MANAGE_BASE,
+  error: '/error',
+  forbidden: '/403',
+} as const;

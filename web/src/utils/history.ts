@@ -1,0 +1,53 @@
+/** History tabs (spec §2, §9): up to 20 visited /manage pages, home always first, per tab session. */
+export const HISTORY_STORAGE_KEY = 'chargeops_history_tabs';
+export const HISTORY_MAX = 20;
+export const HISTORY_HOME = '/manage/home';
+
+export interface HistoryTab {
+  /** pathname: the tab's identity */
+  key: string;
+  /** full location (pathname + search) to return to */
+  path: string;
+  /** i18n key of the title */
+  name: string;
+}
+
+export const homeTab: HistoryTab = { key: HISTORY_HOME, path: HISTORY_HOME, name: 'menu.home' };
+
+function withHome(tabs: HistoryTab[]): HistoryTab[] {
+  const rest = tabs.filter((t) => t.key !== HISTORY_HOME);
+  const home = tabs.find((t) => t.key === HISTORY_HOME) ?? homeTab;
+  return [home, ...rest];
+}
+
+/** Adds (or refreshes) a visited page; only /manage pages are kept; the oldest goes past 20. */
+export function addTab(tabs: HistoryTab[], tab: HistoryTab): HistoryTab[] {
+  let next = withHome(tabs);
+  if (!tab.key.startsWith('/manage/')) return next;
+  const i = next.findIndex((t) => t.key === tab.key);
+  if (i >= 0) next = next.map((t, j) => (j === i ? { ...t, path: tab.path, name: tab.name || t.name } : t));
+  else next = [...next, tab];
+  while (next.length > HISTORY_MAX) next = [next[0], ...next.slice(2)];
+  return next;
+}
+
+/** Closes a tab; home cannot be closed. */
+export function removeTab(tabs: HistoryTab[], key: string): HistoryTab[] {
+  if (key === HISTORY_HOME) return withHome(tabs);
+  return withHome(tabs.filter((t) => t.key !== key));
+}
+
+export function loadTabs(storage: Storage = sessionStorage): HistoryTab[] {
+  try {
+    const raw = storage.getItem(HISTORY_STORAGE_KEY);
+    const parsed = raw ? (JSON.parse(raw) as HistoryTab[]) : [];
+    if (!Array.isArray(parsed)) return [homeTab];
+    return withHome(parsed.filter((t) => t && typeof t.key === 'string' && typeof t.path === 'string')).slice(0, HISTORY_MAX);
+  } catch {
+    return [homeTab];
+  }
+}
+
+export function saveTabs(tabs: HistoryTab[], storage: Storage = sessionStorage): void {
+  storage.setItem(HISTORY_STORAGE_KEY, JSON.stringify(tabs.slice(0, HISTORY_MAX)));
+}

@@ -1,0 +1,33 @@
+/** The one time-display helper: YYYY-MM-DD HH:mm:ss in the configured zone. */
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+export const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+export const DEFAULT_TIME_ZONE = 'Asia/Hong_Kong';
+let zone = DEFAULT_TIME_ZONE;
+
+export function setTimeZone(tz: string | undefined | null): void {
+  if (!tz) return;
+  try {
+    dayjs().tz(tz);
+    zone = tz;
+  } catch {
+    /* unknown zone: keep the previous one */
+  }
+}
+
+export function getTimeZone(): string {
+  return zone;
+}
+
+/** Unix ms, ISO string or Date → display text; empty values → '-'. */
+export function formatTime(value: number | string | Date | null | undefined, tz: string = zone): string {
+  if (value === null || value === undefined || value === '' || value === 0) return '-';
+  const d = dayjs(value);
+  if (!d.isValid()) return '-';
+  return d.tz(tz).format(TIME_FORMAT);
+}

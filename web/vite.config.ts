@@ -1,0 +1,35 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const apiDir = fileURLToPath(new URL('../api', import.meta.url));
+// the Go server; override with CHARGEOPS_BACKEND=http://host:port
+const backend = process.env.CHARGEOPS_BACKEND ?? 'http://127.0.0.1:8080';
+const proxy = {
+  '/api': { target: backend, changeOrigin: false },
+  '/ocpp': { target: backend, ws: true },
+};
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // The permission catalogue (../api/permissions.json) is shared with the Go server.
+    alias: { '@api': apiDir },
+  },
+  server: {
+    fs: { allow: ['..'] },
+    proxy,
+  },
+  preview: { proxy },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./vitest.setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+  },
+});
