@@ -29,6 +29,7 @@ type Principal struct {
 	CSRFToken  string
 	Keys       map[string]bool
 	Role       RoleSettings
+	Scope      Scope
 }
 
 // HasAny reports whether the principal holds at least one of keys (root holds all).

@@ -203,7 +203,58 @@ func (s *Service) Principal(ctx context.Context, token string) (*access.Principa
 			p.Keys[k] = true
 		}
 	}
+	if p.Scope, err = s.scopeOf(ctx, p); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// scopeOf derives the data scope from the role's customer and site access (spec §6).
+func (s *Service) scopeOf(ctx context.Context, p *access.Principal) (access.Scope, error) {
+	if p.Root {
+		return access.FullScope(), nil
+	}
+	if p.RoleID == 0 {
+		return access.Scope{}, nil
+	}
+	var sc access.Scope
+	var err error
+	switch p.Role.CustomerAccess {
+	case 0:
+		sc.AllCustomers = true
+	case 1:
+		if p.CustomerID != 0 {
+			sc.CustomerIDs = []int64{p.CustomerID}
+		}
+	default:
+		sc.CustomerIDs, err = s.ids(ctx, `SELECT customer_id FROM user_customer WHERE user_id = ?`, p.UserID)
+	}
+	if err != nil {
+		return sc, err
+	}
+	if p.Role.SiteAccess == 0 {
+		sc.AllSites = true
+	} else {
+		sc.SiteIDs, err = s.ids(ctx, `SELECT site_id FROM user_site WHERE user_id = ?`, p.UserID)
+	}
+	return sc, err
+}
+
+func (s *Service) ids(ctx context.Context, q string, arg any) ([]int64, error) {
+	rows, err := s.DB.Query(ctx, q, arg)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // OnSessionTimeout records the logout of a session that timed out (reason 2).
