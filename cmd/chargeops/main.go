@@ -67,6 +67,10 @@ func run(args []string) error {
 			return err
 		}
 		defer d.Close()
+		// Building the node seeds the interface rows from the route table.
+		if _, err := app.New(ctx, cfg, d, nil); err != nil {
+			return err
+		}
 		fmt.Println("database is up to date:", d.Dialect())
 		return nil
 	case "user":

@@ -5,7 +5,6 @@ package actionlog
 import (
 	"context"
 	"net/netip"
-	"strings"
 
 	"chargeops/internal/db"
 )
@@ -79,54 +78,31 @@ type Filter struct {
 	Sort     string `json:"sort"`
 }
 
-var sortColumns = map[string]string{"time": "created_at", "type": "type", "user": "user_name", "": "created_at"}
+var sortColumns = map[string]string{"time": "created_at", "type": "type", "user": "user_name"}
 
 // List returns a page of rows.
 func (s *Store) List(ctx context.Context, f Filter) (db.List[Entry], error) {
-	where := []string{"1 = 1"}
-	var args []any
+	q := &db.Query{From: "action_log"}
 	if f.Type != nil {
-		where, args = append(where, "type = ?"), append(args, *f.Type)
+		q.And("type = ?", *f.Type)
 	}
 	if f.UserName != "" {
-		where, args = append(where, "user_name = ?"), append(args, f.UserName)
+		q.And("user_name = ?", f.UserName)
 	}
 	if f.Action != "" {
-		where, args = append(where, `action LIKE ? ESCAPE '\'`), append(args, db.Contains(f.Action))
+		q.And(`action LIKE ? ESCAPE '\'`, db.Contains(f.Action))
 	}
 	if f.From > 0 {
-		where, args = append(where, "created_at >= ?"), append(args, f.From)
+		q.And("created_at >= ?", f.From)
 	}
 	if f.To > 0 {
-		where, args = append(where, "created_at < ?"), append(args, f.To)
+		q.And("created_at < ?", f.To)
 	}
-	dir := "DESC"
-	key := strings.TrimPrefix(f.Sort, "-")
-	col, ok := sortColumns[key]
-	if !ok {
-		col = "created_at"
-	}
-	if key != "" && !strings.HasPrefix(f.Sort, "-") {
-		dir = "ASC"
-	}
-	cond := " WHERE " + strings.Join(where, " AND ")
-	out := db.List[Entry]{List: []Entry{}}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM action_log`+cond, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := f.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, `SELECT id, user_id, user_name, type, action, data, code, reason, location, ip, created_at FROM action_log`+
-		cond+` ORDER BY `+col+` `+dir+`, id `+dir+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e Entry
-		if err := rows.Scan(&e.ID, &e.UserID, &e.UserName, &e.Type, &e.Action, &e.Data, &e.Code, &e.Reason, &e.Location, &e.IP, &e.CreatedAt); err != nil {
-			return out, err
-		}
-		out.List = append(out.List, e)
-	}
-	return out, rows.Err()
+	order := db.SortOrder(f.Sort, sortColumns, "created_at DESC") + ", id DESC"
+	return db.Paged(ctx, s.db, q, "id, user_id, user_name, type, action, data, code, reason, location, ip, created_at", order, f.Page,
+		func(r db.Scanner) (Entry, error) {
+			var e Entry
+			err := r.Scan(&e.ID, &e.UserID, &e.UserName, &e.Type, &e.Action, &e.Data, &e.Code, &e.Reason, &e.Location, &e.IP, &e.CreatedAt)
+			return e, err
+		})
 }

@@ -75,22 +75,10 @@ type OutboxMail struct {
 
 // Outbox returns a page of kept mails, newest first.
 func (m *Mailer) Outbox(ctx context.Context, p db.Page) (db.List[OutboxMail], error) {
-	out := db.List[OutboxMail]{List: []OutboxMail{}}
-	if err := m.db.QueryRow(ctx, `SELECT COUNT(*) FROM mail_outbox`).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := p.LimitOffset()
-	rows, err := m.db.Query(ctx, `SELECT id, recipient, subject, body, created_at FROM mail_outbox ORDER BY id DESC LIMIT ? OFFSET ?`, limit, offset)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var o OutboxMail
-		if err := rows.Scan(&o.ID, &o.To, &o.Subject, &o.Body, &o.CreatedAt); err != nil {
-			return out, err
-		}
-		out.List = append(out.List, o)
-	}
-	return out, rows.Err()
+	return db.Paged(ctx, m.db, &db.Query{From: "mail_outbox"}, "id, recipient, subject, body, created_at", "id DESC", p,
+		func(r db.Scanner) (OutboxMail, error) {
+			var o OutboxMail
+			err := r.Scan(&o.ID, &o.To, &o.Subject, &o.Body, &o.CreatedAt)
+			return o, err
+		})
 }

@@ -33,11 +33,13 @@ type Service struct {
 
 func NewService(d *db.DB, s *session.Store) *Service { return &Service{db: d, sessions: s} }
 
-const selectRole = `SELECT r.id, r.name, r.description, r.customer_access, r.site_access, r.web_ssh_access, r.web_ssh_level,
+const roleColumns = `r.id, r.name, r.description, r.customer_access, r.site_access, r.web_ssh_access, r.web_ssh_level,
 	r.cfg_read_level, r.cfg_write_level, r.cfg_download_level, r.param_level, r.doc_level, r.attach_level, r.email_alarm,
-	r.user_access, r.created_at, r.updated_at, (SELECT COUNT(*) FROM app_user u WHERE u.role_id = r.id) FROM role r `
+	r.user_access, r.created_at, r.updated_at, (SELECT COUNT(*) FROM app_user u WHERE u.role_id = r.id)`
 
-func scanRole(row interface{ Scan(...any) error }) (Role, error) {
+const selectRole = `SELECT ` + roleColumns + ` FROM role r `
+
+func scanRole(row db.Scanner) (Role, error) {
 	var r Role
 	var email, userAccess int
 	s := &r.RoleSettings
@@ -88,28 +90,11 @@ type ListFilter struct {
 
 // List returns a page of roles by name.
 func (s *Service) List(ctx context.Context, f ListFilter) (db.List[Role], error) {
-	cond, args := "", []any{}
+	q := &db.Query{From: "role r"}
 	if f.Name != "" {
-		cond, args = `WHERE r.name LIKE ? ESCAPE '\' `, []any{db.Contains(f.Name)}
+		q.And(`r.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
 	}
-	out := db.List[Role]{List: []Role{}}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM role r `+cond, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := f.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, selectRole+cond+`ORDER BY r.name, r.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		r, err := scanRole(rows)
-		if err != nil {
-			return out, err
-		}
-		out.List = append(out.List, r)
-	}
-	return out, rows.Err()
+	return db.Paged(ctx, s.db, q, roleColumns, "r.name, r.id", f.Page, scanRole)
 }
 
 // Input is a role's name, description and, when given, its keys and settings.

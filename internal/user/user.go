@@ -54,11 +54,13 @@ type Service struct {
 
 func NewService(d *db.DB, s *session.Store) *Service { return &Service{db: d, sessions: s} }
 
-const selectUser = `SELECT u.id, u.user_name, u.nick_name, u.email, u.contact, u.avatar, u.root, u.vendor, COALESCE(u.role_id, 0),
+const userColumns = `u.id, u.user_name, u.nick_name, u.email, u.contact, u.avatar, u.root, u.vendor, COALESCE(u.role_id, 0),
 	COALESCE(r.name, ''), u.customer_id, u.max_sites, u.status, u.failed_logins, u.locked_until, u.privacy_version, u.locale,
-	u.created_at, u.updated_at, u.password_hash FROM app_user u LEFT JOIN role r ON r.id = u.role_id `
+	u.created_at, u.updated_at, u.password_hash`
 
-func scanUser(row interface{ Scan(...any) error }) (User, error) {
+const selectUser = `SELECT ` + userColumns + ` FROM app_user u LEFT JOIN role r ON r.id = u.role_id `
+
+func scanUser(row db.Scanner) (User, error) {
 	var u User
 	var root, vendor int
 	err := row.Scan(&u.ID, &u.UserName, &u.NickName, &u.Email, &u.Contact, &u.Avatar, &root, &vendor, &u.RoleID, &u.RoleName,
@@ -336,44 +338,21 @@ type ListFilter struct {
 
 // List returns a page of users, newest first.
 func (s *Service) List(ctx context.Context, f ListFilter) (db.List[User], error) {
-	where := []string{"1 = 1"}
-	var args []any
+	q := &db.Query{From: "app_user u LEFT JOIN role r ON r.id = u.role_id"}
 	if f.UserName != "" {
-		where = append(where, `(u.user_name LIKE ? ESCAPE '\' OR u.nick_name LIKE ? ESCAPE '\')`)
 		like := db.Contains(f.UserName)
-		args = append(args, like, like)
+		q.And(`(u.user_name LIKE ? ESCAPE '\' OR u.nick_name LIKE ? ESCAPE '\')`, like, like)
 	}
 	if f.RoleID != 0 {
-		where = append(where, "u.role_id = ?")
-		args = append(args, f.RoleID)
+		q.And("u.role_id = ?", f.RoleID)
 	}
 	if f.Status != nil {
-		where = append(where, "u.status = ?")
-		args = append(args, *f.Status)
+		q.And("u.status = ?", *f.Status)
 	}
 	if f.Locked {
-		where = append(where, "u.locked_until > ?")
-		args = append(args, db.NowMS())
+		q.And("u.locked_until > ?", db.NowMS())
 	}
-	cond := " WHERE " + strings.Join(where, " AND ")
-	out := db.List[User]{List: []User{}}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM app_user u`+cond, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := f.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, selectUser+cond+` ORDER BY u.id DESC LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return out, err
-		}
-		out.List = append(out.List, u)
-	}
-	return out, rows.Err()
+	return db.Paged(ctx, s.db, q, userColumns, "u.id DESC", f.Page, scanUser)
 }
 
 // Unlock clears the lock and failure count of accounts.

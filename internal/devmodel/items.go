@@ -1,0 +1,191 @@
+package devmodel
+
+import (
+	"context"
+	"strings"
+
+	"chargeops/internal/apperr"
+	"chargeops/internal/datarange"
+	"chargeops/internal/db"
+)
+
+// Item kinds.
+const (
+	KindConfig  = "config"
+	KindParam   = "param"
+	KindControl = "control"
+)
+
+// Control types (spec §9).
+const (
+	ControlSoftReboot    = 1
+	ControlHardReboot    = 2
+	ControlDisable       = 3
+	ControlDisableConn   = 4
+	ControlFirmware      = 5
+	ControlLogUpload     = 6
+	ControlVPNStart      = 7
+	ControlVPNStop       = 8
+	ControlRefreshConfig = 9
+	ControlRefreshParams = 10
+	ControlSetParams     = 11
+)
+
+// MinControlLevel is the bound a control item's level must exceed: level 0 is kept for root,
+// so control levels are 1-5 (spec §5 leaves the bound open; docs/decisions.md).
+const MinControlLevel = 0
+
+// Item is a config, param or control item of a model (spec §3).
+type Item struct {
+	ID              int64  `json:"id"`
+	ModelID         int64  `json:"modelId"`
+	Kind            string `json:"kind"`
+	ConfigGroup     string `json:"configGroup"`
+	ConfigItem      string `json:"configItem"`
+	ProtocolKey     string `json:"protocolKey"`
+	DisplayPriority int    `json:"displayPriority"`
+	ReadLevel       int    `json:"readLevel"`
+	WriteLevel      int    `json:"writeLevel"`
+	Batch           bool   `json:"batch"`
+	DataType        string `json:"dataType"`
+	DataRange       string `json:"dataRange"`
+	ControlName     string `json:"controlName"`
+	ControlTypeCode int    `json:"controlTypeCode"`
+	ControlLevel    int    `json:"controlLevel"`
+	Param1Name      string `json:"param1Name"`
+	Param2Name      string `json:"param2Name"`
+}
+
+const itemColumns = `id, model_id, kind, config_group, config_item, protocol_key, display_priority, read_level, write_level, batch, data_type,
+	data_range, control_name, control_type_code, control_level, param1_name, param2_name`
+
+func scanItem(r db.Scanner) (Item, error) {
+	var it Item
+	var batch int
+	err := r.Scan(&it.ID, &it.ModelID, &it.Kind, &it.ConfigGroup, &it.ConfigItem, &it.ProtocolKey, &it.DisplayPriority, &it.ReadLevel,
+		&it.WriteLevel, &batch, &it.DataType, &it.DataRange, &it.ControlName, &it.ControlTypeCode, &it.ControlLevel, &it.Param1Name, &it.Param2Name)
+	it.Batch = batch == 1
+	return it, err
+}
+
+// ItemFilter selects a model's items.
+type ItemFilter struct {
+	ModelID int64  `json:"modelId"`
+	Kind    string `json:"kind"`
+}
+
+// Items lists a model's items of one kind (or all), by display priority (at most 1,000).
+func (s *Service) Items(ctx context.Context, f ItemFilter) ([]Item, error) {
+	q := (&db.Query{From: "model_item"}).And("model_id = ?", f.ModelID)
+	if f.Kind != "" {
+		q.And("kind = ?", f.Kind)
+	}
+	return db.All(ctx, s.db, q, itemColumns, "kind, display_priority, id", 1000, 0, scanItem)
+}
+
+// GetItem returns one item.
+func (s *Service) GetItem(ctx context.Context, id int64) (Item, error) {
+	list, err := db.All(ctx, s.db, (&db.Query{From: "model_item"}).And("id = ?", id), itemColumns, "", 1, 0, scanItem)
+	if err != nil {
+		return Item{}, err
+	}
+	if len(list) == 0 {
+		return Item{}, apperr.ErrNotFound
+	}
+	return list[0], nil
+}
+
+func level(v int) bool { return v >= 0 && v <= 5 }
+
+func (it *Item) validate() error {
+	it.ConfigGroup, it.ConfigItem, it.ProtocolKey = strings.TrimSpace(it.ConfigGroup), strings.TrimSpace(it.ConfigItem), strings.TrimSpace(it.ProtocolKey)
+	it.ControlName = strings.TrimSpace(it.ControlName)
+	switch it.Kind {
+	case KindConfig, KindParam:
+		switch {
+		case it.ConfigItem == "" || len(it.ConfigItem) > 100:
+			return apperr.InvalidField("configItem", "err.required")
+		case it.ProtocolKey == "" || len(it.ProtocolKey) > 100:
+			return apperr.InvalidField("protocolKey", "err.required")
+		case !level(it.ReadLevel) || !level(it.WriteLevel):
+			return apperr.InvalidField("readLevel", "err.invalid")
+		}
+		if strings.TrimSpace(it.DataRange) == "" {
+			it.DataRange = datarange.Default(it.DataType)
+		}
+		if err := datarange.Validate(it.DataType, it.DataRange, "dataRange"); err != nil {
+			return err
+		}
+	case KindControl:
+		switch {
+		case it.ControlName == "" || len(it.ControlName) > 100:
+			return apperr.InvalidField("controlName", "err.required")
+		case it.ControlTypeCode < ControlSoftReboot || it.ControlTypeCode > ControlSetParams:
+			return apperr.InvalidField("controlTypeCode", "err.invalid")
+		case it.ControlLevel <= MinControlLevel || it.ControlLevel > 5:
+			return apperr.New(apperr.Invalid, "err.control_level")
+		case len(it.Param1Name) > 64 || len(it.Param2Name) > 64:
+			return apperr.InvalidField("param1Name", "err.invalid")
+		}
+		it.DataType = datarange.String
+	default:
+		return apperr.InvalidField("kind", "err.invalid")
+	}
+	if it.DisplayPriority < 0 || it.DisplayPriority > 9999 || len(it.ConfigGroup) > 100 {
+		return apperr.InvalidField("displayPriority", "err.invalid")
+	}
+	return nil
+}
+
+func itemConflict(err error, it Item) error {
+	if !db.IsUniqueViolation(err) {
+		return err
+	}
+	if it.Kind == KindControl {
+		return apperr.New(apperr.Conflict, "err.control_code_taken")
+	}
+	return apperr.New(apperr.Conflict, "err.protocol_key_taken")
+}
+
+// AddItem adds an item to a model.
+func (s *Service) AddItem(ctx context.Context, it Item) (int64, error) {
+	if _, err := s.Get(ctx, it.ModelID); err != nil {
+		return 0, err
+	}
+	if err := it.validate(); err != nil {
+		return 0, err
+	}
+	now := db.NowMS()
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO model_item (model_id, kind, config_group, config_item, protocol_key, display_priority, read_level, write_level,
+		batch, data_type, data_range, control_name, control_type_code, control_level, param1_name, param2_name, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, it.ModelID, it.Kind, it.ConfigGroup, it.ConfigItem, it.ProtocolKey, it.DisplayPriority,
+		it.ReadLevel, it.WriteLevel, db.BoolInt(it.Batch), it.DataType, it.DataRange, it.ControlName, it.ControlTypeCode, it.ControlLevel, it.Param1Name, it.Param2Name, now, now)
+	return id, itemConflict(err, it)
+}
+
+// UpdateItem changes an item; its model and kind stay.
+func (s *Service) UpdateItem(ctx context.Context, it Item) error {
+	old, err := s.GetItem(ctx, it.ID)
+	if err != nil {
+		return err
+	}
+	it.ModelID, it.Kind = old.ModelID, old.Kind
+	if err := it.validate(); err != nil {
+		return err
+	}
+	_, err = s.db.Exec(ctx, `UPDATE model_item SET config_group = ?, config_item = ?, protocol_key = ?, display_priority = ?, read_level = ?, write_level = ?,
+		batch = ?, data_type = ?, data_range = ?, control_name = ?, control_type_code = ?, control_level = ?, param1_name = ?, param2_name = ?, updated_at = ?
+		WHERE id = ?`, it.ConfigGroup, it.ConfigItem, it.ProtocolKey, it.DisplayPriority, it.ReadLevel, it.WriteLevel, db.BoolInt(it.Batch), it.DataType,
+		it.DataRange, it.ControlName, it.ControlTypeCode, it.ControlLevel, it.Param1Name, it.Param2Name, db.NowMS(), it.ID)
+	return itemConflict(err, it)
+}
+
+// DeleteItems removes items.
+func (s *Service) DeleteItems(ctx context.Context, ids []int64) error {
+	for _, id := range ids {
+		if _, err := s.db.Exec(ctx, `DELETE FROM model_item WHERE id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
