@@ -18,14 +18,22 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/actionlog"
 	"chargeops/internal/auth"
+	"chargeops/internal/catalogue"
 	"chargeops/internal/config"
+	"chargeops/internal/customer"
 	"chargeops/internal/db"
+	"chargeops/internal/device"
+	"chargeops/internal/devmodel"
+	"chargeops/internal/fleet"
+	"chargeops/internal/gateway/ocpp16"
 	"chargeops/internal/httpapi"
 	"chargeops/internal/mail"
+	"chargeops/internal/menu"
 	"chargeops/internal/ratelimit"
 	"chargeops/internal/role"
 	"chargeops/internal/session"
 	"chargeops/internal/setting"
+	"chargeops/internal/site"
 	"chargeops/internal/user"
 )
 
@@ -43,6 +51,9 @@ type App struct {
 	Limiter  *ratelimit.Limiter
 	Server   *httpapi.Server
 	Metrics  *prometheus.Registry
+	Fleet    *fleet.Service
+	Devices  *device.Service
+	Gateway  *ocpp16.Gateway
 }
 
 // OpenDB opens the configured database and applies the migrations and the catalogue.
@@ -86,8 +97,18 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		return nil, err
 	}
 	a.Sessions.OnTimeout = a.Auth.OnSessionTimeout
+	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
+		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue})
+	if err != nil {
+		return nil, err
+	}
+	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, PingInterval: cfg.OCPPPingInterval,
+		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL})
 	registry := access.NewRegistry(d)
-	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry},
+	a.Devices = device.NewService(d)
+	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
+		Customers: customer.NewService(d), Sites: site.NewService(d), Models: devmodel.NewService(d), Catalogue: catalogue.NewService(d),
+		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -101,6 +122,12 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
 	go a.housekeeping(ctx)
+	go a.Fleet.Run(ctx)
+	if a.Cfg.OCPPAddr != "" {
+		if err := a.serveOCPP(ctx); err != nil {
+			return err
+		}
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -111,9 +138,11 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	slog.Info("shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	a.Gateway.Close() // hijacked WebSockets are not closed by Shutdown
 	if err := srv.Shutdown(shutCtx); err != nil {
 		return err
 	}
+	a.Fleet.Close()
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -143,4 +172,34 @@ func (a *App) housekeeping(ctx context.Context) {
 			slog.Warn("housekeeping", "err", err)
 		}
 	}
+}
+
+// serveOCPP runs the optional separate gateway listener (TLS when a certificate is configured:
+// security profile 2) until ctx ends.
+func (a *App) serveOCPP(ctx context.Context) error {
+	ln, err := net.Listen("tcp", a.Cfg.OCPPAddr)
+	if err != nil {
+		return fmt.Errorf("ocpp-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(ocpp16.Path, a.Gateway)
+	mux.Handle(fleet.FilesPrefix, a.Fleet.FilesHandler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	go func() {
+		var err error
+		if a.Cfg.OCPPTLSCert != "" {
+			err = srv.ServeTLS(ln, a.Cfg.OCPPTLSCert, a.Cfg.OCPPTLSKey)
+		} else {
+			err = srv.Serve(ln)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Error("ocpp listener", "err", err)
+		}
+	}()
+	slog.Info("ocpp gateway listening", "addr", ln.Addr().String(), "tls", a.Cfg.OCPPTLSCert != "")
+	return nil
 }

@@ -27,6 +27,15 @@ const (
 	ForcedRelogin    = 20003
 	AccountDisabled  = 20004
 	NoPermission     = 20013
+
+	// Device operations (30xxx).
+	DeviceOffline   = 30001
+	DeviceBusy      = 30002
+	SomeDevicesBusy = 30003
+	CommandTimeout  = 30004
+	SameValue       = 30005
+	NotSupported    = 30006
+	DeviceDisabled  = 30007
 )
 
 // Error is a business error. Key names a message in internal/i18n; Args fill its {placeholders}.
@@ -76,4 +85,12 @@ var (
 	ErrResetExpired   = New(ResetLinkExpired, "err.reset_expired")
 	ErrWrongPassword  = New(WrongPassword, "err.wrong_password")
 	ErrInternal       = New(Internal, "err.internal")
+
+	ErrDeviceOffline   = New(DeviceOffline, "err.device_offline")
+	ErrDeviceBusy      = New(DeviceBusy, "err.device_busy")
+	ErrSomeDevicesBusy = New(SomeDevicesBusy, "err.some_devices_busy")
+	ErrCommandTimeout  = New(CommandTimeout, "err.command_timeout")
+	ErrSameValue       = New(SameValue, "err.same_value")
+	ErrNotSupported    = New(NotSupported, "err.not_supported")
+	ErrDeviceDisabled  = New(DeviceDisabled, "err.device_disabled")
 )

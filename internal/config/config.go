@@ -39,6 +39,17 @@ type Config struct {
 	SMTPTLS        string        `name:"smtp-tls" help:"SMTP transport security: starttls, tls or none"`
 	LogLevel       string        `name:"log-level" help:"debug, info, warn or error"`
 	LogFormat      string        `name:"log-format" help:"text or json"`
+
+	// Live fleet: OCPP gateway, commands, protocol logs.
+	OCPPAddr         string        `name:"ocpp-addr" help:"optional separate listen address for the OCPP gateway (chargers always reach /ocpp/{SN} on --addr too)"`
+	OCPPAllowUnknown bool          `name:"ocpp-allow-unknown" help:"let unknown SNs connect and boot as Pending (else HTTP 404) so their vendor, model and firmware are captured"`
+	OCPPHeartbeat    time.Duration `name:"ocpp-heartbeat-interval" help:"heartbeat interval given to chargers; nothing received for two intervals means offline"`
+	OCPPPingInterval time.Duration `name:"ocpp-ping-interval" help:"how often the gateway pings each charger's WebSocket"`
+	OCPPTLSCert      string        `name:"ocpp-tls-cert" help:"PEM certificate for TLS on --ocpp-addr (security profile 2); empty serves plain ws"`
+	OCPPTLSKey       string        `name:"ocpp-tls-key" help:"PEM private key matching --ocpp-tls-cert"`
+	CommandTimeout   time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
+	ProtocolLogDays  int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
+	ProtocolLogQueue int           `name:"protocol-log-queue" help:"protocol-log rows queued before the gateway stops reading from chargers (backpressure)"`
 }
 
 // Default returns the built-in defaults.
@@ -59,6 +70,12 @@ func Default() Config {
 		SMTPTLS:        "starttls",
 		LogLevel:       "info",
 		LogFormat:      "text",
+
+		OCPPHeartbeat:    60 * time.Second,
+		OCPPPingInterval: 30 * time.Second,
+		CommandTimeout:   30 * time.Second,
+		ProtocolLogDays:  30,
+		ProtocolLogQueue: 10000,
 	}
 }
 
@@ -153,6 +170,12 @@ func (c Config) Validate() error {
 	}
 	if c.SessionIdle <= 0 || c.SessionMax <= 0 || c.LoginLockAfter < 1 || c.MaxBodyBytes < 1024 {
 		return fmt.Errorf("session-idle, session-max, login-lock-after and max-body-bytes must be positive (max-body-bytes at least 1024)")
+	}
+	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 {
+		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval and command-timeout must be at least 1s, protocol-log-queue positive, protocol-log-retention-days not negative")
+	}
+	if (c.OCPPTLSCert == "") != (c.OCPPTLSKey == "") {
+		return fmt.Errorf("ocpp-tls-cert and ocpp-tls-key go together")
 	}
 	switch c.SMTPTLS {
 	case "starttls", "tls", "none":

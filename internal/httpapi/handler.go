@@ -34,6 +34,7 @@ type Ctx struct {
 type Handler struct {
 	in, out reflect.Type
 	serve   func(c *Ctx) (any, error)
+	raw     bool // the handler wrote its own answer (event streams, files)
 }
 
 // Empty is the input or output of an endpoint that has none.
@@ -137,4 +138,18 @@ func fillStruct(q map[string][]string, v reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// File is an answer that is a download rather than an envelope (xlsx exports, templates).
+type File struct {
+	Name        string
+	ContentType string
+	Body        []byte
+}
+
+func (f *File) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", f.ContentType)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+f.Name+`"`)
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(f.Body)
 }

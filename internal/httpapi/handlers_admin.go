@@ -55,23 +55,27 @@ func (s *Server) permissionTree(c *Ctx, _ Empty) ([]*PermissionNode, error) {
 }
 
 func (s *Server) roleList(c *Ctx, in role.ListFilter) (db.List[role.Role], error) {
-	return s.Roles.List(c, in)
+	return s.Roles.List(c, c.P, in)
 }
 
-func (s *Server) roleDetail(c *Ctx, in IDInput) (role.Role, error) { return s.Roles.Get(c, in.ID) }
+func (s *Server) roleDetail(c *Ctx, in IDInput) (role.Role, error) {
+	return s.Roles.GetScoped(c, c.P, in.ID)
+}
 
 func (s *Server) roleAdd(c *Ctx, in role.Input) (IDAnswer, error) {
-	id, err := s.Roles.Add(c, in)
+	id, err := s.Roles.Add(c, c.P, in)
 	return IDAnswer{ID: id}, err
 }
 
-func (s *Server) roleUpdate(c *Ctx, in role.Input) (*Empty, error) { return nil, s.Roles.Update(c, in) }
+func (s *Server) roleUpdate(c *Ctx, in role.Input) (*Empty, error) {
+	return nil, s.Roles.Update(c, c.P, in)
+}
 
 func (s *Server) roleDelete(c *Ctx, in IDsInput) (*Empty, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	return nil, s.Roles.Delete(c, in.IDs)
+	return nil, s.Roles.Delete(c, c.P, in.IDs)
 }
 
 // RoleKeysInput sets a role's keys.
@@ -81,7 +85,7 @@ type RoleKeysInput struct {
 }
 
 func (s *Server) roleSetKeys(c *Ctx, in RoleKeysInput) (*Empty, error) {
-	return nil, s.Roles.SetKeys(c, in.ID, in.Keys)
+	return nil, s.Roles.SetKeys(c, c.P, in.ID, in.Keys)
 }
 
 // RoleDataInput sets a role's data authorisation.
@@ -91,14 +95,28 @@ type RoleDataInput struct {
 }
 
 func (s *Server) roleSetData(c *Ctx, in RoleDataInput) (*Empty, error) {
-	return nil, s.Roles.SetSettings(c, in.ID, in.RoleSettings)
+	return nil, s.Roles.SetSettings(c, c.P, in.ID, in.RoleSettings)
 }
 
 func (s *Server) userList(c *Ctx, in user.ListFilter) (db.List[user.User], error) {
-	return s.Users.List(c, in)
+	return s.Users.ListScoped(c, c.P, in)
 }
 
-func (s *Server) userDetail(c *Ctx, in IDInput) (user.User, error) { return s.Users.Get(c, in.ID) }
+func (s *Server) userDetail(c *Ctx, in IDInput) (user.User, error) {
+	return s.Users.GetScoped(c, c.P, in.ID)
+}
+
+// checkUserTarget: a non-root caller may give only roles whose keys it holds, and owner
+// customers in its scope (platform users, customer 0, need the full customer scope).
+func (s *Server) checkUserTarget(c *Ctx, customerID, roleID int64) error {
+	if c.P.Root {
+		return nil
+	}
+	if (customerID == 0 && !c.P.Scope.AllCustomers) || (customerID != 0 && !c.P.Scope.HasCustomer(customerID)) {
+		return apperr.ErrNotFound
+	}
+	return s.Roles.CheckGrantable(c, c.P, roleID)
+}
 
 // UserAddInput is a new user; password is sealed like every password (docs/api.md).
 type UserAddInput struct {
@@ -108,6 +126,9 @@ type UserAddInput struct {
 }
 
 func (s *Server) userAdd(c *Ctx, in UserAddInput) (IDAnswer, error) {
+	if err := s.checkUserTarget(c, in.CustomerID, in.RoleID); err != nil {
+		return IDAnswer{}, err
+	}
 	vals, err := s.Auth.OpenSealed(c, in.KeyID, in.Password)
 	if err != nil {
 		return IDAnswer{}, err
@@ -118,12 +139,21 @@ func (s *Server) userAdd(c *Ctx, in UserAddInput) (IDAnswer, error) {
 }
 
 func (s *Server) userUpdate(c *Ctx, in user.UpdateInput) (*Empty, error) {
-	if in.ID == c.P.UserID && !c.P.Root {
-		if u, err := s.Users.Get(c, in.ID); err == nil && u.RoleID != in.RoleID {
-			return nil, apperr.New(apperr.Invalid, "err.self_role")
-		}
+	old, err := s.Users.GetScoped(c, c.P, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	if in.ID == c.P.UserID && !c.P.Root && old.RoleID != in.RoleID {
+		return nil, apperr.New(apperr.Invalid, "err.self_role")
+	}
+	if err := s.checkUserTarget(c, in.CustomerID, in.RoleID); err != nil {
+		return nil, err
 	}
 	return nil, s.Users.Update(c, in)
+}
+
+func (s *Server) userAssign(c *Ctx, in user.Assignment) (*Empty, error) {
+	return nil, s.Users.Assign(c, c.P, in)
 }
 
 // StatusInput enables (1) or disables (0) objects.
@@ -139,6 +169,9 @@ func (s *Server) userStatus(c *Ctx, in StatusInput) (*Empty, error) {
 	for _, id := range in.IDs {
 		if id == c.P.UserID {
 			return nil, apperr.New(apperr.Invalid, "err.self_role")
+		}
+		if _, err := s.Users.GetScoped(c, c.P, id); err != nil {
+			return nil, err
 		}
 	}
 	return nil, s.Users.SetStatus(c, in.IDs, in.Status)
@@ -156,7 +189,7 @@ func (s *Server) userPassword(c *Ctx, in UserPasswordInput) (*Empty, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.Users.Get(c, in.ID); err != nil {
+	if _, err := s.Users.GetScoped(c, c.P, in.ID); err != nil {
 		return nil, err
 	}
 	return nil, s.Users.SetPassword(c, in.ID, vals[0], "")

@@ -19,16 +19,18 @@ type Route struct {
 	OptionalSession bool
 	// SelfLogged routes write their own action-log rows (login, logout).
 	SelfLogged bool
-	Tag        string
-	Summary    string
-	Handler    Handler
+	// MaxBody overrides the body limit (file imports).
+	MaxBody int
+	Tag     string
+	Summary string
+	Handler Handler
 }
 
 // routeTable is every API route of chargeops with its permission keys: the one place to read
 // who may call what. The keys are those of api/permissions.json (spec §6); the interface rows
 // that an administrator can edit are seeded from this table.
 func (s *Server) routeTable() []Route {
-	return []Route{
+	return append([]Route{
 		// Sign-in (no session)
 		{Method: "GET", Path: "/api/unauth/config", Access: Public, Tag: "auth", Summary: "Console settings before sign-in", Handler: H(s.publicConfig)},
 		{Method: "GET", Path: "/api/unauth/login/key", Access: Public, Tag: "auth", Summary: "Login public key and one-time nonce", Handler: H(s.loginKey)},
@@ -69,8 +71,76 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Path: "/api/auth/sys/user/lock/list", Access: Root, Tag: "user", Summary: "Locked accounts", Handler: H(s.lockList)},
 		{Method: "POST", Path: "/api/auth/sys/user/lock/unlock", Access: Root, Tag: "user", Summary: "Unlock accounts", Handler: H(s.unlock)},
 
+		// Users: assigned customers and sites
+		{Method: "POST", Path: "/api/auth/sys/user/assign", Access: Keys, Keys: []string{"auth_user_customerStationList", "auth_user_authData"}, Tag: "user", Summary: "Set the customers and sites assigned to a user", Handler: H(s.userAssign)},
+
+		// Customers
+		{Method: "POST", Path: "/api/auth/sys/customer/list", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "List customers in scope", Handler: H(s.customerList)},
+		{Method: "GET", Path: "/api/auth/sys/customer/detail", Access: Keys, Keys: []string{"auth_customer_detail", "auth_customer_list"}, Tag: "customer", Summary: "Customer detail", Handler: H(s.customerDetail)},
+		{Method: "POST", Path: "/api/auth/sys/customer/add", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Add a customer", Handler: H(s.customerAdd)},
+		{Method: "POST", Path: "/api/auth/sys/customer/update", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Change a customer", Handler: H(s.customerUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/customer/delete", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Delete customers without sites or users", Handler: H(s.customerDelete)},
+		{Method: "GET", Path: "/api/auth/sys/customer/options", Access: Session, Tag: "customer", Summary: "Customers in scope for selects", Handler: H(s.customerOptions)},
+
+		// Sites
+		{Method: "POST", Path: "/api/auth/sys/site/list", Access: Keys, Keys: []string{"auth_site_list"}, Tag: "site", Summary: "List sites in scope", Handler: H(s.siteList)},
+		{Method: "GET", Path: "/api/auth/sys/site/detail", Access: Keys, Keys: []string{"auth_site_detail", "auth_site_edit"}, Tag: "site", Summary: "Site detail", Handler: H(s.siteDetail)},
+		{Method: "GET", Path: "/api/auth/sys/site/overview", Access: Keys, Keys: []string{"auth_site_detail"}, Tag: "site", Summary: "Site figures: devices by status, alarms", Handler: H(s.siteOverview)},
+		{Method: "POST", Path: "/api/auth/sys/site/add", Access: Keys, Keys: []string{"auth_site_add"}, Tag: "site", Summary: "Add a site", Handler: H(s.siteAdd)},
+		{Method: "POST", Path: "/api/auth/sys/site/update", Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Change a site", Handler: H(s.siteUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/site/status", Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Enable or disable sites", Handler: H(s.siteStatus)},
+		{Method: "POST", Path: "/api/auth/sys/site/delete", Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Delete sites without devices", Handler: H(s.siteDelete)},
+		{Method: "GET", Path: "/api/auth/sys/site/options", Access: Session, Tag: "site", Summary: "Sites in scope for selects", Handler: H(s.siteOptions)},
+
+		// Device models, items and aliases
+		{Method: "POST", Path: "/api/auth/sys/dev/model/list", Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_add", "auth_device_edit", "auth_device_list"}, Tag: "model", Summary: "List device models", Handler: H(s.modelList)},
+		{Method: "GET", Path: "/api/auth/sys/dev/model/detail", Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_detail"}, Tag: "model", Summary: "Device model detail", Handler: H(s.modelDetail)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/add", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Add a device model", Handler: H(s.modelAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/update", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Change a device model", Handler: H(s.modelUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/delete", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Delete unused device models", Handler: H(s.modelDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/list", Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_detail"}, Tag: "model", Summary: "Config, param and control items of a model", Handler: H(s.modelItems)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/add", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Add a model item", Handler: H(s.modelItemAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/update", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Change a model item", Handler: H(s.modelItemUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/delete", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Delete model items", Handler: H(s.modelItemDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/list", Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "List model aliases", Handler: H(s.aliasList)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/add", Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Add a model alias", Handler: H(s.aliasAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/delete", Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Delete model aliases", Handler: H(s.aliasDelete)},
+
+		// Data model catalogue
+		{Method: "POST", Path: "/api/auth/sys/dict/group/list", Access: Keys, Keys: []string{"auth_dict", "auth_dict_group", "auth_deviceModel"}, Tag: "catalogue", Summary: "List data groups", Handler: H(s.dataGroupList)},
+		{Method: "POST", Path: "/api/auth/sys/dict/group/add", Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Add a data group", Handler: H(s.dataGroupAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dict/group/update", Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Change a data group", Handler: H(s.dataGroupUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dict/group/delete", Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Delete empty data groups", Handler: H(s.dataGroupDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/list", Access: Keys, Keys: []string{"auth_dict", "auth_deviceModel", "auth_device_detail"}, Tag: "catalogue", Summary: "List data items", Handler: H(s.dataItemList)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/add", Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Add a data item", Handler: H(s.dataItemAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/update", Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Change a data item", Handler: H(s.dataItemUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/delete", Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Delete data items", Handler: H(s.dataItemDelete)},
+
+		// Devices
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/list", Access: Keys, Keys: []string{"auth_device_list"}, Tag: "device", Summary: "List devices in scope (bounded count, see docs)", Handler: H(s.deviceList)},
+		{Method: "GET", Path: "/api/auth/sys/dev/basic/detail", Access: Keys, Keys: []string{"auth_device_detail", "auth_device_edit", "auth_device_info"}, Tag: "device", Summary: "Device detail (status as a number)", Handler: H(s.deviceDetail)},
+		{Method: "GET", Path: "/api/auth/sys/dev/basic/status/count", Access: Keys, Keys: []string{"auth_device_list", "auth_home"}, Tag: "device", Summary: "Devices in scope by status", Handler: H(s.deviceStatusCounts)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/add", Access: Keys, Keys: []string{"auth_device_add"}, Tag: "device", Summary: "Add a device", Handler: H(s.deviceAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/update", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Change a device (the SN never changes)", Handler: H(s.deviceUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/delete", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Delete devices", Handler: H(s.deviceDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/enable", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Enable or disable devices", Handler: H(s.deviceEnable)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/maintain", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Put devices into or out of maintenance mode", Handler: H(s.deviceMaintain)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/maintained", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Record a maintenance (resets the unmaintained period)", Handler: H(s.deviceMaintained)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/import", Access: Keys, Keys: []string{"auth_device_add"}, MaxBody: 8 << 20, Tag: "device", Summary: "Import devices from xlsx (base64); all rows or none", Handler: H(s.deviceImport)},
+		{Method: "GET", Path: "/api/auth/sys/dev/basic/import/template", Access: Keys, Keys: []string{"auth_device_add"}, Tag: "device", Summary: "The xlsx import template", Handler: H(s.deviceTemplate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/export", Access: Keys, Keys: []string{"auth_device_list"}, Tag: "device", Summary: "Export the filtered devices to xlsx", Handler: H(s.deviceExport)},
+
+		// Menus and interfaces
+		{Method: "GET", Path: "/api/auth/sys/menu/tree", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Menu tree with interface counts", Handler: H(s.menuTree)},
+		{Method: "POST", Path: "/api/auth/sys/menu/add", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Add a menu", Handler: H(s.menuAdd)},
+		{Method: "POST", Path: "/api/auth/sys/menu/update", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Change a menu's name, parent, sort or URL", Handler: H(s.menuUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/menu/delete", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Delete a menu without interfaces", Handler: H(s.menuDelete)},
+		{Method: "POST", Path: "/api/auth/sys/interface/list", Access: Keys, Keys: []string{"auth_menu", "auth_role_authMenu"}, Tag: "menu", Summary: "List interfaces", Handler: H(s.interfaceList)},
+		{Method: "POST", Path: "/api/auth/sys/interface/save", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Add (id 0) or change an interface", Handler: H(s.interfaceSave)},
+		{Method: "POST", Path: "/api/auth/sys/interface/delete", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Delete interfaces", Handler: H(s.interfaceDelete)},
+
 		// Mail outbox and logs
 		{Method: "POST", Path: "/api/auth/sys/mail/outbox/list", Access: Root, Tag: "system", Summary: "Mails kept in the outbox (no SMTP configured)", Handler: H(s.outboxList)},
 		{Method: "POST", Path: "/api/auth/sys/logs/action/list", Access: Keys, Keys: []string{"auth_logs_action"}, Tag: "logs", Summary: "Action log", Handler: H(s.actionLogList)},
-	}
+	}, s.fleetRoutes()...)
 }

@@ -18,10 +18,17 @@ import (
 	"chargeops/internal/actionlog"
 	"chargeops/internal/apperr"
 	"chargeops/internal/auth"
+	"chargeops/internal/catalogue"
+	"chargeops/internal/customer"
 	"chargeops/internal/db"
+	"chargeops/internal/device"
+	"chargeops/internal/devmodel"
+	"chargeops/internal/fleet"
 	"chargeops/internal/i18n"
 	"chargeops/internal/mail"
+	"chargeops/internal/menu"
 	"chargeops/internal/role"
+	"chargeops/internal/site"
 	"chargeops/internal/user"
 )
 
@@ -41,6 +48,14 @@ type Deps struct {
 	ActionLog *actionlog.Store
 	Mailer    *mail.Mailer
 	Registry  *access.Registry
+	Customers *customer.Service
+	Sites     *site.Service
+	Models    *devmodel.Service
+	Catalogue *catalogue.Service
+	Devices   *device.Service
+	Menus     *menu.Service
+	Fleet     *fleet.Service // live fleet: commands, logs, events (nil in the openapi command)
+	Gateway   http.Handler   // the OCPP gateway mounted at /ocpp/
 }
 
 // Options shape the HTTP behaviour.
@@ -83,6 +98,12 @@ func New(d Deps, o Options, reg prometheus.Registerer) *Server {
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, Envelope{Code: apperr.NotFound, Message: i18n.T(s.locale(r), "err.api_not_found", nil)})
 	})
+	if d.Gateway != nil {
+		s.mux.Handle("/ocpp/", d.Gateway)
+	}
+	if d.Fleet != nil {
+		s.mux.Handle(fleet.FilesPrefix, d.Fleet.FilesHandler())
+	}
 	s.mux.HandleFunc("GET /healthz", s.health)
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(prometheusGatherer(reg), promhttp.HandlerOpts{}))
 	s.mux.Handle("/", spaHandler(o.UI))
@@ -168,7 +189,11 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 		if ct := r.Header.Get("Content-Type"); r.ContentLength != 0 && !strings.HasPrefix(ct, "application/json") {
 			return fail(apperr.InvalidField("Content-Type", "err.invalid"))
 		}
-		body, err := readBody(r, s.opt.MaxBodyBytes)
+		limit := s.opt.MaxBodyBytes
+		if rt.MaxBody > 0 {
+			limit = rt.MaxBody
+		}
+		body, err := readBody(r, limit)
 		if err != nil {
 			return fail(err)
 		}
@@ -203,10 +228,14 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 	code := apperr.OK
 	if err != nil {
 		code = fail(err)
-	} else {
+	} else if f, ok := data.(*File); ok {
+		f.write(w)
+	} else if !rt.Handler.raw {
 		writeOK(w, data)
 	}
-	if r.Method != http.MethodGet && c.P != nil && !rt.SelfLogged {
+	// Every change is logged, and so is every read refused for scope or keys (probing ids).
+	refused := code == apperr.NotFound || code == apperr.NoPermission
+	if c.P != nil && !rt.SelfLogged && (r.Method != http.MethodGet || refused) {
 		s.logOperation(c, rt, code)
 	}
 	return code
@@ -217,6 +246,9 @@ var redactedFields = []string{"password", "oldpassword", "newpassword", "secret"
 
 func (s *Server) logOperation(c *Ctx, rt Route, code int) {
 	data := string(c.body)
+	if c.R.Method == http.MethodGet {
+		data = c.R.URL.RawQuery
+	}
 	var m map[string]any
 	if json.Unmarshal(c.body, &m) == nil {
 		for k := range m {

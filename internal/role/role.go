@@ -18,6 +18,7 @@ type Role struct {
 	ID          int64  `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
+	CustomerID  int64  `json:"customerId"` // 0: a platform role
 	access.RoleSettings
 	Keys      []string `json:"keys"`
 	UserCount int64    `json:"userCount"`
@@ -33,7 +34,7 @@ type Service struct {
 
 func NewService(d *db.DB, s *session.Store) *Service { return &Service{db: d, sessions: s} }
 
-const roleColumns = `r.id, r.name, r.description, r.customer_access, r.site_access, r.web_ssh_access, r.web_ssh_level,
+const roleColumns = `r.id, r.name, r.description, r.customer_id, r.customer_access, r.site_access, r.web_ssh_access, r.web_ssh_level,
 	r.cfg_read_level, r.cfg_write_level, r.cfg_download_level, r.param_level, r.doc_level, r.attach_level, r.email_alarm,
 	r.user_access, r.created_at, r.updated_at, (SELECT COUNT(*) FROM app_user u WHERE u.role_id = r.id)`
 
@@ -43,7 +44,7 @@ func scanRole(row db.Scanner) (Role, error) {
 	var r Role
 	var email, userAccess int
 	s := &r.RoleSettings
-	err := row.Scan(&r.ID, &r.Name, &r.Description, &s.CustomerAccess, &s.SiteAccess, &s.WebSSHAccess, &s.WebSSHLevel,
+	err := row.Scan(&r.ID, &r.Name, &r.Description, &r.CustomerID, &s.CustomerAccess, &s.SiteAccess, &s.WebSSHAccess, &s.WebSSHLevel,
 		&s.CfgReadLevel, &s.CfgWriteLevel, &s.CfgDownloadLevel, &s.ParamLevel, &s.DocLevel, &s.AttachLevel, &email,
 		&userAccess, &r.CreatedAt, &r.UpdatedAt, &r.UserCount)
 	s.EmailAlarm, s.UserAccess = email == 1, userAccess == 1
@@ -88,13 +89,51 @@ type ListFilter struct {
 	Name string `json:"name"`
 }
 
-// List returns a page of roles by name.
-func (s *Service) List(ctx context.Context, f ListFilter) (db.List[Role], error) {
-	q := &db.Query{From: "role r"}
+// visible limits roles to those p may see: every role for a caller who sees every customer,
+// else platform roles and the roles of customers in scope.
+func visible(p *access.Principal) (string, []any) {
+	if p == nil || p.Root || p.Scope.AllCustomers {
+		return "1 = 1", nil
+	}
+	cond, args := p.Scope.CustomerCond("r.customer_id")
+	return "(r.customer_id = 0 OR " + cond + ")", args
+}
+
+// List returns a page of the roles p may see, by name.
+func (s *Service) List(ctx context.Context, p *access.Principal, f ListFilter) (db.List[Role], error) {
+	cond, args := visible(p)
+	q := (&db.Query{From: "role r"}).And(cond, args...)
 	if f.Name != "" {
 		q.And(`r.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
 	}
 	return db.Paged(ctx, s.db, q, roleColumns, "r.name, r.id", f.Page, scanRole)
+}
+
+// GetScoped returns a role p may see.
+func (s *Service) GetScoped(ctx context.Context, p *access.Principal, id int64) (Role, error) {
+	cond, args := visible(p)
+	list, err := db.All(ctx, s.db, (&db.Query{From: "role r"}).And("r.id = ?", id).And(cond, args...), roleColumns, "", 1, 0, scanRole)
+	if err != nil {
+		return Role{}, err
+	}
+	if len(list) == 0 {
+		return Role{}, apperr.ErrNotFound
+	}
+	r := list[0]
+	r.Keys, err = s.Keys(ctx, id)
+	return r, err
+}
+
+// editable returns the role if p may change it: a platform role needs the full customer scope.
+func (s *Service) editable(ctx context.Context, p *access.Principal, id int64) (Role, error) {
+	r, err := s.GetScoped(ctx, p, id)
+	if err != nil {
+		return r, err
+	}
+	if r.CustomerID == 0 && !p.Root && !p.Scope.AllCustomers {
+		return r, errEscalation
+	}
+	return r, nil
 }
 
 // Input is a role's name, description and, when given, its keys and settings.
@@ -102,6 +141,7 @@ type Input struct {
 	ID          int64  `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
+	CustomerID  int64  `json:"customerId"`
 }
 
 func (in *Input) validate() error {
@@ -115,13 +155,21 @@ func (in *Input) validate() error {
 	return nil
 }
 
-// Add creates a role with no keys and the most restrictive data settings.
-func (s *Service) Add(ctx context.Context, in Input) (int64, error) {
+// Add creates a role with no keys and the most restrictive data settings. A caller limited to
+// some customers creates roles of its own customer only.
+func (s *Service) Add(ctx context.Context, p *access.Principal, in Input) (int64, error) {
 	if err := in.validate(); err != nil {
 		return 0, err
 	}
+	if !p.Root && !p.Scope.AllCustomers {
+		in.CustomerID = p.CustomerID
+	}
+	if in.CustomerID != 0 && !p.Scope.HasCustomer(in.CustomerID) && !p.Root {
+		return 0, apperr.ErrNotFound
+	}
 	now := db.NowMS()
-	id, err := db.InsertID(ctx, s.db, `INSERT INTO role (name, description, created_at, updated_at) VALUES (?, ?, ?, ?)`, in.Name, in.Description, now, now)
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO role (name, description, customer_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+		in.Name, in.Description, in.CustomerID, now, now)
 	if db.IsUniqueViolation(err) {
 		return 0, apperr.New(apperr.Conflict, "err.name_taken")
 	}
@@ -129,8 +177,11 @@ func (s *Service) Add(ctx context.Context, in Input) (int64, error) {
 }
 
 // Update renames a role.
-func (s *Service) Update(ctx context.Context, in Input) error {
+func (s *Service) Update(ctx context.Context, p *access.Principal, in Input) error {
 	if err := in.validate(); err != nil {
+		return err
+	}
+	if _, err := s.editable(ctx, p, in.ID); err != nil {
 		return err
 	}
 	res, err := s.db.Exec(ctx, `UPDATE role SET name = ?, description = ?, updated_at = ? WHERE id = ?`, in.Name, in.Description, db.NowMS(), in.ID)
@@ -140,12 +191,21 @@ func (s *Service) Update(ctx context.Context, in Input) error {
 	return affected(res, err)
 }
 
-// SetKeys replaces the permission keys of a role (menu authorisation).
-func (s *Service) SetKeys(ctx context.Context, id int64, keys []string) error {
+var errEscalation = apperr.New(apperr.NoPermission, "err.escalation")
+
+// SetKeys replaces the permission keys of a role (menu authorisation). Only root may grant a
+// key the caller does not hold, so no administrator can raise their own or anyone's rights.
+func (s *Service) SetKeys(ctx context.Context, p *access.Principal, id int64, keys []string) error {
 	for _, k := range keys {
 		if !access.IsKey(k) {
 			return apperr.New(apperr.Invalid, "err.unknown_key").With(map[string]any{"key": k})
 		}
+		if !p.Root && !p.Keys[k] {
+			return errEscalation
+		}
+	}
+	if _, err := s.editable(ctx, p, id); err != nil {
+		return err
 	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE role SET updated_at = ? WHERE id = ?`, db.NowMS(), id)
@@ -169,8 +229,15 @@ func (s *Service) SetKeys(ctx context.Context, id int64, keys []string) error {
 	})
 }
 
-// SetSettings replaces the data-authorisation settings of a role.
-func (s *Service) SetSettings(ctx context.Context, id int64, st access.RoleSettings) error {
+// SetSettings replaces the data-authorisation settings of a role. A non-root caller cannot
+// grant wider data access or higher levels than its own role has.
+func (s *Service) SetSettings(ctx context.Context, p *access.Principal, id int64, st access.RoleSettings) error {
+	if !p.Root && !narrowerOrEqual(st, p) {
+		return errEscalation
+	}
+	if _, err := s.editable(ctx, p, id); err != nil {
+		return err
+	}
 	inRange := func(v, lo, hi int) bool { return v >= lo && v <= hi }
 	levels := []int{st.WebSSHLevel, st.CfgReadLevel, st.CfgWriteLevel, st.CfgDownloadLevel, st.ParamLevel, st.DocLevel, st.AttachLevel}
 	for _, l := range levels {
@@ -194,9 +261,12 @@ func (s *Service) SetSettings(ctx context.Context, id int64, st access.RoleSetti
 }
 
 // Delete removes roles that no user holds.
-func (s *Service) Delete(ctx context.Context, ids []int64) error {
+func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, id := range ids {
+			if _, err := s.editable(ctx, p, id); err != nil {
+				return err
+			}
 			var users int
 			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM app_user WHERE role_id = ?`, id).Scan(&users); err != nil {
 				return err
@@ -219,6 +289,43 @@ func affected(res interface{ RowsAffected() (int64, error) }, err error) error {
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+// narrowerOrEqual reports whether st grants no more than p holds (levels: 0 is the highest).
+func narrowerOrEqual(st access.RoleSettings, p *access.Principal) bool {
+	own := p.Role
+	if st.CustomerAccess == 0 && !p.Scope.AllCustomers || st.SiteAccess == 0 && !p.Scope.AllSites {
+		return false
+	}
+	pairs := [][2]int{{st.WebSSHLevel, own.WebSSHLevel}, {st.CfgReadLevel, own.CfgReadLevel}, {st.CfgWriteLevel, own.CfgWriteLevel},
+		{st.CfgDownloadLevel, own.CfgDownloadLevel}, {st.ParamLevel, own.ParamLevel}, {st.DocLevel, own.DocLevel}, {st.AttachLevel, own.AttachLevel}}
+	for _, pr := range pairs {
+		if pr[0] < pr[1] {
+			return false
+		}
+	}
+	return st.WebSSHAccess == 0 || st.WebSSHAccess == own.WebSSHAccess
+}
+
+// CheckGrantable reports whether p may give role id to a user: root always; others only a role
+// whose keys they hold themselves.
+func (s *Service) CheckGrantable(ctx context.Context, p *access.Principal, id int64) error {
+	if p.Root || id == 0 {
+		return nil
+	}
+	if _, err := s.GetScoped(ctx, p, id); err != nil {
+		return err
+	}
+	keys, err := s.Keys(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if !p.Keys[k] {
+			return errEscalation
+		}
 	}
 	return nil
 }

@@ -21,25 +21,27 @@ const (
 
 // User is an account as the API shows it (never with its hash).
 type User struct {
-	ID             int64  `json:"id"`
-	UserName       string `json:"userName"`
-	NickName       string `json:"nickName"`
-	Email          string `json:"email"`
-	Contact        string `json:"contact"`
-	Avatar         string `json:"avatar"`
-	Root           bool   `json:"root"`
-	Vendor         bool   `json:"vendor"`
-	RoleID         int64  `json:"roleId"`
-	RoleName       string `json:"roleName"`
-	CustomerID     int64  `json:"customerId"`
-	MaxSites       int    `json:"maxSites"`
-	Status         int    `json:"status"`
-	FailedLogins   int    `json:"failedLogins"`
-	LockedUntil    int64  `json:"lockedUntil"`
-	PrivacyVersion string `json:"-"`
-	Locale         string `json:"locale"`
-	CreatedAt      int64  `json:"createdAt"`
-	UpdatedAt      int64  `json:"updatedAt"`
+	ID             int64   `json:"id"`
+	UserName       string  `json:"userName"`
+	NickName       string  `json:"nickName"`
+	Email          string  `json:"email"`
+	Contact        string  `json:"contact"`
+	Avatar         string  `json:"avatar"`
+	Root           bool    `json:"root"`
+	Vendor         bool    `json:"vendor"`
+	RoleID         int64   `json:"roleId"`
+	RoleName       string  `json:"roleName"`
+	CustomerID     int64   `json:"customerId"`
+	MaxSites       int     `json:"maxSites"`
+	Status         int     `json:"status"`
+	FailedLogins   int     `json:"failedLogins"`
+	LockedUntil    int64   `json:"lockedUntil"`
+	PrivacyVersion string  `json:"-"`
+	Locale         string  `json:"locale"`
+	CustomerIDs    []int64 `json:"customerIds,omitempty"`
+	SiteIDs        []int64 `json:"siteIds,omitempty"`
+	CreatedAt      int64   `json:"createdAt"`
+	UpdatedAt      int64   `json:"updatedAt"`
 	passwordHash   string
 }
 
@@ -334,11 +336,15 @@ type ListFilter struct {
 	RoleID   int64  `json:"roleId"`
 	Status   *int   `json:"status"`
 	Locked   bool   `json:"locked"`
+	scope    *scopeFilter
 }
 
 // List returns a page of users, newest first.
 func (s *Service) List(ctx context.Context, f ListFilter) (db.List[User], error) {
 	q := &db.Query{From: "app_user u LEFT JOIN role r ON r.id = u.role_id"}
+	if f.scope != nil {
+		q.And(f.scope.cond, f.scope.args...)
+	}
 	if f.UserName != "" {
 		like := db.Contains(f.UserName)
 		q.And(`(u.user_name LIKE ? ESCAPE '\' OR u.nick_name LIKE ? ESCAPE '\')`, like, like)

@@ -1,0 +1,226 @@
+// Package catalogue owns the data model catalogue (the config-model screens): data groups and
+// the data items that name and type what devices report (OCPP measurands and storage values).
+package catalogue
+
+import (
+	"context"
+	"strings"
+
+	"chargeops/internal/apperr"
+	"chargeops/internal/datarange"
+	"chargeops/internal/db"
+)
+
+// Group is a data group.
+type Group struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	ItemCount   int64  `json:"itemCount"`
+	CreatedAt   int64  `json:"createdAt"`
+	UpdatedAt   int64  `json:"updatedAt"`
+}
+
+// Item is a data item.
+type Item struct {
+	ID        int64  `json:"id"`
+	GroupID   int64  `json:"groupId"`
+	GroupName string `json:"groupName"`
+	Name      string `json:"name"`
+	Category  string `json:"category"`
+	DataType  string `json:"dataType"`
+	DataRange string `json:"dataRange"`
+	Unit      string `json:"unit"`
+	CreatedAt int64  `json:"createdAt"`
+	UpdatedAt int64  `json:"updatedAt"`
+}
+
+// Service reads and changes the catalogue.
+type Service struct{ db *db.DB }
+
+func NewService(d *db.DB) *Service { return &Service{db: d} }
+
+// GroupFilter filters groups.
+type GroupFilter struct {
+	db.Page
+	Name string `json:"name"`
+}
+
+// Groups lists groups by name.
+func (s *Service) Groups(ctx context.Context, f GroupFilter) (db.List[Group], error) {
+	q := &db.Query{From: "data_group g"}
+	if f.Name != "" {
+		q.And(`g.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
+	}
+	return db.Paged(ctx, s.db, q, "g.id, g.name, g.description, g.created_at, g.updated_at, (SELECT COUNT(*) FROM data_item i WHERE i.group_id = g.id)",
+		"g.name", f.Page, func(r db.Scanner) (Group, error) {
+			var g Group
+			err := r.Scan(&g.ID, &g.Name, &g.Description, &g.CreatedAt, &g.UpdatedAt, &g.ItemCount)
+			return g, err
+		})
+}
+
+// GroupInput adds or changes a group.
+type GroupInput struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+func (in *GroupInput) validate() error {
+	in.Name = strings.TrimSpace(in.Name)
+	if in.Name == "" || len([]rune(in.Name)) > 64 || len(in.Description) > 500 {
+		return apperr.InvalidField("name", "err.required")
+	}
+	return nil
+}
+
+func nameConflict(err error) error {
+	if db.IsUniqueViolation(err) {
+		return apperr.New(apperr.Conflict, "err.name_taken")
+	}
+	return err
+}
+
+// AddGroup creates a group.
+func (s *Service) AddGroup(ctx context.Context, in GroupInput) (int64, error) {
+	if err := in.validate(); err != nil {
+		return 0, err
+	}
+	now := db.NowMS()
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_group (name, description, created_at, updated_at) VALUES (?, ?, ?, ?)`, in.Name, in.Description, now, now)
+	return id, nameConflict(err)
+}
+
+// UpdateGroup changes a group.
+func (s *Service) UpdateGroup(ctx context.Context, in GroupInput) error {
+	if err := in.validate(); err != nil {
+		return err
+	}
+	res, err := s.db.Exec(ctx, `UPDATE data_group SET name = ?, description = ?, updated_at = ? WHERE id = ?`, in.Name, in.Description, db.NowMS(), in.ID)
+	if err != nil {
+		return nameConflict(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteGroups removes groups that hold no item.
+func (s *Service) DeleteGroups(ctx context.Context, ids []int64) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM data_item WHERE group_id = ?`, id).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return apperr.New(apperr.Conflict, "err.in_use")
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM data_group WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ItemFilter filters items.
+type ItemFilter struct {
+	db.Page
+	GroupID  int64  `json:"groupId"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+}
+
+// Items lists items by name.
+func (s *Service) Items(ctx context.Context, f ItemFilter) (db.List[Item], error) {
+	q := &db.Query{From: "data_item i LEFT JOIN data_group g ON g.id = i.group_id"}
+	if f.GroupID != 0 {
+		q.And("i.group_id = ?", f.GroupID)
+	}
+	if f.Name != "" {
+		q.And(`i.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
+	}
+	if f.Category != "" {
+		q.And("i.category = ?", f.Category)
+	}
+	return db.Paged(ctx, s.db, q, "i.id, i.group_id, COALESCE(g.name, ''), i.name, i.category, i.data_type, i.data_range, i.unit, i.created_at, i.updated_at",
+		"i.name", f.Page, func(r db.Scanner) (Item, error) {
+			var it Item
+			err := r.Scan(&it.ID, &it.GroupID, &it.GroupName, &it.Name, &it.Category, &it.DataType, &it.DataRange, &it.Unit, &it.CreatedAt, &it.UpdatedAt)
+			return it, err
+		})
+}
+
+// ItemInput adds or changes an item.
+type ItemInput struct {
+	ID        int64  `json:"id"`
+	GroupID   int64  `json:"groupId"`
+	Name      string `json:"name"`
+	Category  string `json:"category"`
+	DataType  string `json:"dataType"`
+	DataRange string `json:"dataRange"`
+	Unit      string `json:"unit"`
+}
+
+func (s *Service) validateItem(ctx context.Context, in *ItemInput) error {
+	in.Name = strings.TrimSpace(in.Name)
+	if in.Name == "" || len(in.Name) > 100 || len(in.Category) > 64 || len(in.Unit) > 16 {
+		return apperr.InvalidField("name", "err.required")
+	}
+	if strings.TrimSpace(in.DataRange) == "" {
+		in.DataRange = datarange.Default(in.DataType)
+	}
+	if err := datarange.Validate(in.DataType, in.DataRange, "dataRange"); err != nil {
+		return err
+	}
+	if in.GroupID != 0 {
+		var n int
+		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM data_group WHERE id = ?`, in.GroupID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.InvalidField("groupId", "err.invalid")
+		}
+	}
+	return nil
+}
+
+// AddItem creates an item.
+func (s *Service) AddItem(ctx context.Context, in ItemInput) (int64, error) {
+	if err := s.validateItem(ctx, &in); err != nil {
+		return 0, err
+	}
+	now := db.NowMS()
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_item (group_id, name, category, data_type, data_range, unit, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		in.GroupID, in.Name, in.Category, in.DataType, in.DataRange, in.Unit, now, now)
+	return id, nameConflict(err)
+}
+
+// UpdateItem changes an item.
+func (s *Service) UpdateItem(ctx context.Context, in ItemInput) error {
+	if err := s.validateItem(ctx, &in); err != nil {
+		return err
+	}
+	res, err := s.db.Exec(ctx, `UPDATE data_item SET group_id = ?, name = ?, category = ?, data_type = ?, data_range = ?, unit = ?, updated_at = ? WHERE id = ?`,
+		in.GroupID, in.Name, in.Category, in.DataType, in.DataRange, in.Unit, db.NowMS(), in.ID)
+	if err != nil {
+		return nameConflict(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteItems removes items.
+func (s *Service) DeleteItems(ctx context.Context, ids []int64) error {
+	for _, id := range ids {
+		if _, err := s.db.Exec(ctx, `DELETE FROM data_item WHERE id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,263 @@
+package device
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/i18n"
+)
+
+// Import and export limits.
+const (
+	MaxImportRows  = 5000
+	MaxImportBytes = 5 << 20
+	MaxExportRows  = 100000
+)
+
+// The columns of the import template and the export, in order.
+var importColumns = []string{"col.sn", "col.name", "col.model", "col.site_code", "col.software_version", "col.install_date", "col.arrival_date", "col.maintenance_cycle"}
+
+const sheet = "Devices"
+
+// Template returns the import template with localised headers and one example row.
+func Template(locale string) ([]byte, error) {
+	f := excelize.NewFile()
+	defer f.Close()
+	if err := f.SetSheetName("Sheet1", sheet); err != nil {
+		return nil, err
+	}
+	row := make([]any, len(importColumns))
+	for i, c := range importColumns {
+		row[i] = i18n.T(locale, c, nil)
+	}
+	if err := f.SetSheetRow(sheet, "A1", &row); err != nil {
+		return nil, err
+	}
+	example := []any{"CP-000001", "Charger 1", "AC-7kW", "SZ-001", "1.0.0", "2026-01-31", "2026-01-15", 180}
+	if err := f.SetSheetRow(sheet, "A2", &example); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	err := f.Write(&buf)
+	return buf.Bytes(), err
+}
+
+// RowError names a bad row of an import file (1-based, as the spreadsheet shows it).
+type RowError struct {
+	Row     int    `json:"row"`
+	Message string `json:"message"`
+}
+
+// ImportResult reports an import.
+type ImportResult struct {
+	Imported int `json:"imported"`
+}
+
+// Import adds every device of an xlsx file, or none: a bad row is reported by its row number
+// and nothing of that file is imported.
+func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, content []byte) (ImportResult, error) {
+	if len(content) == 0 {
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_no_file")
+	}
+	if len(content) > MaxImportBytes {
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_too_large")
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(content))
+	if err != nil {
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_not_xlsx")
+	}
+	defer f.Close()
+	rows, err := f.GetRows(f.GetSheetName(0))
+	if err != nil {
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_not_xlsx")
+	}
+	var inputs []Input
+	var lines []int
+	var bad []RowError
+	seenSN, seenName := map[string]int{}, map[string]int{}
+	for i, r := range rows {
+		if i == 0 || blank(r) {
+			continue // header
+		}
+		line := i + 1
+		if len(inputs)+len(bad) >= MaxImportRows {
+			return ImportResult{}, apperr.New(apperr.Invalid, "err.import_too_many").With(map[string]any{"max": MaxImportRows})
+		}
+		in, rowErr := s.parseRow(ctx, sc, r)
+		if rowErr == nil {
+			if prev, dup := seenSN[in.SN]; dup {
+				rowErr = apperr.New(apperr.Conflict, "err.sn_duplicate_in_file").With(map[string]any{"row": prev})
+			} else if prev, dup := seenName[in.Name]; dup {
+				rowErr = apperr.New(apperr.Conflict, "err.name_duplicate_in_file").With(map[string]any{"row": prev})
+			}
+		}
+		if rowErr != nil {
+			bad = append(bad, RowError{Row: line, Message: message(locale, rowErr)})
+			continue
+		}
+		seenSN[in.SN], seenName[in.Name] = line, line
+		inputs = append(inputs, in)
+		lines = append(lines, line)
+	}
+	if len(bad) == 0 && len(inputs) == 0 {
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_empty")
+	}
+	if len(bad) == 0 {
+		err = s.db.InTx(ctx, func(tx *db.Tx) error {
+			for i, in := range inputs {
+				if _, err := insert(ctx, tx, s, sc, in); err != nil {
+					if _, business := apperr.As(err); !business {
+						return err
+					}
+					bad = append(bad, RowError{Row: lines[i], Message: message(locale, err)})
+				}
+			}
+			if len(bad) > 0 {
+				return errRollback
+			}
+			return nil
+		})
+		if err != nil && err != errRollback {
+			return ImportResult{}, err
+		}
+	}
+	if len(bad) > 0 {
+		first := bad[0]
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_row").
+			With(map[string]any{"row": first.Row, "reason": first.Message, "count": len(bad)}).
+			WithData(map[string]any{"rows": bad})
+	}
+	return ImportResult{Imported: len(inputs)}, nil
+}
+
+var errRollback = fmt.Errorf("rollback")
+
+func blank(r []string) bool {
+	for _, c := range r {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func message(locale string, err error) string {
+	if e, ok := apperr.As(err); ok {
+		return i18n.T(locale, e.Key, e.Args)
+	}
+	return err.Error()
+}
+
+func cell(r []string, i int) string {
+	if i < len(r) {
+		return strings.TrimSpace(r[i])
+	}
+	return ""
+}
+
+func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (Input, error) {
+	in := Input{SN: cell(r, 0), Name: cell(r, 1), SoftwareVersion: cell(r, 4), InstallDate: cell(r, 5), ArrivalDate: cell(r, 6)}
+	if c := cell(r, 7); c != "" {
+		n, err := strconv.Atoi(c)
+		if err != nil {
+			return in, apperr.InvalidField(i18n.T("en-US", "col.maintenance_cycle", nil), "err.invalid")
+		}
+		in.MaintenanceCycle = n
+	}
+	model := cell(r, 2)
+	err := s.db.QueryRow(ctx, `SELECT id FROM device_model WHERE name = ? UNION SELECT model_id FROM device_model_alias WHERE alias = ?`, model, model).Scan(&in.ModelID)
+	if db.NotFound(err) {
+		return in, apperr.New(apperr.Invalid, "err.model_not_selectable")
+	} else if err != nil {
+		return in, err
+	}
+	var customerID int64
+	err = s.db.QueryRow(ctx, `SELECT id, customer_id FROM site WHERE code = ?`, cell(r, 3)).Scan(&in.SiteID, &customerID)
+	if db.NotFound(err) || (err == nil && !sc.HasSite(customerID, in.SiteID)) {
+		return in, apperr.InvalidField("site", "err.invalid")
+	} else if err != nil {
+		return in, err
+	}
+	return in, in.normalise()
+}
+
+// Export writes the devices in scope that match f to an xlsx file.
+func (s *Service) Export(ctx context.Context, sc access.Scope, locale string, f ListFilter) ([]byte, error) {
+	q := s.filtered(sc, f)
+	n, err := q.Count(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	if n > MaxExportRows {
+		return nil, apperr.New(apperr.Invalid, "err.export_too_many").With(map[string]any{"max": MaxExportRows})
+	}
+	file := excelize.NewFile()
+	defer file.Close()
+	if err := file.SetSheetName("Sheet1", sheet); err != nil {
+		return nil, err
+	}
+	sw, err := file.NewStreamWriter(sheet)
+	if err != nil {
+		return nil, err
+	}
+	header := []any{}
+	for _, c := range append(append([]string{}, importColumns...), "col.status", "col.customer", "col.unmaintained_days") {
+		header = append(header, i18n.T(locale, c, nil))
+	}
+	if err := sw.SetRow("A1", header); err != nil {
+		return nil, err
+	}
+	const batch = 1000
+	line := 2
+	for offset := 0; ; offset += batch {
+		list, err := db.All(ctx, s.db, q, columns+", s.code", "d.id", batch, offset, func(r db.Scanner) (exportRow, error) {
+			var e exportRow
+			var err error
+			e.Device, err = scan(scanExtra{r, &e.siteCode})
+			return e, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range list {
+			d := e.Device
+			row := []any{d.SN, d.Name, d.ModelName, e.siteCode, d.SoftwareVersion, d.InstallDate, d.ArrivalDate, d.MaintenanceCycle,
+				i18n.T(locale, fmt.Sprintf("status.%d", d.Status), nil), d.CustomerName, d.UnmaintainedDays}
+			cellName, _ := excelize.CoordinatesToCellName(1, line)
+			if err := sw.SetRow(cellName, row); err != nil {
+				return nil, err
+			}
+			line++
+		}
+		if len(list) < batch {
+			break
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	err = file.Write(&buf)
+	return buf.Bytes(), err
+}
+
+type exportRow struct {
+	Device
+	siteCode string
+}
+
+// scanExtra lets scan read the device columns and one extra trailing column.
+type scanExtra struct {
+	r     db.Scanner
+	extra *string
+}
+
+func (s scanExtra) Scan(dest ...any) error { return s.r.Scan(append(dest, s.extra)...) }

@@ -1,0 +1,430 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+)
+
+// ScopedDevice returns a device the caller may see, else not found.
+func (s *Service) ScopedDevice(ctx context.Context, p *access.Principal, id int64) (*Device, error) {
+	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
+	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.id = ? AND `+cond, append([]any{id}, args...)...))
+	if db.NotFound(err) {
+		return nil, apperr.ErrNotFound
+	}
+	return d, err
+}
+
+// Drop closes a device's live connection on this node (disabled, blacklisted).
+func (s *Service) Drop(sn, reason string) {
+	if l, ok := s.Registry.Lookup(sn); ok {
+		l.Close(reason)
+	}
+}
+
+// ConnectorView is a connector's last status.
+type ConnectorView struct {
+	ConnectorID int    `json:"connectorId"`
+	Status      string `json:"status"`
+	ErrorCode   string `json:"errorCode"`
+	VendorCode  string `json:"vendorCode"`
+	Info        string `json:"info"`
+	UpdatedAt   int64  `json:"updatedAt"`
+}
+
+// RuntimeItem is one latest runtime value.
+type RuntimeItem struct {
+	Name        string `json:"name"`
+	ConnectorID int    `json:"connectorId"`
+	Value       string `json:"value"`
+	Unit        string `json:"unit"`
+	Time        int64  `json:"time"`
+}
+
+// RuntimeView is a device's runtime info.
+type RuntimeView struct {
+	DeviceID          int64           `json:"deviceId"`
+	SN                string          `json:"sn"`
+	Status            int             `json:"status"`
+	AlarmStatus       int             `json:"alarmStatus"`
+	Online            bool            `json:"online"`
+	LastRefreshAt     int64           `json:"lastRefreshAt"`
+	TotalRuntime      int64           `json:"totalRuntime"` // seconds
+	SoftwareVersion   string          `json:"softwareVersion"`
+	UnmaintainedDays  int64           `json:"unmaintainedDays"`
+	MaintenanceDue    bool            `json:"maintenanceDue"`
+	Vendor            string          `json:"vendor"`
+	Model             string          `json:"model"`
+	Protocol          string          `json:"protocol"`
+	RemoteAddr        string          `json:"remoteAddr"`
+	ConnectedAt       int64           `json:"connectedAt"`
+	LastSeenAt        int64           `json:"lastSeenAt"`
+	FirmwareStatus    string          `json:"firmwareStatus"`
+	DiagnosticsStatus string          `json:"diagnosticsStatus"`
+	Connectors        []ConnectorView `json:"connectors"`
+	Values            []RuntimeItem   `json:"values"`
+}
+
+// Runtime returns a device's runtime info.
+func (s *Service) Runtime(ctx context.Context, p *access.Principal, id int64) (RuntimeView, error) {
+	v := RuntimeView{Connectors: []ConnectorView{}, Values: []RuntimeItem{}}
+	if _, err := s.ScopedDevice(ctx, p, id); err != nil {
+		return v, err
+	}
+	var online int
+	var cycle, lastMaint, created int64
+	err := s.db.QueryRow(ctx, `SELECT d.id, d.sn, d.status, d.alarm_status, d.last_refresh_at, d.total_runtime, d.software_version,
+		d.maintenance_cycle, d.last_maintained_at, d.created_at,
+		COALESCE(st.online, 0), COALESCE(st.vendor, ''), COALESCE(st.model, ''), COALESCE(st.protocol, ''), COALESCE(st.remote_addr, ''),
+		COALESCE(st.connected_at, 0), COALESCE(st.last_seen_at, 0), COALESCE(st.firmware_status, ''), COALESCE(st.diagnostics_status, '')
+		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`, id).
+		Scan(&v.DeviceID, &v.SN, &v.Status, &v.AlarmStatus, &v.LastRefreshAt, &v.TotalRuntime, &v.SoftwareVersion, &cycle, &lastMaint, &created,
+			&online, &v.Vendor, &v.Model, &v.Protocol, &v.RemoteAddr, &v.ConnectedAt, &v.LastSeenAt, &v.FirmwareStatus, &v.DiagnosticsStatus)
+	if err != nil {
+		return v, err
+	}
+	v.Online = online == 1
+	since := lastMaint
+	if since == 0 {
+		since = created
+	}
+	v.UnmaintainedDays = (db.NowMS() - since) / (24 * 3600 * 1000)
+	v.MaintenanceDue = cycle > 0 && v.UnmaintainedDays >= cycle
+	rows, err := s.db.Query(ctx, `SELECT connector_id, status, error_code, vendor_code, info, updated_at FROM device_connector WHERE device_id = ? ORDER BY connector_id`, id)
+	if err != nil {
+		return v, err
+	}
+	for rows.Next() {
+		var c ConnectorView
+		if err := rows.Scan(&c.ConnectorID, &c.Status, &c.ErrorCode, &c.VendorCode, &c.Info, &c.UpdatedAt); err != nil {
+			rows.Close()
+			return v, err
+		}
+		v.Connectors = append(v.Connectors, c)
+	}
+	rows.Close()
+	rows, err = s.db.Query(ctx, `SELECT name, connector_id, value, unit, sampled_at FROM device_runtime WHERE device_id = ? ORDER BY connector_id, name`, id)
+	if err != nil {
+		return v, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it RuntimeItem
+		if err := rows.Scan(&it.Name, &it.ConnectorID, &it.Value, &it.Unit, &it.Time); err != nil {
+			return v, err
+		}
+		v.Values = append(v.Values, it)
+	}
+	return v, rows.Err()
+}
+
+// EventListInput filters alarms, faults and events (device alarm list, site fault and event tabs).
+type EventListInput struct {
+	db.Page
+	DeviceID int64 `json:"deviceId"`
+	SiteID   int64 `json:"siteId"`
+	Kinds    []int `json:"kinds"`  // 0 offline, 1 alarm, 2 fault, 3 unavailable; empty: all
+	Status   *int  `json:"status"` // 0 open, 1 ended
+	Level    *int  `json:"level"`  // 0 OA, 1 MA, 2 CA
+	Start    int64 `json:"startTime"`
+	End      int64 `json:"endTime"`
+}
+
+// EventView is one alarm, fault or event.
+type EventView struct {
+	ID          int64  `json:"id"`
+	DeviceID    int64  `json:"deviceId"`
+	SN          string `json:"sn"`
+	DeviceName  string `json:"deviceName"`
+	SiteID      int64  `json:"siteId"`
+	Kind        int    `json:"kind"`
+	Level       int    `json:"level"`
+	ConnectorID int    `json:"connectorId"`
+	Code        string `json:"code"`
+	Name        string `json:"name"`
+	VendorCode  string `json:"vendorCode"`
+	Info        string `json:"info"`
+	Status      int    `json:"status"`
+	StartedAt   int64  `json:"startedAt"`
+	EndedAt     int64  `json:"endedAt"`
+}
+
+// Events lists alarms, faults and events newest first.
+func (s *Service) Events(ctx context.Context, p *access.Principal, in EventListInput) (db.List[EventView], error) {
+	out := db.List[EventView]{List: []EventView{}}
+	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
+	conds := []string{cond}
+	if in.DeviceID > 0 {
+		conds, args = append(conds, "e.device_id = ?"), append(args, in.DeviceID)
+	}
+	if in.SiteID > 0 {
+		conds, args = append(conds, "e.site_id = ?"), append(args, in.SiteID)
+	}
+	if len(in.Kinds) > 0 {
+		conds = append(conds, "e.kind IN ("+db.Placeholders(len(in.Kinds))+")")
+		for _, k := range in.Kinds {
+			args = append(args, k)
+		}
+	}
+	if in.Status != nil {
+		conds, args = append(conds, "e.status = ?"), append(args, *in.Status)
+	}
+	if in.Level != nil {
+		conds, args = append(conds, "e.level = ?"), append(args, *in.Level)
+	}
+	if in.Start > 0 {
+		conds, args = append(conds, "e.started_at >= ?"), append(args, in.Start)
+	}
+	if in.End > 0 {
+		conds, args = append(conds, "e.started_at < ?"), append(args, in.End)
+	}
+	from := ` FROM device_event e JOIN device d ON d.id = e.device_id` + access.Where(conds...)
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&out.Total); err != nil {
+		return out, err
+	}
+	limit, offset := in.Page.LimitOffset()
+	rows, err := s.db.Query(ctx, `SELECT e.id, e.device_id, d.sn, d.name, e.site_id, e.kind, e.level, e.connector_id, e.code, e.name, e.vendor_code, e.info,
+		e.status, e.started_at, e.ended_at`+from+fmt.Sprintf(` ORDER BY e.started_at DESC, e.id DESC LIMIT %d OFFSET %d`, limit, offset), args...)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e EventView
+		if err := rows.Scan(&e.ID, &e.DeviceID, &e.SN, &e.DeviceName, &e.SiteID, &e.Kind, &e.Level, &e.ConnectorID, &e.Code, &e.Name, &e.VendorCode, &e.Info,
+			&e.Status, &e.StartedAt, &e.EndedAt); err != nil {
+			return out, err
+		}
+		out.List = append(out.List, e)
+	}
+	return out, rows.Err()
+}
+
+// SeriesInput asks for data-chart series: names over [start, end) in steps of Step minutes.
+// Step 43200 (30 days) means calendar months in loc.
+type SeriesInput struct {
+	DeviceID    int64    `json:"deviceId"`
+	Names       []string `json:"names"`
+	ConnectorID int      `json:"connectorId"`
+	Start       int64    `json:"startTime"`
+	End         int64    `json:"endTime"`
+	Step        int64    `json:"step"` // minutes
+}
+
+// SeriesPoint is one bucket: its start time and the average, min and max of the samples.
+type SeriesPoint struct {
+	Time  int64   `json:"time"`
+	Avg   float64 `json:"avg"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+	Count int64   `json:"count"`
+}
+
+// Series is one measurand's points.
+type Series struct {
+	Name   string        `json:"name"`
+	Points []SeriesPoint `json:"points"`
+}
+
+// MonthStep is the step (minutes) that means monthly buckets (spec §9).
+const MonthStep = 43200
+
+// SeriesData returns the buckets of each named series.
+func (s *Service) SeriesData(ctx context.Context, p *access.Principal, in SeriesInput, loc *time.Location) ([]Series, error) {
+	if _, err := s.ScopedDevice(ctx, p, in.DeviceID); err != nil {
+		return nil, err
+	}
+	if in.End <= in.Start || in.Step <= 0 || len(in.Names) == 0 || len(in.Names) > 20 {
+		return nil, apperr.InvalidField("startTime, endTime, step, names", "err.invalid")
+	}
+	monthly := in.Step == MonthStep
+	stepMS := in.Step * 60000
+	if monthly {
+		stepMS = 24 * 3600 * 1000 // days in SQL, folded into months below
+	}
+	if (in.End-in.Start)/stepMS > 20000 {
+		return nil, apperr.InvalidField("step", "err.invalid")
+	}
+	out := make([]Series, 0, len(in.Names))
+	for _, name := range in.Names {
+		rows, err := s.db.Query(ctx, `SELECT (ts - ?) / ?, SUM(value), MIN(value), MAX(value), COUNT(*) FROM device_series
+			WHERE device_id = ? AND name = ? AND connector_id = ? AND ts >= ? AND ts < ? GROUP BY (ts - ?) / ? ORDER BY 1`,
+			in.Start, stepMS, in.DeviceID, name, in.ConnectorID, in.Start, in.End, in.Start, stepMS)
+		if err != nil {
+			return nil, err
+		}
+		type agg struct {
+			sum, min, max float64
+			n             int64
+		}
+		var keys []int64
+		buckets := map[int64]*agg{}
+		for rows.Next() {
+			var b int64
+			var a agg
+			if err := rows.Scan(&b, &a.sum, &a.min, &a.max, &a.n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			t := in.Start + b*stepMS
+			if monthly {
+				lt := time.UnixMilli(t).In(loc)
+				t = time.Date(lt.Year(), lt.Month(), 1, 0, 0, 0, 0, loc).UnixMilli()
+			}
+			if cur, ok := buckets[t]; ok {
+				cur.sum += a.sum
+				cur.n += a.n
+				cur.min = min(cur.min, a.min)
+				cur.max = max(cur.max, a.max)
+			} else {
+				buckets[t] = &a
+				keys = append(keys, t)
+			}
+		}
+		rows.Close()
+		se := Series{Name: name, Points: make([]SeriesPoint, 0, len(keys))}
+		for _, k := range keys {
+			a := buckets[k]
+			se.Points = append(se.Points, SeriesPoint{Time: k, Avg: a.sum / float64(a.n), Min: a.min, Max: a.max, Count: a.n})
+		}
+		out = append(out, se)
+	}
+	return out, nil
+}
+
+// ConfigItem is a configuration value with the model's description of it.
+type ConfigItem struct {
+	Key        string `json:"key"`
+	Value      string `json:"value"`
+	Readonly   bool   `json:"readonly"`
+	Group      string `json:"group"`
+	Name       string `json:"name"`
+	ReadLevel  int    `json:"readLevel"`
+	WriteLevel int    `json:"writeLevel"`
+	Batch      bool   `json:"batch"`
+	UpdatedAt  int64  `json:"updatedAt"`
+}
+
+// ConfigValues lists a device's configuration values that the caller's config read level
+// allows (items the model does not describe have level 5: everyone reads them).
+func (s *Service) ConfigValues(ctx context.Context, p *access.Principal, deviceID int64) ([]ConfigItem, error) {
+	dev, err := s.ScopedDevice(ctx, p, deviceID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT c.key, c.value, c.readonly, c.updated_at, COALESCE(m.config_group, ''), COALESCE(m.config_item, ''),
+		COALESCE(m.read_level, 5), COALESCE(m.write_level, 5), COALESCE(m.batch, 0)
+		FROM device_config c LEFT JOIN model_item m ON m.model_id = ? AND m.kind <> 'control' AND m.protocol_key = c.key
+		WHERE c.device_id = ? ORDER BY c.key`, dev.ModelID, deviceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []ConfigItem{}
+	for rows.Next() {
+		var it ConfigItem
+		var ro, batch int
+		if err := rows.Scan(&it.Key, &it.Value, &ro, &it.UpdatedAt, &it.Group, &it.Name, &it.ReadLevel, &it.WriteLevel, &batch); err != nil {
+			return nil, err
+		}
+		it.Readonly, it.Batch = ro == 1, batch == 1
+		if !p.Root && !access.CanReadLevel(p.Role.CfgReadLevel, it.ReadLevel) {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// LogListInput filters protocol logs (spec §9 order fields: default, SN, communication type).
+type LogListInput struct {
+	db.Page
+	SN    string `json:"sn"`
+	Type  *int   `json:"type"`
+	Start int64  `json:"startTime"`
+	End   int64  `json:"endTime"`
+	Sort  string `json:"sort"` // "" (newest first), sn, -sn, type, -type
+	// BeforeID walks pages by keyset (rows older than this id) instead of offsets.
+	BeforeID int64 `json:"beforeId"`
+}
+
+// LogView is one protocol-log row.
+type LogView struct {
+	ID   int64  `json:"id"`
+	SN   string `json:"sn"`
+	Type int    `json:"type"`
+	Data string `json:"data"`
+	Time int64  `json:"time"`
+}
+
+// ProtocolLogs lists protocol-log rows of devices in the caller's scope (rows of unknown SNs
+// only for callers who see everything).
+func (s *Service) ProtocolLogs(ctx context.Context, p *access.Principal, in LogListInput) (db.List[LogView], error) {
+	out := db.List[LogView]{List: []LogView{}}
+	var conds []string
+	var args []any
+	if !p.Scope.Everything() {
+		cond, a := p.Scope.SiteCond("d.customer_id", "d.site_id")
+		conds, args = append(conds, "l.sn IN (SELECT d.sn FROM device d WHERE "+cond+")"), append(args, a...)
+	}
+	if in.SN != "" {
+		conds, args = append(conds, "l.sn = ?"), append(args, strings.TrimSpace(in.SN))
+	}
+	if in.Type != nil {
+		conds, args = append(conds, "l.type = ?"), append(args, *in.Type)
+	}
+	if in.Start > 0 {
+		conds, args = append(conds, "l.created_at >= ?"), append(args, in.Start)
+	}
+	if in.End > 0 {
+		conds, args = append(conds, "l.created_at < ?"), append(args, in.End)
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = access.Where(conds...)
+	}
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM protocol_log l`+where, args...).Scan(&out.Total); err != nil {
+		return out, err
+	}
+	order := ` ORDER BY l.created_at DESC, l.id DESC`
+	switch in.Sort {
+	case "sn":
+		order = ` ORDER BY l.sn ASC, l.created_at DESC, l.id DESC`
+	case "-sn":
+		order = ` ORDER BY l.sn DESC, l.created_at DESC, l.id DESC`
+	case "type":
+		order = ` ORDER BY l.type ASC, l.created_at DESC, l.id DESC`
+	case "-type":
+		order = ` ORDER BY l.type DESC, l.created_at DESC, l.id DESC`
+	}
+	limit, offset := in.Page.LimitOffset()
+	if in.BeforeID > 0 {
+		// Keyset: rows are written in time order, so id order is time order.
+		if where == "" {
+			where = " WHERE l.id < ?"
+		} else {
+			where += " AND l.id < ?"
+		}
+		args = append(args, in.BeforeID)
+		order, offset = ` ORDER BY l.id DESC`, 0
+	}
+	rows, err := s.db.Query(ctx, `SELECT l.id, l.sn, l.type, l.data, l.created_at FROM protocol_log l`+where+order+fmt.Sprintf(` LIMIT %d OFFSET %d`, limit, offset), args...)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l LogView
+		if err := rows.Scan(&l.ID, &l.SN, &l.Type, &l.Data, &l.Time); err != nil {
+			return out, err
+		}
+		out.List = append(out.List, l)
+	}
+	return out, rows.Err()
+}

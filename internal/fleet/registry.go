@@ -1,0 +1,141 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+)
+
+// ErrLinkClosed is returned by a Link whose connection ended while a command was in flight.
+var ErrLinkClosed = errors.New("connection closed")
+
+// Command is what a protocol adapter executes: a control type (spec §9) and its parameters.
+type Command struct {
+	ID          int64
+	DeviceID    int64
+	SN          string
+	ControlType int
+	Params      Params
+}
+
+// Params of a command. Which fields matter depends on the control type.
+type Params struct {
+	ConnectorID int      `json:"connectorId,omitempty"` // 4: connector N; 10: trigger for a connector
+	Enable      bool     `json:"enable,omitempty"`      // 3, 4: true makes it Operative again
+	FirmwareID  int64    `json:"firmwareId,omitempty"`  // 5: an uploaded firmware file
+	Retries     int      `json:"retries,omitempty"`     // 5, 6
+	Keys        []string `json:"keys,omitempty"`        // 9: keys to read (empty: all)
+	Message     string   `json:"message,omitempty"`     // 10: TriggerMessage requestedMessage (default MeterValues)
+	Items       []KV     `json:"items,omitempty"`       // 11: key/value pairs to set
+	VendorID    string   `json:"vendorId,omitempty"`    // 7, 8: DataTransfer vendor (default "chargeops")
+	Data        string   `json:"data,omitempty"`        // 7, 8: DataTransfer data
+	// Filled by the core for the adapter, not by the caller.
+	Location string `json:"location,omitempty"` // 5: signed download URL; 6: upload URL
+}
+
+// KV is one configuration key and value.
+type KV struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Outcome is the end of a command as the adapter saw it.
+type Outcome struct {
+	Result  int             // ResultSuccess or ResultFailed (timeouts and offline come from the core)
+	Message string          // why it failed, or a note (an i18n key or the device's words)
+	Answer  json.RawMessage // the device's answer, kept on the command record
+}
+
+// Link is one live connection of a device, as a protocol adapter offers it to the core.
+type Link interface {
+	// Execute runs a command and waits for the device's answer; it honours ctx's deadline.
+	Execute(ctx context.Context, cmd Command) (Outcome, error)
+	// Close ends the connection (replaced, device disabled or blacklisted).
+	Close(reason string)
+	// ConnID identifies this connection (unique across nodes).
+	ConnID() string
+}
+
+// Registry finds the live connection of a device. The in-process registry serves one node; a
+// cluster implementation (NATS: subject chargeops.dev.<SN>.cmd answered by the node that holds
+// the socket, and chargeops.dev.<SN>.kick to close a replaced one) satisfies the same interface.
+type Registry interface {
+	// Register makes l the device's connection and returns the one it replaces (or nil).
+	Register(sn string, l Link) (replaced Link)
+	// Unregister removes l if it is still the device's connection; false means it was
+	// already replaced (a late close that must not mark the device offline).
+	Unregister(sn string, l Link) bool
+	// Lookup returns the device's connection, or false when no node holds one.
+	Lookup(sn string) (Link, bool)
+	// Count is the number of connections this node holds.
+	Count() int
+}
+
+// LocalRegistry is the in-process Registry: a sharded map, so thousands of connects and
+// disconnects at once contend on 64 short locks that never wrap I/O.
+type LocalRegistry struct {
+	shards [64]struct {
+		mu sync.Mutex
+		m  map[string]Link
+	}
+}
+
+// NewLocalRegistry returns an empty registry.
+func NewLocalRegistry() *LocalRegistry {
+	r := &LocalRegistry{}
+	for i := range r.shards {
+		r.shards[i].m = map[string]Link{}
+	}
+	return r
+}
+
+func (r *LocalRegistry) shard(sn string) int {
+	var h uint32 = 2166136261
+	for i := 0; i < len(sn); i++ {
+		h ^= uint32(sn[i])
+		h *= 16777619
+	}
+	return int(h % uint32(len(r.shards)))
+}
+
+func (r *LocalRegistry) Register(sn string, l Link) Link {
+	s := &r.shards[r.shard(sn)]
+	s.mu.Lock()
+	old := s.m[sn]
+	s.m[sn] = l
+	s.mu.Unlock()
+	if old == l {
+		return nil
+	}
+	return old
+}
+
+func (r *LocalRegistry) Unregister(sn string, l Link) bool {
+	s := &r.shards[r.shard(sn)]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m[sn] != l {
+		return false
+	}
+	delete(s.m, sn)
+	return true
+}
+
+func (r *LocalRegistry) Lookup(sn string) (Link, bool) {
+	s := &r.shards[r.shard(sn)]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.m[sn]
+	return l, ok
+}
+
+func (r *LocalRegistry) Count() int {
+	n := 0
+	for i := range r.shards {
+		r.shards[i].mu.Lock()
+		n += len(r.shards[i].m)
+		r.shards[i].mu.Unlock()
+	}
+	return n
+}

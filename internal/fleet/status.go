@@ -1,0 +1,109 @@
+// Package fleet is the protocol-independent device core: device status (decisions §2),
+// alarms/faults/events, runtime values and series, command records, protocol logs, files and
+// the registry of live connections. Protocol adapters (internal/gateway/ocpp16, later MQTT or
+// OCPP 2.0.1) feed it events and execute its commands through the Link interface.
+package fleet
+
+// Device status in the API (decisions §2).
+const (
+	StatusOffline  = 0
+	StatusIdle     = 1
+	StatusWorking  = 2
+	StatusFaulted  = 3
+	StatusMaintain = 4
+	StatusFirmware = 5
+	StatusDisabled = 6
+)
+
+// Alarm status of a device: 0 none, 1 an alarm open, 2 a fault open.
+const (
+	AlarmNone  = 0
+	AlarmAlarm = 1
+	AlarmFault = 2
+)
+
+// Event kinds and levels (spec §4: fault types offline, alarm, fault, unavailable; OA/MA/CA).
+const (
+	KindOffline     = 0
+	KindAlarm       = 1
+	KindFault       = 2
+	KindUnavailable = 3
+
+	LevelOA = 0
+	LevelMA = 1
+	LevelCA = 2
+)
+
+// Command results (spec §4).
+const (
+	ResultWaiting = 1
+	ResultSuccess = 2
+	ResultFailed  = 3
+	ResultTimeout = 4
+	ResultOffline = 5
+)
+
+// Protocol-log communication types (spec §4).
+const (
+	LogOpen     = 0
+	LogClose    = 1
+	LogReceived = 2
+	LogSent     = 3
+)
+
+// StatusInput is what the status rule looks at.
+type StatusInput struct {
+	Enabled     bool
+	Online      bool
+	FirmwareJob bool
+	Maintain    bool
+	Connectors  []string // OCPP-style connector statuses (Available, Charging, Faulted, ...)
+}
+
+// ComputeStatus applies the rule of decisions §2, highest first: Disabled > Offline >
+// Firmware Update > Maintain > Faulted > Working > Idle.
+func ComputeStatus(in StatusInput) int {
+	switch {
+	case !in.Enabled:
+		return StatusDisabled
+	case !in.Online:
+		return StatusOffline
+	case in.FirmwareJob:
+		return StatusFirmware
+	case in.Maintain:
+		return StatusMaintain
+	}
+	working := false
+	for _, c := range in.Connectors {
+		switch c {
+		case "Faulted":
+			return StatusFaulted
+		case "Preparing", "Charging", "SuspendedEV", "SuspendedEVSE", "Finishing", "Reserved":
+			working = true
+		}
+	}
+	if working {
+		return StatusWorking
+	}
+	return StatusIdle
+}
+
+// AlarmLevel is the level of an OCPP 1.6 ChargePointErrorCode: hardware failures are major
+// (MA), the rest ordinary (OA). A Faulted connector is always a critical fault (CA).
+func AlarmLevel(errorCode string) int {
+	switch errorCode {
+	case "GroundFailure", "HighTemperature", "OverCurrentFailure", "OverVoltage", "UnderVoltage",
+		"PowerMeterFailure", "PowerSwitchFailure", "ReaderFailure", "ResetFailure", "ConnectorLockFailure", "InternalError":
+		return LevelMA
+	}
+	return LevelOA
+}
+
+// FirmwareJobRunning reports whether a FirmwareStatusNotification status means the job goes on.
+func FirmwareJobRunning(status string) bool {
+	switch status {
+	case "Downloading", "Downloaded", "Installing":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,158 @@
+package ocpp16
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
+
+	"chargeops/internal/fleet"
+)
+
+// Execute maps a control type to OCPP 1.6 (decisions §2) and interprets the answer.
+func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, error) {
+	if c.dev == nil {
+		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.device_offline"}, nil
+	}
+	f := c.g.fleet
+	p := cmd.Params
+	var out fleet.Outcome
+	// status runs a call whose answer carries a status; ok lists the accepted ones.
+	status := func(action string, req any, ok ...string) (string, error) {
+		raw, err := c.call(ctx, action, req)
+		if err != nil {
+			return "", err
+		}
+		out.Answer = raw
+		var s struct {
+			Status string `json:"status"`
+		}
+		_ = json.Unmarshal(raw, &s)
+		for _, o := range ok {
+			if s.Status == o {
+				out.Result = fleet.ResultSuccess
+				return s.Status, nil
+			}
+		}
+		out.Result, out.Message = fleet.ResultFailed, "device answered "+s.Status
+		return s.Status, nil
+	}
+	var err error
+	switch cmd.ControlType {
+	case fleet.CtlSoftReset:
+		_, err = status(core.ResetFeatureName, core.NewResetRequest(core.ResetTypeSoft), "Accepted")
+	case fleet.CtlHardReset:
+		_, err = status(core.ResetFeatureName, core.NewResetRequest(core.ResetTypeHard), "Accepted")
+	case fleet.CtlAvailability, fleet.CtlConnectorAvail:
+		connector := 0
+		if cmd.ControlType == fleet.CtlConnectorAvail {
+			connector = p.ConnectorID
+		}
+		typ := core.AvailabilityTypeInoperative
+		if p.Enable {
+			typ = core.AvailabilityTypeOperative
+		}
+		_, err = status(core.ChangeAvailabilityFeatureName, core.NewChangeAvailabilityRequest(connector, typ), "Accepted", "Scheduled")
+	case fleet.CtlUpdateFirmware:
+		req := firmware.NewUpdateFirmwareRequest(f.FirmwareURL(c.base, p.FirmwareID), types.NewDateTime(time.Now().UTC()))
+		if p.Retries > 0 {
+			req.Retries = &p.Retries
+		}
+		var raw json.RawMessage
+		raw, err = c.call(ctx, firmware.UpdateFirmwareFeatureName, req)
+		if err == nil {
+			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
+			err = f.FirmwareJob(context.WithoutCancel(ctx), c.dev.ID, true, "Scheduled")
+		}
+	case fleet.CtlGetDiagnostics:
+		req := firmware.NewGetDiagnosticsRequest(f.DiagnosticsURL(c.base, c.dev.ID, cmd.ID))
+		if p.Retries > 0 {
+			req.Retries = &p.Retries
+		}
+		var raw json.RawMessage
+		raw, err = c.call(ctx, firmware.GetDiagnosticsFeatureName, req)
+		if err == nil {
+			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
+		}
+	case fleet.CtlVPNStart, fleet.CtlVPNStop:
+		msg := "VpnStart"
+		if cmd.ControlType == fleet.CtlVPNStop {
+			msg = "VpnStop"
+		}
+		req := core.NewDataTransferRequest(p.VendorID)
+		req.MessageId = msg
+		req.Data = p.Data
+		var st string
+		st, err = status(core.DataTransferFeatureName, req, "Accepted")
+		if err == nil && (st == "UnknownVendorId" || st == "UnknownMessageId") {
+			out.Message = "err.not_supported"
+		}
+	case fleet.CtlGetConfiguration:
+		var raw json.RawMessage
+		raw, err = c.call(ctx, core.GetConfigurationFeatureName, core.NewGetConfigurationRequest(p.Keys))
+		if err == nil {
+			var conf core.GetConfigurationConfirmation
+			if jerr := json.Unmarshal(raw, &conf); jerr != nil {
+				return fleet.Outcome{Result: fleet.ResultFailed, Message: "bad answer: " + jerr.Error(), Answer: raw}, nil
+			}
+			items := make([]fleet.ConfigValue, 0, len(conf.ConfigurationKey))
+			for _, k := range conf.ConfigurationKey {
+				v := ""
+				if k.Value != nil {
+					v = *k.Value
+				}
+				if k.Key == "AuthorizationKey" {
+					v = "" // never stored in clear
+				}
+				items = append(items, fleet.ConfigValue{Key: k.Key, Value: v, Readonly: k.Readonly})
+			}
+			err = f.StoreConfig(context.WithoutCancel(ctx), c.dev.ID, items)
+			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw, Message: fmt.Sprintf("%d keys", len(items))}
+		}
+	case fleet.CtlTriggerMessage:
+		req := remotetrigger.NewTriggerMessageRequest(remotetrigger.MessageTrigger(p.Message))
+		if p.ConnectorID > 0 {
+			req.ConnectorId = &p.ConnectorID
+		}
+		_, err = status(remotetrigger.TriggerMessageFeatureName, req, "Accepted")
+	case fleet.CtlChangeConfig:
+		var answers []json.RawMessage
+		for _, it := range p.Items {
+			var st string
+			st, err = status(core.ChangeConfigurationFeatureName, core.NewChangeConfigurationRequest(it.Key, it.Value), "Accepted", "RebootRequired")
+			if err != nil {
+				break
+			}
+			answers = append(answers, out.Answer)
+			if out.Result != fleet.ResultSuccess {
+				out.Message = it.Key + ": device answered " + st
+				break
+			}
+			// Saved only once the charger accepted it (the AuthorizationKey as a hash).
+			if serr := f.SetConfigValue(context.WithoutCancel(ctx), c.dev, it.Key, it.Value); serr != nil {
+				return fleet.Outcome{}, serr
+			}
+		}
+		if b, jerr := json.Marshal(answers); jerr == nil && err == nil {
+			out.Answer = b
+		}
+	default:
+		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.not_supported"}, nil
+	}
+	if err != nil {
+		if ce, ok := err.(*CallError); ok {
+			msg := ce.Error()
+			if ce.Code == "NotImplemented" || ce.Code == "NotSupported" {
+				msg = "err.not_supported"
+			}
+			return fleet.Outcome{Result: fleet.ResultFailed, Message: msg}, nil
+		}
+		return out, err
+	}
+	return out, nil
+}

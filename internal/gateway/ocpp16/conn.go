@@ -1,0 +1,272 @@
+package ocpp16
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"chargeops/internal/fleet"
+)
+
+// OCPP-J message types.
+const (
+	msgCall       = 2
+	msgCallResult = 3
+	msgCallError  = 4
+)
+
+type callResult struct {
+	payload json.RawMessage
+	err     error
+}
+
+// CallError is a CALLERROR answer of the charger.
+type CallError struct{ Code, Description string }
+
+func (e *CallError) Error() string { return "CALLERROR " + e.Code + ": " + e.Description }
+
+// conn is one charger connection. One goroutine reads (and handles charger calls in order);
+// writes are serialised by writeMu; server calls are one at a time (OCPP-J §4.1.1).
+type conn struct {
+	g        *Gateway
+	ws       *websocket.Conn
+	sn       string
+	dev      *fleet.Device // nil: unknown SN booting as Pending
+	id       string
+	base     string
+	addr     string
+	writeMu  sync.Mutex
+	callMu   chan struct{}
+	pendMu   sync.Mutex
+	pending  map[string]chan callResult
+	seq      atomic.Int64
+	closed   chan struct{}
+	finished chan struct{}
+	once     sync.Once
+	lastSeen time.Time
+}
+
+func (c *conn) ConnID() string { return c.id }
+
+// Close ends the connection; the read loop then cleans up.
+func (c *conn) Close(reason string) {
+	c.once.Do(func() {
+		close(c.closed)
+		slog.Debug("ocpp connection closing", "sn", c.sn, "reason", reason)
+		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, reason), time.Now().Add(time.Second))
+		_ = c.ws.Close()
+	})
+}
+
+func (c *conn) readDeadline() time.Time {
+	hb := c.g.fleet.Options().HeartbeatInterval
+	return time.Now().Add(2*hb + c.g.opt.PingInterval)
+}
+
+func (c *conn) run() {
+	f := c.g.fleet
+	c.callMu = make(chan struct{}, 1)
+	c.g.conns.Store(c, struct{}{})
+	c.g.active.Add(1)
+	defer func() {
+		c.Close("ended")
+		c.failPending()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if f.Registry.Unregister(c.sn, c) && c.dev != nil {
+			f.Disconnected(ctx, c.dev, c.id)
+		}
+		cancel()
+		f.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogClose, Data: "closed " + c.addr})
+		c.g.conns.Delete(c)
+		c.g.active.Add(-1)
+		close(c.finished)
+	}()
+	f.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: "open " + c.addr + " " + SubProtocol})
+	if old := f.Registry.Register(c.sn, c); old != nil {
+		go old.Close("replaced by a new connection")
+	}
+	if c.dev != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := f.Connected(ctx, c.dev, c.id, c.addr, SubProtocol)
+		cancel()
+		if err != nil {
+			slog.Warn("connect not recorded", "sn", c.sn, "err", err)
+		}
+		c.lastSeen = time.Now()
+	}
+	c.ws.SetReadLimit(1 << 20)
+	_ = c.ws.SetReadDeadline(c.readDeadline())
+	c.ws.SetPongHandler(func(string) error {
+		c.seen()
+		return c.ws.SetReadDeadline(c.readDeadline())
+	})
+	go c.pinger()
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			return
+		}
+		_ = c.ws.SetReadDeadline(c.readDeadline())
+		// Blocks while the protocol-log queue is full: we stop reading this socket (backpressure).
+		f.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogReceived, Data: string(data)})
+		c.handle(data)
+		c.seen()
+	}
+}
+
+func (c *conn) seen() {
+	if c.dev == nil || time.Since(c.lastSeen) < 15*time.Second {
+		return
+	}
+	c.lastSeen = time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	c.g.fleet.Seen(ctx, c.dev)
+	cancel()
+}
+
+func (c *conn) pinger() {
+	t := time.NewTicker(c.g.opt.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.closed:
+			return
+		case <-t.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.g.opt.WriteTimeout)); err != nil {
+				c.Close("ping failed")
+				return
+			}
+		}
+	}
+}
+
+func (c *conn) failPending() {
+	c.pendMu.Lock()
+	defer c.pendMu.Unlock()
+	for id, ch := range c.pending {
+		ch <- callResult{err: fleet.ErrLinkClosed}
+		delete(c.pending, id)
+	}
+}
+
+// write sends one frame (and logs it first).
+func (c *conn) write(frame []byte) error {
+	c.g.fleet.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogSent, Data: string(frame)})
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_ = c.ws.SetWriteDeadline(time.Now().Add(c.g.opt.WriteTimeout))
+	return c.ws.WriteMessage(websocket.TextMessage, frame)
+}
+
+// call sends a CALL and waits for its CALLRESULT or CALLERROR.
+func (c *conn) call(ctx context.Context, action string, payload any) (json.RawMessage, error) {
+	select {
+	case c.callMu <- struct{}{}:
+		defer func() { <-c.callMu }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, fleet.ErrLinkClosed
+	}
+	id := c.id[:8] + "-" + strconv.FormatInt(c.seq.Add(1), 10)
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	frame, _ := json.Marshal([]any{msgCall, id, action, json.RawMessage(body)})
+	ch := make(chan callResult, 1)
+	c.pendMu.Lock()
+	select {
+	case <-c.closed:
+		c.pendMu.Unlock()
+		return nil, fleet.ErrLinkClosed
+	default:
+	}
+	c.pending[id] = ch
+	c.pendMu.Unlock()
+	defer func() {
+		c.pendMu.Lock()
+		delete(c.pending, id)
+		c.pendMu.Unlock()
+	}()
+	if err := c.write(frame); err != nil {
+		return nil, fleet.ErrLinkClosed
+	}
+	select {
+	case r := <-ch:
+		return r.payload, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// handle processes one received frame.
+func (c *conn) handle(data []byte) {
+	var parts []json.RawMessage
+	if err := json.Unmarshal(data, &parts); err != nil || len(parts) < 3 {
+		return // not OCPP-J: nothing to answer to
+	}
+	var typ int
+	var id string
+	if json.Unmarshal(parts[0], &typ) != nil || json.Unmarshal(parts[1], &id) != nil {
+		return
+	}
+	switch typ {
+	case msgCall:
+		var action string
+		if len(parts) < 4 || json.Unmarshal(parts[2], &action) != nil {
+			c.sendError(id, "FormationViolation", "CALL needs an action and a payload")
+			return
+		}
+		res, err := c.dispatch(action, parts[3])
+		if err != nil {
+			var ce *CallError
+			if errors.As(err, &ce) {
+				c.sendError(id, ce.Code, ce.Description)
+			} else {
+				slog.Warn("ocpp call failed", "sn", c.sn, "action", action, "err", err)
+				c.sendError(id, "InternalError", "the central system could not process the message")
+			}
+			return
+		}
+		body, _ := json.Marshal(res)
+		frame, _ := json.Marshal([]any{msgCallResult, id, json.RawMessage(body)})
+		_ = c.write(frame)
+	case msgCallResult, msgCallError:
+		var r callResult
+		if typ == msgCallResult {
+			r.payload = parts[2]
+		} else {
+			ce := &CallError{}
+			_ = json.Unmarshal(parts[2], &ce.Code)
+			if len(parts) > 3 {
+				_ = json.Unmarshal(parts[3], &ce.Description)
+			}
+			r.err = ce
+		}
+		c.pendMu.Lock()
+		ch, ok := c.pending[id]
+		delete(c.pending, id)
+		c.pendMu.Unlock()
+		if ok {
+			ch <- r
+		}
+	}
+}
+
+func (c *conn) sendError(id, code, desc string) {
+	frame, _ := json.Marshal([]any{msgCallError, id, code, desc, map[string]any{}})
+	_ = c.write(frame)
+}
+
+func callErr(code, format string, args ...any) error {
+	return &CallError{Code: code, Description: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,218 @@
+// Package ocpp16 is the OCPP 1.6J adapter of the device core: WebSocket framing at
+// /ocpp/{SN} (sub-protocol ocpp1.6), admission at the handshake (decisions §2), the
+// charger-initiated messages of Core, Firmware Management and Remote Trigger, and the control
+// types mapped to OCPP calls. Message types and their validation come from ocpp-go; the
+// framing is our own over gorilla/websocket so that it mounts on the console's HTTP server.
+package ocpp16
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"chargeops/internal/fleet"
+)
+
+// SubProtocol is the WebSocket sub-protocol of OCPP 1.6J.
+const SubProtocol = "ocpp1.6"
+
+// Path is where chargers connect: Path + SN.
+const Path = "/ocpp/"
+
+// Options of the gateway.
+type Options struct {
+	AllowUnknown bool          // unknown SNs connect and boot as Pending (else HTTP 404)
+	PingInterval time.Duration // WebSocket pings; default 30 s
+	WriteTimeout time.Duration // one frame's write; default 10 s
+	TrustProxy   bool          // client address and TLS from X-Forwarded-For / -Proto
+	PublicURL    string        // base of firmware/diagnostics URLs (empty: from the request)
+}
+
+// Gateway accepts OCPP 1.6J connections.
+type Gateway struct {
+	fleet    *fleet.Service
+	opt      Options
+	upgrader websocket.Upgrader
+	conns    sync.Map // *conn → struct{}
+	active   atomic.Int64
+	accepted atomic.Int64
+	refused  atomic.Int64
+}
+
+// New builds the gateway over the device core.
+func New(f *fleet.Service, opt Options) *Gateway {
+	if opt.PingInterval <= 0 {
+		opt.PingInterval = 30 * time.Second
+	}
+	if opt.WriteTimeout <= 0 {
+		opt.WriteTimeout = 10 * time.Second
+	}
+	g := &Gateway{fleet: f, opt: opt}
+	g.upgrader = websocket.Upgrader{
+		Subprotocols:     []string{SubProtocol},
+		HandshakeTimeout: 10 * time.Second,
+		ReadBufferSize:   4096,
+		WriteBufferSize:  4096,
+		// Chargers are not browsers: there is no origin to check.
+		CheckOrigin: func(*http.Request) bool { return true },
+	}
+	return g
+}
+
+// Stats are live counters of the gateway.
+type Stats struct {
+	Active   int64 `json:"active"`
+	Accepted int64 `json:"accepted"`
+	Refused  int64 `json:"refused"`
+}
+
+// Stats returns the counters.
+func (g *Gateway) Stats() Stats {
+	return Stats{Active: g.active.Load(), Accepted: g.accepted.Load(), Refused: g.refused.Load()}
+}
+
+// Close ends every connection (shutdown).
+func (g *Gateway) Close() {
+	var wg sync.WaitGroup
+	g.conns.Range(func(k, _ any) bool {
+		c := k.(*conn)
+		wg.Add(1)
+		go func() { defer wg.Done(); c.Close("shutdown"); <-c.finished }()
+		return true
+	})
+	wg.Wait()
+}
+
+func (g *Gateway) clientIP(r *http.Request) string {
+	if g.opt.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			return strings.TrimSpace(strings.Split(xff, ",")[0])
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (g *Gateway) secure(r *http.Request) bool {
+	return r.TLS != nil || (g.opt.TrustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"))
+}
+
+func (g *Gateway) baseURL(r *http.Request) string {
+	if g.opt.PublicURL != "" {
+		return strings.TrimSuffix(g.opt.PublicURL, "/")
+	}
+	scheme := "http"
+	if g.secure(r) {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, sn, reason string, status int) {
+	g.refused.Add(1)
+	g.fleet.RecordRefusal(r.Context(), sn, reason, g.clientIP(r), SubProtocol)
+	slog.Info("ocpp connection refused", "sn", sn, "reason", reason, "addr", g.clientIP(r))
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="chargeops"`)
+	}
+	http.Error(w, http.StatusText(status), status)
+}
+
+// ServeHTTP admits a charger at /ocpp/{SN} and runs its connection.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, Path)
+	sn, err := url.PathUnescape(rest[strings.LastIndex(rest, "/")+1:])
+	if err != nil || sn == "" || len(sn) > 64 || strings.ContainsAny(sn, " \t\r\n") {
+		http.Error(w, "bad charge point identity", http.StatusBadRequest)
+		return
+	}
+	if !websocket.IsWebSocketUpgrade(r) {
+		http.Error(w, "OCPP 1.6J needs a WebSocket upgrade", http.StatusBadRequest)
+		return
+	}
+	if protos := websocket.Subprotocols(r); len(protos) > 0 && !contains(protos, SubProtocol) {
+		http.Error(w, "unsupported sub-protocol (this endpoint speaks ocpp1.6)", http.StatusBadRequest)
+		return
+	}
+	ctx := r.Context()
+	black, err := g.fleet.Blacklisted(ctx, sn)
+	if err != nil {
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	if black {
+		g.refuse(w, r, sn, fleet.RefuseBlacklisted, http.StatusUnauthorized)
+		return
+	}
+	dev, err := g.fleet.DeviceBySN(ctx, sn)
+	if err != nil {
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	if dev == nil {
+		if !g.opt.AllowUnknown {
+			g.refuse(w, r, sn, fleet.RefuseUnknown, http.StatusNotFound)
+			return
+		}
+		g.fleet.RecordPending(ctx, sn, g.clientIP(r), SubProtocol, fleet.BootInfo{})
+	} else {
+		if !dev.Enabled {
+			g.refuse(w, r, sn, fleet.RefuseDisabled, http.StatusUnauthorized)
+			return
+		}
+		required := dev.SecurityProfile
+		if required == 0 && dev.AuthKeyHash != "" {
+			required = 1
+		}
+		if required > 0 {
+			user, pass, ok := r.BasicAuth()
+			if !ok || user != sn || !g.fleet.CheckAuthKey(sn, pass, dev.AuthKeyHash) {
+				g.refuse(w, r, sn, fleet.RefuseWrongKey, http.StatusUnauthorized)
+				return
+			}
+			profile := 1
+			if g.secure(r) {
+				profile = 2
+			}
+			if profile != required {
+				g.refuse(w, r, sn, fleet.RefuseProfile, http.StatusUnauthorized)
+				return
+			}
+		}
+	}
+	ws, err := g.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader answered the error
+	}
+	c := &conn{g: g, ws: ws, sn: sn, dev: dev, id: newConnID(), base: g.baseURL(r), addr: g.clientIP(r),
+		closed: make(chan struct{}), finished: make(chan struct{}), pending: map[string]chan callResult{}}
+	g.accepted.Add(1)
+	c.run()
+}
+
+func newConnID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

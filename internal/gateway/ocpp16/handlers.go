@@ -1,0 +1,168 @@
+package ocpp16
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
+
+	"chargeops/internal/fleet"
+)
+
+// decode unmarshals and validates a charger's payload with ocpp-go's types and rules.
+func decode(raw json.RawMessage, dst any) error {
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return callErr("FormationViolation", "payload: %v", err)
+	}
+	if err := types.Validate.Struct(dst); err != nil {
+		return callErr("PropertyConstraintViolation", "%v", err)
+	}
+	return nil
+}
+
+func ms(dt *types.DateTime) int64 {
+	if dt == nil || dt.IsZero() {
+		return time.Now().UnixMilli()
+	}
+	return dt.UnixMilli()
+}
+
+func now() *types.DateTime { return types.NewDateTime(time.Now().UTC()) }
+
+// dispatch handles one charger-initiated message of Core, Firmware Management and Remote
+// Trigger and returns the confirmation.
+func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	f := c.g.fleet
+	interval := int(f.Options().HeartbeatInterval.Seconds())
+	if c.dev == nil {
+		// An unknown SN admitted as Pending may only boot and beat until an admin adds it.
+		switch action {
+		case core.BootNotificationFeatureName:
+			var req core.BootNotificationRequest
+			if err := decode(raw, &req); err != nil {
+				return nil, err
+			}
+			f.RecordPending(ctx, c.sn, c.addr, SubProtocol, bootInfo(&req))
+			return core.NewBootNotificationConfirmation(now(), interval, core.RegistrationStatusPending), nil
+		case core.HeartbeatFeatureName:
+			return core.NewHeartbeatConfirmation(now()), nil
+		}
+		return nil, callErr("SecurityError", "the charge point is not accepted yet")
+	}
+	dev := c.dev
+	switch action {
+	case core.BootNotificationFeatureName:
+		var req core.BootNotificationRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		if err := f.Booted(ctx, dev, bootInfo(&req)); err != nil {
+			return nil, err
+		}
+		return core.NewBootNotificationConfirmation(now(), interval, core.RegistrationStatusAccepted), nil
+	case core.HeartbeatFeatureName:
+		return core.NewHeartbeatConfirmation(now()), nil
+	case core.StatusNotificationFeatureName:
+		var req core.StatusNotificationRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		if err := f.ConnectorStatus(ctx, dev, req.ConnectorId, string(req.Status), string(req.ErrorCode), req.VendorErrorCode, req.Info, ms(req.Timestamp)); err != nil {
+			return nil, err
+		}
+		return core.NewStatusNotificationConfirmation(), nil
+	case core.MeterValuesFeatureName:
+		var req core.MeterValuesRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		if err := f.Meter(ctx, dev, req.ConnectorId, samples(req.MeterValue)); err != nil {
+			return nil, err
+		}
+		return core.NewMeterValuesConfirmation(), nil
+	case core.AuthorizeFeatureName:
+		var req core.AuthorizeRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		return core.NewAuthorizationConfirmation(types.NewIdTagInfo(types.AuthorizationStatusAccepted)), nil
+	case core.StartTransactionFeatureName:
+		var req core.StartTransactionRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		id, err := f.StartTransaction(ctx, dev, req.ConnectorId, req.IdTag, int64(req.MeterStart), ms(req.Timestamp))
+		if err != nil {
+			return nil, err
+		}
+		_ = f.Meter(ctx, dev, req.ConnectorId, []fleet.Sample{{Measurand: "Energy.Active.Import.Register", Unit: "Wh", Value: itoa(req.MeterStart), At: ms(req.Timestamp)}})
+		return core.NewStartTransactionConfirmation(types.NewIdTagInfo(types.AuthorizationStatusAccepted), int(id)), nil
+	case core.StopTransactionFeatureName:
+		var req core.StopTransactionRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		if err := f.StopTransaction(ctx, dev, int64(req.TransactionId), int64(req.MeterStop), ms(req.Timestamp), string(req.Reason)); err != nil {
+			return nil, err
+		}
+		connector := f.TransactionConnector(ctx, dev.ID, int64(req.TransactionId))
+		if len(req.TransactionData) > 0 {
+			_ = f.Meter(ctx, dev, connector, samples(req.TransactionData))
+		}
+		_ = f.Meter(ctx, dev, connector, []fleet.Sample{{Measurand: "Energy.Active.Import.Register", Unit: "Wh", Value: itoa(req.MeterStop), At: ms(req.Timestamp)}})
+		conf := core.NewStopTransactionConfirmation()
+		if req.IdTag != "" {
+			conf.IdTagInfo = types.NewIdTagInfo(types.AuthorizationStatusAccepted)
+		}
+		return conf, nil
+	case core.DataTransferFeatureName:
+		var req core.DataTransferRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		return core.NewDataTransferConfirmation(core.DataTransferStatusAccepted), nil
+	case firmware.FirmwareStatusNotificationFeatureName:
+		var req firmware.FirmwareStatusNotificationRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		if err := f.FirmwareStatus(ctx, dev, string(req.Status)); err != nil {
+			return nil, err
+		}
+		return firmware.NewFirmwareStatusNotificationConfirmation(), nil
+	case firmware.DiagnosticsStatusNotificationFeatureName:
+		var req firmware.DiagnosticsStatusNotificationRequest
+		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		if err := f.DiagnosticsStatus(ctx, dev, string(req.Status)); err != nil {
+			return nil, err
+		}
+		return firmware.NewDiagnosticsStatusNotificationConfirmation(), nil
+	}
+	return nil, callErr("NotImplemented", "action %s is not supported", action)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func bootInfo(r *core.BootNotificationRequest) fleet.BootInfo {
+	return fleet.BootInfo{Vendor: r.ChargePointVendor, Model: r.ChargePointModel, SerialNumber: r.ChargePointSerialNumber,
+		FirmwareVersion: r.FirmwareVersion, ICCID: r.Iccid, IMSI: r.Imsi, MeterType: r.MeterType, MeterSerial: r.MeterSerialNumber}
+}
+
+func samples(mvs []types.MeterValue) []fleet.Sample {
+	var out []fleet.Sample
+	for _, mv := range mvs {
+		at := ms(mv.Timestamp)
+		for _, sv := range mv.SampledValue {
+			out = append(out, fleet.Sample{Measurand: string(sv.Measurand), Phase: string(sv.Phase), Unit: string(sv.Unit), Value: sv.Value, At: at})
+		}
+	}
+	return out
+}

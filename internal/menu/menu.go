@@ -1,0 +1,269 @@
+// Package menu is the menu and interface management screen (system/menu): the menu tree (the
+// permission keys with their names, sort and URL) and the API interfaces bound to menus.
+package menu
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+)
+
+// Menu is one node of the menu tree.
+type Menu struct {
+	Key            string  `json:"key"`
+	ParentKey      string  `json:"parentKey"`
+	Type           string  `json:"type"`
+	NameEn         string  `json:"nameEn"`
+	NameZh         string  `json:"nameZh"`
+	Sort           int     `json:"sort"`
+	URL            string  `json:"url"`
+	BuiltIn        bool    `json:"builtIn"`
+	InterfaceCount int64   `json:"interfaceCount"`
+	Children       []*Menu `json:"children"`
+}
+
+// Interface is an API endpoint and the menus (keys) that grant it.
+type Interface struct {
+	ID     int64    `json:"id"`
+	Name   string   `json:"name"`
+	Method string   `json:"method"`
+	URL    string   `json:"url"`
+	Common bool     `json:"common"`
+	Keys   []string `json:"keys"`
+}
+
+// Service manages menus and interfaces; changes reload the registry every request checks.
+type Service struct {
+	db       *db.DB
+	registry *access.Registry
+}
+
+func NewService(d *db.DB, r *access.Registry) *Service { return &Service{db: d, registry: r} }
+
+// Tree returns the menus as a tree, by sort.
+func (s *Service) Tree(ctx context.Context) ([]*Menu, error) {
+	all, err := db.All(ctx, s.db, &db.Query{From: "permission p"}, `p.key, p.parent_key, p.type, p.name_en, p.name_zh, p.sort, p.url,
+		(SELECT COUNT(*) FROM api_interface_permission ip WHERE ip.perm_key = p.key)`, "p.sort, p.key", 10000, 0, func(r db.Scanner) (*Menu, error) {
+		m := &Menu{Children: []*Menu{}}
+		err := r.Scan(&m.Key, &m.ParentKey, &m.Type, &m.NameEn, &m.NameZh, &m.Sort, &m.URL, &m.InterfaceCount)
+		m.BuiltIn = access.IsKey(m.Key)
+		return m, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[string]*Menu{}
+	for _, m := range all {
+		byKey[m.Key] = m
+	}
+	roots := []*Menu{}
+	for _, m := range all {
+		if parent, ok := byKey[m.ParentKey]; ok {
+			parent.Children = append(parent.Children, m)
+		} else {
+			roots = append(roots, m)
+		}
+	}
+	return roots, nil
+}
+
+// MenuInput adds or changes a menu.
+type MenuInput struct {
+	Key       string `json:"key"`
+	ParentKey string `json:"parentKey"`
+	NameEn    string `json:"nameEn"`
+	NameZh    string `json:"nameZh"`
+	Sort      int    `json:"sort"`
+	URL       string `json:"url"`
+}
+
+var keyRule = regexp.MustCompile(`^[a-z][A-Za-z0-9_]{2,63}$`)
+
+func (s *Service) validate(ctx context.Context, in *MenuInput) error {
+	in.NameEn, in.NameZh, in.URL = strings.TrimSpace(in.NameEn), strings.TrimSpace(in.NameZh), strings.TrimSpace(in.URL)
+	switch {
+	case !keyRule.MatchString(in.Key):
+		return apperr.InvalidField("key", "err.invalid")
+	case in.NameEn == "" || in.NameZh == "" || len(in.NameEn) > 64 || len(in.NameZh) > 64:
+		return apperr.InvalidField("name", "err.required")
+	case len(in.URL) > 255 || in.Sort < 0 || in.Sort > 9999 || in.ParentKey == in.Key:
+		return apperr.InvalidField("url", "err.invalid")
+	}
+	if in.ParentKey != "" {
+		var n int
+		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM permission WHERE key = ?`, in.ParentKey).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.InvalidField("parentKey", "err.invalid")
+		}
+	}
+	return nil
+}
+
+// AddMenu adds a menu of the administrator's own (for example a link to another tool).
+func (s *Service) AddMenu(ctx context.Context, in MenuInput) error {
+	if err := s.validate(ctx, &in); err != nil {
+		return err
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO permission (key, parent_key, type, name_en, name_zh, sort, url, customised) VALUES (?, ?, 'menu', ?, ?, ?, ?, 1)`,
+		in.Key, in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL)
+	if db.IsUniqueViolation(err) {
+		return apperr.New(apperr.Conflict, "err.name_taken")
+	}
+	return err
+}
+
+// UpdateMenu renames, re-sorts or moves a menu; built-in menus then keep these changes.
+func (s *Service) UpdateMenu(ctx context.Context, in MenuInput) error {
+	if err := s.validate(ctx, &in); err != nil {
+		return err
+	}
+	res, err := s.db.Exec(ctx, `UPDATE permission SET parent_key = ?, name_en = ?, name_zh = ?, sort = ?, url = ?, customised = 1 WHERE key = ?`,
+		in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, in.Key)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteMenu removes a menu of the administrator's own that has no interface and no child.
+func (s *Service) DeleteMenu(ctx context.Context, key string) error {
+	if access.IsKey(key) {
+		return apperr.New(apperr.Conflict, "err.menu_builtin")
+	}
+	var interfaces, children int
+	if err := s.db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM api_interface_permission WHERE perm_key = ?), (SELECT COUNT(*) FROM permission WHERE parent_key = ?)`,
+		key, key).Scan(&interfaces, &children); err != nil {
+		return err
+	}
+	if interfaces > 0 {
+		return apperr.New(apperr.Conflict, "err.menu_has_interfaces")
+	}
+	if children > 0 {
+		return apperr.New(apperr.Conflict, "err.in_use")
+	}
+	res, err := s.db.Exec(ctx, `DELETE FROM permission WHERE key = ?`, key)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.ErrNotFound
+	}
+	_, err = s.db.Exec(ctx, `DELETE FROM role_permission WHERE perm_key = ?`, key)
+	return err
+}
+
+// InterfaceFilter filters interfaces.
+type InterfaceFilter struct {
+	db.Page
+	Key string `json:"key"`
+	URL string `json:"url"`
+}
+
+// Interfaces lists interfaces, of one menu or all.
+func (s *Service) Interfaces(ctx context.Context, f InterfaceFilter) (db.List[Interface], error) {
+	q := &db.Query{From: "api_interface i"}
+	if f.Key != "" {
+		q.And("i.id IN (SELECT interface_id FROM api_interface_permission WHERE perm_key = ?)", f.Key)
+	}
+	if f.URL != "" {
+		q.And(`i.url LIKE ? ESCAPE '\'`, db.Contains(f.URL))
+	}
+	out, err := db.Paged(ctx, s.db, q, "i.id, i.name, i.method, i.url, i.common", "i.url, i.method", f.Page, func(r db.Scanner) (Interface, error) {
+		var it Interface
+		var common int
+		err := r.Scan(&it.ID, &it.Name, &it.Method, &it.URL, &common)
+		it.Common = common == 1
+		return it, err
+	})
+	if err != nil {
+		return out, err
+	}
+	for i := range out.List {
+		out.List[i].Keys, err = db.All(ctx, s.db, (&db.Query{From: "api_interface_permission"}).And("interface_id = ?", out.List[i].ID), "perm_key", "perm_key", 100, 0,
+			func(r db.Scanner) (string, error) { var k string; err := r.Scan(&k); return k, err })
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+var methods = map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true}
+
+func (s *Service) validateInterface(ctx context.Context, in *Interface) error {
+	in.Method, in.URL, in.Name = strings.ToUpper(strings.TrimSpace(in.Method)), strings.TrimSpace(in.URL), strings.TrimSpace(in.Name)
+	if !methods[in.Method] || !strings.HasPrefix(in.URL, "/api/auth/") || in.Name == "" || len(in.Name) > 100 || len(in.Keys) > 20 {
+		return apperr.InvalidField("url", "err.invalid")
+	}
+	for _, k := range in.Keys {
+		var n int
+		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM permission WHERE key = ?`, k).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.New(apperr.Invalid, "err.unknown_key").With(map[string]any{"key": k})
+		}
+	}
+	return nil
+}
+
+// SaveInterface adds (ID 0) or changes an interface; a changed row is no longer refreshed from
+// the code at start-up.
+func (s *Service) SaveInterface(ctx context.Context, in Interface) (int64, error) {
+	if err := s.validateInterface(ctx, &in); err != nil {
+		return 0, err
+	}
+	id := in.ID
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		var err error
+		if id == 0 {
+			id, err = db.InsertID(ctx, tx, `INSERT INTO api_interface (name, method, url, common, customised) VALUES (?, ?, ?, ?, 1)`, in.Name, in.Method, in.URL, db.BoolInt(in.Common))
+		} else {
+			var res interface{ RowsAffected() (int64, error) }
+			res, err = tx.Exec(ctx, `UPDATE api_interface SET name = ?, method = ?, url = ?, common = ?, customised = 1 WHERE id = ?`, in.Name, in.Method, in.URL, db.BoolInt(in.Common), id)
+			if err == nil {
+				if n, _ := res.RowsAffected(); n == 0 {
+					return apperr.ErrNotFound
+				}
+			}
+		}
+		if db.IsUniqueViolation(err) {
+			return apperr.New(apperr.Conflict, "err.name_taken")
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM api_interface_permission WHERE interface_id = ?`, id); err != nil {
+			return err
+		}
+		for _, k := range in.Keys {
+			if _, err := tx.Exec(ctx, `INSERT INTO api_interface_permission (interface_id, perm_key) VALUES (?, ?) ON CONFLICT DO NOTHING`, id, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return id, s.registry.Reload(ctx)
+}
+
+// DeleteInterfaces removes interfaces (a removed built-in one is back at the next start).
+func (s *Service) DeleteInterfaces(ctx context.Context, ids []int64) error {
+	for _, id := range ids {
+		if _, err := s.db.Exec(ctx, `DELETE FROM api_interface WHERE id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return s.registry.Reload(ctx)
+}

@@ -1,0 +1,124 @@
+package user
+
+import (
+	"context"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/session"
+)
+
+// scopeCond limits users to those a caller may see: users of customers in scope; platform
+// users (customer 0) only for a caller who sees every customer; root accounts only for root.
+func scopeCond(p *access.Principal) (string, []any) {
+	if p.Root {
+		return "1 = 1", nil
+	}
+	cond, args := p.Scope.CustomerCond("u.customer_id")
+	if p.Scope.AllCustomers {
+		cond = "1 = 1"
+	}
+	return "(u.root = 0 AND " + cond + ")", args
+}
+
+// ListScoped returns a page of the users p may see.
+func (s *Service) ListScoped(ctx context.Context, p *access.Principal, f ListFilter) (db.List[User], error) {
+	cond, args := scopeCond(p)
+	f.scope = &scopeFilter{cond: cond, args: args}
+	return s.List(ctx, f)
+}
+
+type scopeFilter struct {
+	cond string
+	args []any
+}
+
+// GetScoped returns a user p may see.
+func (s *Service) GetScoped(ctx context.Context, p *access.Principal, id int64) (User, error) {
+	cond, args := scopeCond(p)
+	u, err := scanUser(s.db.QueryRow(ctx, selectUser+`WHERE u.id = ? AND `+cond, append([]any{id}, args...)...))
+	if db.NotFound(err) {
+		return u, apperr.ErrNotFound
+	}
+	if err != nil {
+		return u, err
+	}
+	u.CustomerIDs, err = s.assigned(ctx, `SELECT customer_id FROM user_customer WHERE user_id = ? ORDER BY customer_id`, id)
+	if err != nil {
+		return u, err
+	}
+	u.SiteIDs, err = s.assigned(ctx, `SELECT site_id FROM user_site WHERE user_id = ? ORDER BY site_id`, id)
+	return u, err
+}
+
+func (s *Service) assigned(ctx context.Context, q string, id int64) ([]int64, error) {
+	rows, err := s.db.Query(ctx, q, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []int64{}
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Assignment is the customers and sites assigned to a user (auth_user_customerStationList).
+type Assignment struct {
+	ID          int64   `json:"id"`
+	CustomerIDs []int64 `json:"customerIds"`
+	SiteIDs     []int64 `json:"siteIds"`
+}
+
+// Assign replaces a user's assigned customers and sites. Each must be in the caller's scope,
+// every site must belong to an assigned customer or the user's own, and the user's maximum
+// site count holds.
+func (s *Service) Assign(ctx context.Context, p *access.Principal, a Assignment) error {
+	u, err := s.GetScoped(ctx, p, a.ID)
+	if err != nil {
+		return err
+	}
+	if u.MaxSites > 0 && len(a.SiteIDs) > u.MaxSites {
+		return apperr.New(apperr.Invalid, "err.max_sites").With(map[string]any{"max": u.MaxSites})
+	}
+	allowed := map[int64]bool{u.CustomerID: true}
+	for _, c := range a.CustomerIDs {
+		if !p.Scope.HasCustomer(c) {
+			return apperr.ErrNotFound
+		}
+		allowed[c] = true
+	}
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM user_customer WHERE user_id = ?`, a.ID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM user_site WHERE user_id = ?`, a.ID); err != nil {
+			return err
+		}
+		for _, c := range a.CustomerIDs {
+			if _, err := tx.Exec(ctx, `INSERT INTO user_customer (user_id, customer_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, a.ID, c); err != nil {
+				return err
+			}
+		}
+		for _, siteID := range a.SiteIDs {
+			var customerID int64
+			err := tx.QueryRow(ctx, `SELECT customer_id FROM site WHERE id = ?`, siteID).Scan(&customerID)
+			if db.NotFound(err) || (err == nil && (!p.Scope.HasSite(customerID, siteID) || !allowed[customerID])) {
+				return apperr.InvalidField("siteIds", "err.invalid")
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO user_site (user_id, site_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, a.ID, siteID); err != nil {
+				return err
+			}
+		}
+		return s.sessions.EndAllOfUser(ctx, tx, a.ID, session.ReasonForcedRelogin, "")
+	})
+}
