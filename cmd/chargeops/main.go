@@ -16,6 +16,7 @@ import (
 
 	"chargeops/internal/app"
 	"chargeops/internal/config"
+	demoseed "chargeops/internal/demo"
 	"chargeops/internal/httpapi"
 	"chargeops/web"
 )
@@ -24,8 +25,8 @@ const usage = `chargeops - operations console for EV chargers and energy storage
 
 Usage:
   chargeops serve    [options]   run the console, API and gateway (applies migrations first)
-  chargeops demo     [options]   serve, and on an empty database create the demo sign-in
-                                 (admin / Admin@12345 unless --demo-password is given)
+  chargeops demo     [options]   serve, and on an empty database seed the demo organisation
+                                 (super admin admin_root / Admin@12345 unless --demo-password)
   chargeops migrate  [options]   apply database migrations and exit
   chargeops user create-root --name NAME --password PASSWORD [options]
                                  create a super admin, or reset an existing one
@@ -156,9 +157,13 @@ func serve(ctx context.Context, args []string, demo bool) error {
 	if err != nil {
 		return err
 	}
+	var accounts []demoseed.Account
 	if demo && n == 0 {
 		if _, _, err := a.Users.UpsertRoot(ctx, demoRootName, demoPassword); err != nil {
 			return fmt.Errorf("demo user: %s", describe(err))
+		}
+		if accounts, _, err = demoseed.Seed(ctx, a); err != nil {
+			return fmt.Errorf("demo data: %s", describe(err))
 		}
 		n = 1
 	}
@@ -166,7 +171,11 @@ func serve(ctx context.Context, args []string, demo bool) error {
 	fmt.Printf("\n  chargeops console: %s\n", consoleURL(ln.Addr()))
 	switch {
 	case demo:
-		fmt.Printf("  sign in as %s (password %s unless you changed it)\n\n", demoRootName, demoPassword)
+		fmt.Printf("  sign in as %s (password %s unless you changed it)\n", demoRootName, demoPassword)
+		for _, acc := range accounts {
+			fmt.Printf("  or as %-15s %-23s password %s\n", acc.UserName, "("+acc.Role+")", demoseed.Password)
+		}
+		fmt.Println()
 	case n == 0:
 		fmt.Printf("  no user exists yet: chargeops user create-root --name NAME --password PASSWORD\n\n")
 	default:

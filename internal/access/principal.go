@@ -30,6 +30,9 @@ type Principal struct {
 	Keys       map[string]bool
 	Role       RoleSettings
 	Scope      Scope
+	// ReadOnly: the user's customer is read-only; its users may look but not change anything
+	// beyond their own profile.
+	ReadOnly bool
 }
 
 // HasAny reports whether the principal holds at least one of keys (root holds all).

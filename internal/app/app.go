@@ -42,18 +42,21 @@ var Version = "dev"
 
 // App is a running chargeops node.
 type App struct {
-	Cfg      config.Config
-	DB       *db.DB
-	Users    *user.Service
-	Roles    *role.Service
-	Auth     *auth.Service
-	Sessions *session.Store
-	Limiter  *ratelimit.Limiter
-	Server   *httpapi.Server
-	Metrics  *prometheus.Registry
-	Fleet    *fleet.Service
-	Devices  *device.Service
-	Gateway  *ocpp16.Gateway
+	Cfg       config.Config
+	DB        *db.DB
+	Users     *user.Service
+	Roles     *role.Service
+	Auth      *auth.Service
+	Sessions  *session.Store
+	Limiter   *ratelimit.Limiter
+	Server    *httpapi.Server
+	Metrics   *prometheus.Registry
+	Fleet     *fleet.Service
+	Devices   *device.Service
+	Customers *customer.Service
+	Sites     *site.Service
+	Models    *devmodel.Service
+	Gateway   *ocpp16.Gateway
 }
 
 // OpenDB opens the configured database and applies the migrations and the catalogue.
@@ -106,8 +109,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
+	a.Customers, a.Sites, a.Models = customer.NewService(d), site.NewService(d), devmodel.NewService(d)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
-		Customers: customer.NewService(d), Sites: site.NewService(d), Models: devmodel.NewService(d), Catalogue: catalogue.NewService(d),
+		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},

@@ -206,6 +206,13 @@ func (s *Service) Principal(ctx context.Context, token string) (*access.Principa
 	if p.Scope, err = s.scopeOf(ctx, p); err != nil {
 		return nil, err
 	}
+	if p.CustomerID != 0 && !p.Root {
+		var readOnly int
+		if err := s.DB.QueryRow(ctx, `SELECT read_only FROM customer WHERE id = ?`, p.CustomerID).Scan(&readOnly); err != nil && !db.NotFound(err) {
+			return nil, err
+		}
+		p.ReadOnly = readOnly == 1
+	}
 	return p, nil
 }
 

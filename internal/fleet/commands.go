@@ -80,7 +80,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 		return res, err
 	}
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
-	rows, err := s.db.Query(ctx, `SELECT d.id, d.model_id, d.sn, d.enabled FROM device d WHERE d.id IN (`+db.Placeholders(len(ids))+`) AND `+cond,
+	rows, err := s.db.Query(ctx, `SELECT d.id, d.model_id, d.sn, d.enabled FROM device d WHERE d.id IN (`+db.Placeholders(len(ids))+`) AND `+cond+` ORDER BY d.id`,
 		append(int64Args(ids), args...)...)
 	if err != nil {
 		return res, err

@@ -151,7 +151,7 @@ func (w *LogWriter) insert(ctx context.Context, rows []LogRow) {
 			w.written.Add(int64(len(rows)))
 			return
 		}
-		if attempt >= 50 {
+		if attempt >= 50 || strings.Contains(err.Error(), "database is closed") {
 			slog.Error("protocol log rows lost after retries", "rows", len(rows), "err", err)
 			return
 		}

@@ -253,9 +253,9 @@ func (s *Service) SeriesData(ctx context.Context, p *access.Principal, in Series
 	}
 	out := make([]Series, 0, len(in.Names))
 	for _, name := range in.Names {
-		rows, err := s.db.Query(ctx, `SELECT (ts - ?) / ?, SUM(value), MIN(value), MAX(value), COUNT(*) FROM device_series
-			WHERE device_id = ? AND name = ? AND connector_id = ? AND ts >= ? AND ts < ? GROUP BY (ts - ?) / ? ORDER BY 1`,
-			in.Start, stepMS, in.DeviceID, name, in.ConnectorID, in.Start, in.End, in.Start, stepMS)
+		rows, err := s.db.Query(ctx, `SELECT b, SUM(v), MIN(v), MAX(v), COUNT(*) FROM (SELECT (ts - ?) / ? AS b, value AS v FROM device_series
+			WHERE device_id = ? AND name = ? AND connector_id = ? AND ts >= ? AND ts < ?) x GROUP BY b ORDER BY b`,
+			in.Start, stepMS, in.DeviceID, name, in.ConnectorID, in.Start, in.End)
 		if err != nil {
 			return nil, err
 		}

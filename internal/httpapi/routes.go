@@ -1,5 +1,7 @@
 package httpapi
 
+import "strings"
+
 // Access says who may call a route.
 type Access int
 
@@ -24,6 +26,12 @@ type Route struct {
 	Tag     string
 	Summary string
 	Handler Handler
+}
+
+// reads reports whether a route only reads: GET, or by the API's convention (decisions §3) a
+// POST list or export. Reads are not action-logged and stay open to read-only customers.
+func (rt Route) reads() bool {
+	return rt.Method == "GET" || strings.HasSuffix(rt.Path, "/list") || strings.HasSuffix(rt.Path, "/export")
 }
 
 // routeTable is every API route of chargeops with its permission keys: the one place to read

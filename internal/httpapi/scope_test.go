@@ -221,3 +221,14 @@ func TestNoEscalationThroughRoles(t *testing.T) {
 			"password": k.NewPassword(t, "Scope#Pass123"), "roleId": superRole, "customerId": o.custA}), apperr.NoPermission)
 	})
 }
+
+func TestReadOnlyCustomerCanLookButNotChange(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		o := newOrg(t, d)
+		apitest.Must(t, o.root.Call("POST", "/api/auth/sys/customer/update", map[string]any{"id": o.custA, "name": "Alpha Charging", "code": "ALPHA", "readOnly": true}))
+		a := o.env.Client().MustLogin("alpha_admin", "Scope#Pass123")
+		apitest.Must(t, a.Call("POST", "/api/auth/sys/dev/basic/list", map[string]any{}))
+		apitest.WantCode(t, a.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{o.devA}, "enabled": false}), apperr.NoPermission)
+		apitest.Must(t, a.Call("POST", "/api/auth/sys/user/owner/update", map[string]any{"nickName": "Still me"}))
+	})
+}

@@ -219,7 +219,8 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 	if c.P != nil && r.Method != http.MethodGet && r.Header.Get(CSRFHeader) != c.P.CSRFToken {
 		return fail(apperr.ErrCSRF)
 	}
-	if rt.Access != Public && !s.Registry.Allowed(c.P, r.Method, rt.Path) {
+	readOnlyRefusal := c.P != nil && c.P.ReadOnly && rt.Access == Keys && !rt.reads()
+	if rt.Access != Public && (readOnlyRefusal || !s.Registry.Allowed(c.P, r.Method, rt.Path)) {
 		slog.Warn("permission denied", "user", c.P.UserName, "method", r.Method, "path", rt.Path)
 		s.logOperation(c, rt, apperr.NoPermission)
 		return fail(apperr.ErrNoPermission)
@@ -235,7 +236,7 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 	}
 	// Every change is logged, and so is every read refused for scope or keys (probing ids).
 	refused := code == apperr.NotFound || code == apperr.NoPermission
-	if c.P != nil && !rt.SelfLogged && (r.Method != http.MethodGet || refused) {
+	if c.P != nil && !rt.SelfLogged && (!rt.reads() || refused) {
 		s.logOperation(c, rt, code)
 	}
 	return code

@@ -1,0 +1,202 @@
+// Package demo seeds a believable organisation into an empty database for `chargeops demo`:
+// two customers with sites in Shenzhen and Hong Kong, AC, DC, storage and V2G models with
+// their items, about fifty devices, and one user for each kind of role.
+package demo
+
+import (
+	"context"
+	"fmt"
+
+	"chargeops/internal/access"
+	"chargeops/internal/app"
+	"chargeops/internal/customer"
+	"chargeops/internal/device"
+	"chargeops/internal/devmodel"
+	"chargeops/internal/role"
+	"chargeops/internal/site"
+	"chargeops/internal/user"
+)
+
+// Password of every demo user except the super admin.
+const Password = "Demo#Pass123"
+
+// Account is a demo sign-in.
+type Account struct{ UserName, Role string }
+
+type siteSpec struct {
+	customer, name, code, address string
+	models                        []string
+	devices                       int
+}
+
+type modelSpec struct {
+	name       string
+	deviceType int
+	vendor     string
+	items      []devmodel.Item
+}
+
+var ocppParams = []devmodel.Item{
+	{Kind: devmodel.KindParam, ConfigGroup: "Core", ConfigItem: "Heartbeat interval (s)", ProtocolKey: "HeartbeatInterval", DataType: "int", DataRange: "10~3600", ReadLevel: 4, WriteLevel: 2, Batch: true, DisplayPriority: 1},
+	{Kind: devmodel.KindParam, ConfigGroup: "Core", ConfigItem: "Meter value sample interval (s)", ProtocolKey: "MeterValueSampleInterval", DataType: "int", DataRange: "5~3600", ReadLevel: 4, WriteLevel: 2, Batch: true, DisplayPriority: 2},
+	{Kind: devmodel.KindParam, ConfigGroup: "Core", ConfigItem: "Connection timeout (s)", ProtocolKey: "ConnectionTimeOut", DataType: "int", DataRange: "10~600", ReadLevel: 4, WriteLevel: 2, Batch: true, DisplayPriority: 3},
+	{Kind: devmodel.KindParam, ConfigGroup: "Authorization", ConfigItem: "Local authorize offline", ProtocolKey: "LocalAuthorizeOffline", DataType: "enum", DataRange: "Yes|true|boolean\nNo|false|boolean", ReadLevel: 4, WriteLevel: 1, DisplayPriority: 4},
+	{Kind: devmodel.KindConfig, ConfigGroup: "Identity", ConfigItem: "Number of connectors", ProtocolKey: "NumberOfConnectors", DataType: "int", DataRange: "1~8", ReadLevel: 5, WriteLevel: 0, DisplayPriority: 1},
+	{Kind: devmodel.KindConfig, ConfigGroup: "Metering", ConfigItem: "Sampled measurands", ProtocolKey: "MeterValuesSampledData", DataType: "string", DataRange: "0~500", ReadLevel: 4, WriteLevel: 1, DisplayPriority: 2},
+}
+
+func controls(codes ...int) []devmodel.Item {
+	names := map[int]string{1: "Soft reboot", 2: "Hard reboot", 3: "Disable system", 4: "Disable connector", 5: "Firmware upgrade",
+		6: "Log upload", 7: "Remote link start", 8: "Remote link stop", 9: "Refresh configuration", 10: "Refresh runtime values", 11: "Set parameters"}
+	levels := map[int]int{1: 3, 2: 2, 3: 2, 4: 3, 5: 1, 6: 3, 7: 2, 8: 2, 9: 4, 10: 4, 11: 2}
+	out := []devmodel.Item{}
+	for _, c := range codes {
+		it := devmodel.Item{Kind: devmodel.KindControl, ControlName: names[c], ControlTypeCode: c, ControlLevel: levels[c]}
+		if c == 4 {
+			it.Param1Name = "Connector"
+		}
+		if c == 11 {
+			it.Param1Name, it.Param2Name = "Key", "Value"
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+var models = []modelSpec{
+	{"AC-7kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
+	{"AC-22kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
+	{"DC-120kW", devmodel.TypeChargingPile, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)...)},
+	{"ESS-215kWh", devmodel.TypeEnergyPile, "Harbour Power", append(append([]devmodel.Item{}, ocppParams[:3]...), controls(1, 3, 5, 6, 9, 10, 11)...)},
+	{"V2G-11kW", devmodel.TypeV2G, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
+}
+
+var sites = []siteSpec{
+	{"SZGC", "Futian CBD Parking", "SZ-FT-01", "Futian District, Shenzhen", []string{"AC-7kW", "DC-120kW"}, 12},
+	{"SZGC", "Nanshan Science Park", "SZ-NS-01", "Nanshan District, Shenzhen", []string{"AC-22kW", "DC-120kW", "ESS-215kWh"}, 12},
+	{"SZGC", "Bao'an Airport Depot", "SZ-BA-01", "Bao'an District, Shenzhen", []string{"DC-120kW", "ESS-215kWh"}, 8},
+	{"HKHE", "Kowloon Bay Car Park", "HK-KB-01", "Kowloon Bay, Hong Kong", []string{"AC-7kW", "V2G-11kW"}, 10},
+	{"HKHE", "Tsuen Wan Logistics Hub", "HK-TW-01", "Tsuen Wan, Hong Kong", []string{"DC-120kW", "ESS-215kWh", "V2G-11kW"}, 8},
+}
+
+// Seed fills an empty organisation and returns the demo accounts and the devices' SNs. It does
+// nothing (and returns nothing) when customers already exist.
+func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
+	rootScope := access.FullScope()
+	root := &access.Principal{Root: true, Scope: rootScope}
+	existing, err := a.Customers.List(ctx, rootScope, customer.ListFilter{})
+	if err != nil || existing.Total > 0 {
+		return nil, nil, err
+	}
+	customers := map[string]int64{}
+	for _, c := range []customer.Input{
+		{Name: "Shenzhen Green Charge Co.", Code: "SZGC", Contact: "Li Wei", Telephone: "+86 755 8888 0001", Address: "Futian District, Shenzhen"},
+		{Name: "Hong Kong Harbour Energy", Code: "HKHE", Contact: "Chan Tai Man", Telephone: "+852 2888 0002", Address: "Kwun Tong, Hong Kong"},
+	} {
+		if customers[c.Code], err = a.Customers.Add(ctx, rootScope, c); err != nil {
+			return nil, nil, fmt.Errorf("customer %s: %w", c.Code, err)
+		}
+	}
+	modelIDs := map[string]int64{}
+	for _, m := range models {
+		id, err := a.Models.Add(ctx, devmodel.Input{Name: m.name, DeviceType: m.deviceType, Vendor: m.vendor, SupportsSSH: m.deviceType != devmodel.TypeACPile, SupportsWeb: true})
+		if err != nil {
+			return nil, nil, fmt.Errorf("model %s: %w", m.name, err)
+		}
+		modelIDs[m.name] = id
+		for _, it := range m.items {
+			it.ModelID = id
+			if _, err := a.Models.AddItem(ctx, it); err != nil {
+				return nil, nil, fmt.Errorf("model %s item %s%s: %w", m.name, it.ConfigItem, it.ControlName, err)
+			}
+		}
+	}
+	if _, err := a.Models.AddAlias(ctx, devmodel.AliasInput{ModelID: modelIDs["DC-120kW"], Alias: "VT-DC120"}); err != nil {
+		return nil, nil, err
+	}
+	var sns []string
+	siteIDs := map[string]int64{}
+	for _, s := range sites {
+		id, err := a.Sites.Add(ctx, rootScope, site.Input{CustomerID: customers[s.customer], Name: s.name, Code: s.code, Address: s.address,
+			ContactPerson: "Site office", ContactPhone: "+852 0000 0000", BuildDate: "2025-06-01"})
+		if err != nil {
+			return nil, nil, fmt.Errorf("site %s: %w", s.code, err)
+		}
+		siteIDs[s.code] = id
+		for i := 1; i <= s.devices; i++ {
+			model := s.models[(i-1)%len(s.models)]
+			sn := fmt.Sprintf("%s-%02d", s.code, i)
+			if _, err := a.Devices.Add(ctx, rootScope, device.Input{SN: sn, Name: fmt.Sprintf("%s #%02d", s.name, i), ModelID: modelIDs[model], SiteID: id,
+				SoftwareVersion: "1.4.2", InstallDate: "2025-07-01", ArrivalDate: "2025-06-15", MaintenanceCycle: 180}); err != nil {
+				return nil, nil, fmt.Errorf("device %s: %w", sn, err)
+			}
+			sns = append(sns, sn)
+		}
+	}
+	accounts, err := seedUsers(ctx, a, root, customers, siteIDs)
+	return accounts, sns, err
+}
+
+type roleSpec struct {
+	name     string
+	keys     []string
+	settings access.RoleSettings
+}
+
+func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customers, siteIDs map[string]int64) ([]Account, error) {
+	operate := []string{"auth_home", "auth_my", "auth_site", "auth_site_list", "auth_site_detail", "auth_device", "auth_device_list",
+		"auth_device_info", "auth_device_detail", "auth_message", "auth_message_list", "auth_docs", "auth_docs_home_list_all", "auth_docs_detail"}
+	manage := append(append([]string{}, operate...), "auth_site_add", "auth_site_edit", "auth_device_add", "auth_device_edit",
+		"auth_system", "auth_user", "auth_user_list", "auth_user_add", "auth_user_edit", "auth_user_detail", "auth_user_customerStationList",
+		"auth_logs", "auth_logs_action", "auth_logs_protocol", "auth_logs_error")
+	roles := []roleSpec{
+		{"Platform administrator", access.AllKeys(), access.RoleSettings{WebSSHAccess: 1}},
+		{"Customer staff", manage, access.RoleSettings{CustomerAccess: 1, WebSSHLevel: 2, CfgReadLevel: 2, CfgWriteLevel: 2, CfgDownloadLevel: 2, ParamLevel: 2, DocLevel: 2, AttachLevel: 2}},
+		{"Site admin", operate, access.RoleSettings{CustomerAccess: 1, SiteAccess: 1, WebSSHLevel: 3, CfgReadLevel: 3, CfgWriteLevel: 4, CfgDownloadLevel: 3, ParamLevel: 3, DocLevel: 3, AttachLevel: 3, EmailAlarm: true}},
+		{"Engineer", append(append([]string{}, operate...), "auth_device_edit", "auth_system", "auth_logs", "auth_logs_protocol", "auth_logs_error", "auth_deviceModel"),
+			access.RoleSettings{CustomerAccess: 1, WebSSHAccess: 3, WebSSHLevel: 1, CfgReadLevel: 1, CfgWriteLevel: 1, CfgDownloadLevel: 1, ParamLevel: 1, DocLevel: 1, AttachLevel: 1}},
+	}
+	roleIDs := map[string]int64{}
+	for _, r := range roles {
+		id, err := a.Roles.Add(ctx, root, role.Input{Name: r.name})
+		if err != nil {
+			return nil, err
+		}
+		if err := a.Roles.SetKeys(ctx, root, id, r.keys); err != nil {
+			return nil, err
+		}
+		if err := a.Roles.SetSettings(ctx, root, id, r.settings); err != nil {
+			return nil, err
+		}
+		roleIDs[r.name] = id
+	}
+	users := []struct {
+		name, nick, role, customer string
+		sites                      []string
+	}{
+		{"platform_admin", "Platform Admin", "Platform administrator", "", nil},
+		{"sz_staff", "Shenzhen Staff", "Customer staff", "SZGC", nil},
+		{"hk_staff", "Hong Kong Staff", "Customer staff", "HKHE", nil},
+		{"futian_admin", "Futian Site Admin", "Site admin", "SZGC", []string{"SZ-FT-01"}},
+		{"hk_engineer", "HK Field Engineer", "Engineer", "HKHE", nil},
+	}
+	var accounts []Account
+	for _, u := range users {
+		id, err := a.Users.Create(ctx, user.CreateInput{UserName: u.name, Password: Password, NickName: u.nick, RoleID: roleIDs[u.role],
+			CustomerID: customers[u.customer], Email: u.name + "@demo.chargeops.local"})
+		if err != nil {
+			return nil, fmt.Errorf("user %s: %w", u.name, err)
+		}
+		if len(u.sites) > 0 {
+			var ids []int64
+			for _, s := range u.sites {
+				ids = append(ids, siteIDs[s])
+			}
+			if err := a.Users.Assign(ctx, root, user.Assignment{ID: id, SiteIDs: ids}); err != nil {
+				return nil, err
+			}
+		}
+		accounts = append(accounts, Account{UserName: u.name, Role: u.role})
+	}
+	return accounts, nil
+}

@@ -1,0 +1,136 @@
+package device_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"chargeops/internal/access"
+	"chargeops/internal/db"
+	"chargeops/internal/device"
+	"chargeops/internal/testutil"
+)
+
+// fleetSize is the number of devices the list benchmark generates (CHARGEOPS_BENCH_DEVICES).
+func fleetSize() int {
+	if n, err := strconv.Atoi(os.Getenv("CHARGEOPS_BENCH_DEVICES")); err == nil && n > 0 {
+		return n
+	}
+	return 1_000_000
+}
+
+// generate fills d with 20 customers, 400 sites, 12 models and n devices.
+func generate(b *testing.B, d *db.DB, n int) {
+	ctx := context.Background()
+	now := db.NowMS()
+	exec := func(q string, args ...any) {
+		if _, err := d.Exec(ctx, q, args...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for c := 1; c <= 20; c++ {
+		exec(`INSERT INTO customer (id, name, code, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, c, fmt.Sprintf("Customer %02d", c), fmt.Sprintf("C%02d", c), now, now)
+	}
+	for s := 1; s <= 400; s++ {
+		exec(`INSERT INTO site (id, customer_id, name, code, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`, s, (s-1)%20+1, fmt.Sprintf("Site %03d", s), fmt.Sprintf("S%03d", s), now, now)
+	}
+	for m := 1; m <= 12; m++ {
+		exec(`INSERT INTO device_model (id, name, device_type, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, m, fmt.Sprintf("Model %02d", m), m%6+1, now, now)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const batch = 500
+	start := time.Now()
+	for i := 0; i < n; i += batch {
+		var sb strings.Builder
+		args := make([]any, 0, batch*9)
+		sb.WriteString(`INSERT INTO device (sn, name, model_id, site_id, customer_id, status, alarm_status, created_at, updated_at) VALUES `)
+		for j := i; j < min(i+batch, n); j++ {
+			if j > i {
+				sb.WriteByte(',')
+			}
+			sb.WriteString("(?,?,?,?,?,?,?,?,?)")
+			site := rng.IntN(400) + 1
+			status := []int{0, 1, 1, 1, 2, 2, 3, 4, 5, 6}[rng.IntN(10)]
+			args = append(args, fmt.Sprintf("CP%08d", j), fmt.Sprintf("Charger %08d", j), rng.IntN(12)+1, site, (site-1)%20+1, status, rng.IntN(3)/2, now, now)
+		}
+		if _, err := d.Exec(ctx, sb.String(), args...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if d.Dialect() == db.Postgres {
+		exec(`ANALYZE`)
+	} else {
+		exec(`ANALYZE`)
+	}
+	b.Logf("generated %d devices in %s", n, time.Since(start).Round(time.Millisecond))
+}
+
+func intp(v int) *int { return &v }
+
+// BenchmarkDeviceList measures every page and filter the device list screen offers on a
+// generated fleet, on SQLite and PostgreSQL, and reports p50 and p99 latency per case.
+// Run: make bench (CHARGEOPS_BENCH_DEVICES to change the size).
+func BenchmarkDeviceList(b *testing.B) {
+	n := fleetSize()
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		b.Run(dialect, func(b *testing.B) {
+			var d *db.DB
+			if dialect == "sqlite" {
+				d = testutil.OpenSQLite(b)
+			} else {
+				d = testutil.OpenPostgres(b)
+			}
+			generate(b, d, n)
+			svc := device.NewService(d)
+			customerScope := access.Scope{CustomerIDs: []int64{3, 7, 11}, AllSites: true}
+			siteScope := access.Scope{CustomerIDs: []int64{3}, SiteIDs: []int64{3, 23, 43, 63}}
+			cases := []struct {
+				name  string
+				scope access.Scope
+				f     device.ListFilter
+			}{
+				{"all/page1", access.FullScope(), device.ListFilter{}},
+				{"all/last-page", access.FullScope(), device.ListFilter{Page: db.Page{Page: 500, PageSize: 20}}},
+				{"all/page100x100", access.FullScope(), device.ListFilter{Page: db.Page{Page: 100, PageSize: 100}}},
+				{"all/oldest-first", access.FullScope(), device.ListFilter{Sort: "id"}},
+				{"status-faulted", access.FullScope(), device.ListFilter{Status: intp(3)}},
+				{"status-faulted/last-page", access.FullScope(), device.ListFilter{Status: intp(3), Page: db.Page{Page: 500, PageSize: 20}}},
+				{"alarm", access.FullScope(), device.ListFilter{AlarmStatus: intp(1)}},
+				{"site", access.FullScope(), device.ListFilter{SiteID: 42}},
+				{"site+status", access.FullScope(), device.ListFilter{SiteID: 42, Status: intp(2)}},
+				{"model", access.FullScope(), device.ListFilter{ModelID: 5}},
+				{"customer", access.FullScope(), device.ListFilter{CustomerID: 9}},
+				{"customer+status", access.FullScope(), device.ListFilter{CustomerID: 9, Status: intp(1)}},
+				{"keyword-sn", access.FullScope(), device.ListFilter{Keyword: "CP0012"}},
+				{"keyword-name", access.FullScope(), device.ListFilter{Keyword: "Charger 0004"}},
+				{"keyword-none", access.FullScope(), device.ListFilter{Keyword: "ZZZ"}},
+				{"scope-3-customers", customerScope, device.ListFilter{}},
+				{"scope-3-customers/last-page", customerScope, device.ListFilter{Page: db.Page{Page: 500, PageSize: 20}}},
+				{"scope-4-sites+status", siteScope, device.ListFilter{Status: intp(1)}},
+			}
+			for _, c := range cases {
+				b.Run(c.name, func(b *testing.B) {
+					ctx := context.Background()
+					lat := make([]time.Duration, 0, b.N)
+					for b.Loop() {
+						t0 := time.Now()
+						if _, err := svc.List(ctx, c.scope, c.f); err != nil {
+							b.Fatal(err)
+						}
+						lat = append(lat, time.Since(t0))
+					}
+					sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+					pct := func(p float64) float64 { return float64(lat[int(float64(len(lat)-1)*p)].Microseconds()) / 1000 }
+					b.ReportMetric(pct(0.50), "p50-ms")
+					b.ReportMetric(pct(0.99), "p99-ms")
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,247 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/testutil"
+	"chargeops/internal/testutil/apitest"
+)
+
+func xlsxOf(t *testing.T, rows [][]any) string {
+	t.Helper()
+	f := excelize.NewFile()
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+var header = []any{"SN", "Name", "Model", "Site code", "Software version", "Install date", "Arrival date", "Maintenance cycle"}
+
+func TestDeviceRegister(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		o := newOrg(t, d)
+		r := o.root
+		add := func(sn, name string) apitest.Answer {
+			return r.Call("POST", "/api/auth/sys/dev/basic/add", map[string]any{"sn": sn, "name": name, "modelId": o.model, "siteId": o.siteA, "maintenanceCycle": 30})
+		}
+		apitest.WantCode(t, add("bad sn!", "X"), apperr.Invalid)
+		apitest.WantCode(t, add("ALPHA-0001", "Another"), apperr.Conflict) // SN taken
+		a := add("ALPHA-0002", "Alpha 1")                                     // name taken
+		apitest.WantCode(t, a, apperr.Conflict)
+		if a.Message != "Device name already exists" {
+			t.Fatalf("message %q", a.Message)
+		}
+		devID := id(t, add("ALPHA-0002", "Alpha 2"))
+		var dev struct {
+			Status           int
+			MaintenanceCycle int
+			UnmaintainedDays int
+			MaintenanceDue   bool
+			CustomerID       int64
+		}
+		apitest.Must(t, r.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": devID})).Into(t, &dev)
+		if dev.Status != 0 || dev.CustomerID != o.custA || dev.MaintenanceCycle != 30 || dev.MaintenanceDue {
+			t.Fatalf("new device %+v", dev)
+		}
+		// Disable, maintenance mode, maintained.
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{devID}, "enabled": false}))
+		apitest.Must(t, r.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": devID})).Into(t, &dev)
+		if dev.Status != 6 {
+			t.Fatalf("disabled device shows status %d", dev.Status)
+		}
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/maintained", map[string]any{"ids": []int64{devID}}))
+		// Filters: status, keyword prefix, site.
+		var list struct {
+			Total     int
+			TotalMore bool
+			List      []struct{ SN string }
+		}
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/list", map[string]any{"status": 6})).Into(t, &list)
+		if list.Total != 1 || list.List[0].SN != "ALPHA-0002" || list.TotalMore {
+			t.Fatalf("status filter %+v", list)
+		}
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/list", map[string]any{"keyword": "ALPHA"})).Into(t, &list)
+		if list.Total != 2 {
+			t.Fatalf("keyword filter %+v", list)
+		}
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/list", map[string]any{"siteId": o.siteB})).Into(t, &list)
+		if list.Total != 1 || list.List[0].SN != "BETA-0001" {
+			t.Fatalf("site filter %+v", list)
+		}
+		// A site with devices cannot be deleted; a model in use neither.
+		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/site/delete", map[string]any{"ids": []int64{o.siteA}}), apperr.Conflict)
+		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/dev/model/delete", map[string]any{"ids": []int64{o.model}}), apperr.Conflict)
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/delete", map[string]any{"ids": []int64{devID}}))
+		apitest.WantCode(t, r.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": devID}), apperr.NotFound)
+	})
+}
+
+func TestDeviceImportIsAllOrNothing(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		o := newOrg(t, d)
+		imp := func(c *apitest.Client, rows [][]any) apitest.Answer {
+			return c.Call("POST", "/api/auth/sys/dev/basic/import", map[string]any{"fileName": "d.xlsx", "content": xlsxOf(t, rows)})
+		}
+		count := func() int {
+			var l struct{ Total int }
+			apitest.Must(t, o.root.Call("POST", "/api/auth/sys/dev/basic/list", map[string]any{})).Into(t, &l)
+			return l.Total
+		}
+		before := count()
+		// Row 3 repeats row 2's SN; row 4 names an unknown site: nothing is imported.
+		a := imp(o.root, [][]any{header,
+			{"IMP-0001", "Imported 1", "AC-7kW", "A-FT", "1.0", "2026-01-01", "2025-12-20", 90},
+			{"IMP-0001", "Imported 2", "AC-7kW", "A-FT"},
+			{"IMP-0003", "Imported 3", "AC-7kW", "NO-SUCH-SITE"},
+		})
+		apitest.WantCode(t, a, apperr.Invalid)
+		var bad struct{ Rows []struct{ Row int; Message string } }
+		a.Into(t, &bad)
+		if len(bad.Rows) != 2 || bad.Rows[0].Row != 3 || bad.Rows[1].Row != 4 || !strings.Contains(a.Message, "row 3") {
+			t.Fatalf("row errors %+v %q", bad.Rows, a.Message)
+		}
+		// A row clashing with an existing device also stops the whole file.
+		apitest.WantCode(t, imp(o.root, [][]any{header, {"IMP-0001", "Imported 1", "AC-7kW", "A-FT"}, {"ALPHA-0001", "Dup", "AC-7kW", "A-FT"}}), apperr.Invalid)
+		if count() != before {
+			t.Fatal("a failed import left devices behind")
+		}
+		apitest.WantCode(t, imp(o.root, [][]any{header}), apperr.Invalid) // empty
+		apitest.WantCode(t, o.root.Call("POST", "/api/auth/sys/dev/basic/import", map[string]any{"content": base64.StdEncoding.EncodeToString([]byte("not a spreadsheet"))}), apperr.Invalid)
+		// Customer A's admin cannot import into B's site.
+		apitest.WantCode(t, imp(o.a, [][]any{header, {"IMP-0009", "Sneaky", "AC-7kW", "B-KL"}}), apperr.Invalid)
+		var ok struct{ Imported int }
+		apitest.Must(t, imp(o.root, [][]any{header,
+			{"IMP-0001", "Imported 1", "AC-7kW", "A-FT", "1.0", "2026-01-01", "2025-12-20", 90},
+			{"IMP-0002", "Imported 2", "AC-7kW", "A-FT"},
+			{"IMP-0003", "Imported 3", "AC-7kW", "B-KL"},
+		})).Into(t, &ok)
+		if ok.Imported != 3 || count() != before+3 {
+			t.Fatalf("imported %d, total %d", ok.Imported, count())
+		}
+	})
+}
+
+func TestDeviceExportAndTemplate(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		o := newOrg(t, d)
+		get := func(c *apitest.Client, method, path, body string) *http.Response {
+			req, _ := http.NewRequest(method, o.env.URL+path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-CSRF-Token", c.Cookie("chargeops_csrf"))
+			req.Header.Set("Cookie", "chargeops_token="+c.Cookie("chargeops_token")+"; chargeops_csrf="+c.Cookie("chargeops_csrf"))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return resp
+		}
+		rows := func(resp *http.Response) [][]string {
+			defer resp.Body.Close()
+			if ct := resp.Header.Get("Content-Type"); !strings.Contains(ct, "spreadsheetml") {
+				t.Fatalf("content type %q", ct)
+			}
+			f, err := excelize.OpenReader(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := f.GetRows(f.GetSheetName(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		tpl := rows(get(o.root, "GET", "/api/auth/sys/dev/basic/import/template", ""))
+		if len(tpl) != 2 || tpl[0][0] != "SN" {
+			t.Fatalf("template %v", tpl)
+		}
+		// Customer A's export holds A's device only.
+		exp := rows(get(o.a, "POST", "/api/auth/sys/dev/basic/export", "{}"))
+		if len(exp) != 2 || exp[1][0] != "ALPHA-0001" || exp[1][3] != "A-FT" {
+			t.Fatalf("export %v", exp)
+		}
+	})
+}
+
+func TestModelItemsAndCatalogue(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		o := newOrg(t, d)
+		r := o.root
+		item := func(fields map[string]any) apitest.Answer {
+			fields["modelId"] = o.model
+			return r.Call("POST", "/api/auth/sys/dev/model/item/add", fields)
+		}
+		apitest.Must(t, item(map[string]any{"kind": "param", "configItem": "Heartbeat interval", "protocolKey": "HeartbeatInterval", "dataType": "int", "dataRange": "10~3600", "readLevel": 3, "writeLevel": 2, "batch": true}))
+		apitest.WantCode(t, item(map[string]any{"kind": "param", "configItem": "Dup", "protocolKey": "HeartbeatInterval", "dataType": "int", "dataRange": "1~2"}), apperr.Conflict)
+		apitest.WantCode(t, item(map[string]any{"kind": "param", "configItem": "Bad", "protocolKey": "B1", "dataType": "int", "dataRange": "9~1"}), apperr.Invalid)
+		apitest.WantCode(t, item(map[string]any{"kind": "param", "configItem": "Bad", "protocolKey": "B2", "dataType": "float", "dataRange": "0~1|100"}), apperr.Invalid)
+		apitest.WantCode(t, item(map[string]any{"kind": "param", "configItem": "Bad", "protocolKey": "B3", "dataType": "enum", "dataRange": "On||1"}), apperr.Invalid)
+		apitest.WantCode(t, item(map[string]any{"kind": "config", "configItem": "Bad", "protocolKey": "B4", "dataType": "int", "dataRange": "1~2", "readLevel": 6}), apperr.Invalid)
+		apitest.Must(t, item(map[string]any{"kind": "control", "controlName": "Soft reboot", "controlTypeCode": 1, "controlLevel": 3}))
+		apitest.WantCode(t, item(map[string]any{"kind": "control", "controlName": "Reboot again", "controlTypeCode": 1, "controlLevel": 3}), apperr.Conflict)
+		apitest.WantCode(t, item(map[string]any{"kind": "control", "controlName": "Root only", "controlTypeCode": 2, "controlLevel": 0}), apperr.Invalid)
+		var items []struct{ Kind, DataRange string }
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/model/item/list", map[string]any{"modelId": o.model})).Into(t, &items)
+		if len(items) != 2 {
+			t.Fatalf("items %+v", items)
+		}
+		// A model cannot be its own ancestor.
+		child := id(t, r.Call("POST", "/api/auth/sys/dev/model/add", map[string]any{"name": "AC-7kW-v2", "deviceType": 2, "parentId": o.model}))
+		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/dev/model/update", map[string]any{"id": o.model, "name": "AC-7kW", "deviceType": 2, "parentId": child}), apperr.Invalid)
+		// Catalogue: seeded measurands, default ranges.
+		var cat struct {
+			Total int
+			List  []struct{ Name, Unit, DataRange string }
+		}
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dict/item/list", map[string]any{"name": "Power.Active.Import"})).Into(t, &cat)
+		if cat.Total != 1 || cat.List[0].Unit != "W" {
+			t.Fatalf("seeded catalogue %+v", cat)
+		}
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dict/item/add", map[string]any{"name": "Cabinet.Humidity", "dataType": "int"}))
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/dict/item/list", map[string]any{"name": "Cabinet.Humidity"})).Into(t, &cat)
+		if cat.List[0].DataRange != "0~100000000" {
+			t.Fatalf("default integer range %q", cat.List[0].DataRange)
+		}
+	})
+}
+
+func TestMenusAndInterfaces(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		env := apitest.New(t, d, nil)
+		r := env.Root()
+		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/menu/delete", map[string]any{"key": "auth_site"}), apperr.Conflict)
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/menu/add", map[string]any{"key": "ext_grafana", "nameEn": "Grafana", "nameZh": "监控", "sort": 90, "url": "https://grafana.example.com"}))
+		ifaceID := id(t, r.Call("POST", "/api/auth/sys/interface/save", map[string]any{"name": "Report", "method": "GET", "url": "/api/auth/sys/report/x", "keys": []string{"ext_grafana"}}))
+		a := r.Call("POST", "/api/auth/sys/menu/delete", map[string]any{"key": "ext_grafana"})
+		apitest.WantCode(t, a, apperr.Conflict)
+		if a.Message != "A menu with interfaces cannot be deleted" {
+			t.Fatalf("message %q", a.Message)
+		}
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/interface/delete", map[string]any{"ids": []int64{ifaceID}}))
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/menu/delete", map[string]any{"key": "ext_grafana"}))
+
+		// Rebinding an interface to another key changes who may call it, at once.
+		env.CreateUser(r, "site_lister", "List#Pass123", "auth_site", "auth_site_list")
+		u := env.Client().MustLogin("site_lister", "List#Pass123")
+		apitest.Must(t, u.Call("POST", "/api/auth/sys/site/list", map[string]any{}))
+		var ifaces struct{ List []struct{ ID int64 } }
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/interface/list", map[string]any{"url": "/api/auth/sys/site/list"})).Into(t, &ifaces)
+		apitest.Must(t, r.Call("POST", "/api/auth/sys/interface/save", map[string]any{"id": ifaces.List[0].ID, "name": "List sites", "method": "POST", "url": "/api/auth/sys/site/list", "keys": []string{"auth_system"}}))
+		apitest.WantCode(t, u.Call("POST", "/api/auth/sys/site/list", map[string]any{}), apperr.NoPermission)
+	})
+}

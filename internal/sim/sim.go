@@ -1,0 +1,561 @@
+// Package sim runs simulated OCPP 1.6J chargers against a chargeops gateway: boot,
+// heartbeats, connector status changes, charging sessions with meter values, occasional
+// faults that clear, answers to every remote operation (firmware download with progress, a
+// real diagnostics upload) and reconnection with back-off and jitter. `chargeops sim` uses it,
+// and `chargeops demo` can start it in-process.
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Options of a simulated fleet.
+type Options struct {
+	URL            string            // gateway base, e.g. ws://localhost:8080/ocpp (the SN is appended)
+	SNs            []string          // one charger per SN
+	Keys           map[string]string // auth keys (security profile 1) by SN
+	Connectors     int               // connectors per charger (default 2)
+	MeterInterval  time.Duration     // meter values while charging (default 10 s)
+	Speed          float64           // time acceleration of sessions and faults (default 1)
+	FaultChance    float64           // chance per idle period that a connector faults (default 0.05)
+	Vendor, Model  string
+	Firmware       string
+	Logger         *slog.Logger
+	MaxBackoff     time.Duration // reconnect back-off cap (default 60 s)
+	OnlineCallback func(sn string, online bool)
+}
+
+// Stats count what the fleet did.
+type Stats struct {
+	Connects, Frames, Sessions, Faults, Commands atomic.Int64
+}
+
+// Run runs the fleet until ctx ends.
+func Run(ctx context.Context, o Options) *Stats {
+	st := &Stats{}
+	RunStats(ctx, o, st)
+	return st
+}
+
+// RunStats is Run with the caller's counters; it returns when ctx ends and every charger stopped.
+func RunStats(ctx context.Context, o Options, st *Stats) {
+	if o.Connectors <= 0 {
+		o.Connectors = 2
+	}
+	if o.MeterInterval <= 0 {
+		o.MeterInterval = 10 * time.Second
+	}
+	if o.Speed <= 0 {
+		o.Speed = 1
+	}
+	if o.FaultChance == 0 {
+		o.FaultChance = 0.05
+	}
+	if o.Vendor == "" {
+		o.Vendor = "ChargeopsSim"
+	}
+	if o.Model == "" {
+		o.Model = "SIM-AC22"
+	}
+	if o.Firmware == "" {
+		o.Firmware = "1.0.0"
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 60 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	var wg sync.WaitGroup
+	for i, sn := range o.SNs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Spread the first connections over a second so a big fleet does not start as one burst.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Duration(i%1000) * time.Millisecond):
+			}
+			c := &charger{o: &o, st: st, sn: sn, key: o.Keys[sn], firmware: o.Firmware, config: map[string]string{
+				"HeartbeatInterval": "60", "MeterValueSampleInterval": fmt.Sprint(int(o.MeterInterval.Seconds())),
+				"NumberOfConnectors": fmt.Sprint(o.Connectors), "AuthorizeRemoteTxRequests": "false", "WebSocketPingInterval": "30",
+			}, energy: make([]float64, o.Connectors+1), rnd: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))}
+			c.loop(ctx)
+		}()
+	}
+	wg.Wait()
+}
+
+type charger struct {
+	o        *Options
+	st       *Stats
+	sn, key  string
+	firmware string
+	rnd      *rand.Rand
+
+	mu       sync.Mutex
+	ws       *websocket.Conn
+	config   map[string]string
+	energy   []float64 // Wh per connector
+	pending  map[string]chan json.RawMessage
+	seq      int
+	hb       time.Duration
+	reboot   chan struct{}
+	disabled map[int]bool
+}
+
+func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// loop connects, runs a session of the charger's life, and reconnects with back-off and jitter.
+func (c *charger) loop(ctx context.Context) {
+	backoff := time.Second
+	for ctx.Err() == nil {
+		h := http.Header{}
+		if c.key != "" {
+			r, _ := http.NewRequest("GET", "http://x", nil)
+			r.SetBasicAuth(c.sn, c.key)
+			h.Set("Authorization", r.Header.Get("Authorization"))
+		}
+		d := websocket.Dialer{Subprotocols: []string{"ocpp1.6"}, HandshakeTimeout: 10 * time.Second}
+		ws, resp, err := d.DialContext(ctx, strings.TrimSuffix(c.o.URL, "/")+"/"+c.sn, h)
+		if err != nil {
+			code := 0
+			if resp != nil {
+				code = resp.StatusCode
+			}
+			c.o.Logger.Debug("sim connect failed", "sn", c.sn, "http", code, "err", err)
+			jitter := time.Duration(c.rnd.Int64N(int64(backoff/2) + 1))
+			if !c.sleep(ctx, backoff+jitter) {
+				return
+			}
+			backoff = min(backoff*2, c.o.MaxBackoff)
+			continue
+		}
+		backoff = time.Second
+		c.st.Connects.Add(1)
+		c.run(ctx, ws)
+		if !c.sleep(ctx, time.Duration(500+c.rnd.IntN(1500))*time.Millisecond) {
+			return
+		}
+	}
+}
+
+func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.ws, c.pending, c.reboot, c.disabled = ws, map[string]chan json.RawMessage{}, make(chan struct{}, 1), map[int]bool{}
+	c.mu.Unlock()
+	if c.o.OnlineCallback != nil {
+		c.o.OnlineCallback(c.sn, true)
+		defer c.o.OnlineCallback(c.sn, false)
+	}
+	go func() {
+		<-cctx.Done()
+		_ = ws.Close()
+	}()
+	go c.read(cctx, cancel, ws)
+	boot, err := c.call(cctx, "BootNotification", map[string]any{"chargePointVendor": c.o.Vendor, "chargePointModel": c.o.Model,
+		"chargePointSerialNumber": c.sn, "firmwareVersion": c.firmware})
+	if err != nil {
+		return
+	}
+	var b struct {
+		Status   string `json:"status"`
+		Interval int    `json:"interval"`
+	}
+	_ = json.Unmarshal(boot, &b)
+	c.hb = time.Duration(max(b.Interval, 10)) * time.Second
+	if b.Status != "Accepted" {
+		// Pending or Rejected: wait, then boot again on a new connection.
+		c.sleep(cctx, c.hb)
+		return
+	}
+	for conn := 0; conn <= c.o.Connectors; conn++ {
+		c.status(cctx, conn, "Available", "NoError")
+	}
+	go c.heartbeats(cctx)
+	var wg sync.WaitGroup
+	for conn := 1; conn <= c.o.Connectors; conn++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.connectorLife(cctx, conn) }()
+	}
+	select {
+	case <-cctx.Done():
+	case <-c.reboot:
+		c.sleep(ctx, 500*time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+}
+
+func (c *charger) heartbeats(ctx context.Context) {
+	for c.sleep(ctx, c.hb) {
+		if _, err := c.call(ctx, "Heartbeat", map[string]any{}); err != nil {
+			return
+		}
+	}
+}
+
+func (c *charger) scaled(min, max time.Duration) time.Duration {
+	d := min + time.Duration(c.rnd.Int64N(int64(max-min)+1))
+	return time.Duration(float64(d) / c.o.Speed)
+}
+
+// connectorLife alternates idle periods, charging sessions and, now and then, a fault.
+func (c *charger) connectorLife(ctx context.Context, conn int) {
+	for {
+		if !c.sleep(ctx, c.scaled(20*time.Second, 90*time.Second)) {
+			return
+		}
+		c.mu.Lock()
+		disabled := c.disabled[conn] || c.disabled[0]
+		c.mu.Unlock()
+		if disabled {
+			continue
+		}
+		if c.rnd.Float64() < c.o.FaultChance {
+			c.st.Faults.Add(1)
+			codes := []string{"HighTemperature", "GroundFailure", "OverCurrentFailure", "PowerMeterFailure"}
+			c.status(ctx, conn, "Faulted", codes[c.rnd.IntN(len(codes))])
+			if !c.sleep(ctx, c.scaled(10*time.Second, 40*time.Second)) {
+				return
+			}
+			c.status(ctx, conn, "Available", "NoError")
+			continue
+		}
+		c.session(ctx, conn)
+	}
+}
+
+func (c *charger) session(ctx context.Context, conn int) {
+	c.st.Sessions.Add(1)
+	c.status(ctx, conn, "Preparing", "NoError")
+	tag := fmt.Sprintf("TAG%04d", c.rnd.IntN(10000))
+	if _, err := c.call(ctx, "Authorize", map[string]any{"idTag": tag}); err != nil {
+		return
+	}
+	c.mu.Lock()
+	start := int(c.energy[conn])
+	c.mu.Unlock()
+	res, err := c.call(ctx, "StartTransaction", map[string]any{"connectorId": conn, "idTag": tag, "meterStart": start, "timestamp": ts(time.Now())})
+	if err != nil {
+		return
+	}
+	var tx struct {
+		TransactionID int `json:"transactionId"`
+	}
+	_ = json.Unmarshal(res, &tx)
+	c.status(ctx, conn, "Charging", "NoError")
+	end := time.Now().Add(c.scaled(60*time.Second, 300*time.Second))
+	soc := 20 + c.rnd.Float64()*40
+	for time.Now().Before(end) {
+		if !c.sleep(ctx, time.Duration(float64(c.o.MeterInterval)/c.o.Speed)) {
+			return
+		}
+		c.mu.Lock()
+		disabled := c.disabled[conn] || c.disabled[0]
+		c.mu.Unlock()
+		if disabled {
+			break
+		}
+		soc = math.Min(100, soc+0.5+c.rnd.Float64())
+		c.meter(ctx, conn, tx.TransactionID, soc)
+	}
+	c.status(ctx, conn, "Finishing", "NoError")
+	c.mu.Lock()
+	stop := int(c.energy[conn])
+	c.mu.Unlock()
+	_, _ = c.call(ctx, "StopTransaction", map[string]any{"transactionId": tx.TransactionID, "meterStop": stop, "timestamp": ts(time.Now()), "idTag": tag, "reason": "Local"})
+	c.status(ctx, conn, "Available", "NoError")
+}
+
+func (c *charger) meter(ctx context.Context, conn, txID int, soc float64) {
+	voltage := 228 + c.rnd.Float64()*6
+	current := 14 + c.rnd.Float64()*4
+	power := voltage * current
+	c.mu.Lock()
+	c.energy[conn] += power * c.o.MeterInterval.Hours()
+	energy := c.energy[conn]
+	c.mu.Unlock()
+	sv := []map[string]any{
+		{"value": f1(voltage), "measurand": "Voltage", "unit": "V"},
+		{"value": f1(current), "measurand": "Current.Import", "unit": "A"},
+		{"value": f1(power), "measurand": "Power.Active.Import", "unit": "W"},
+		{"value": f1(energy), "measurand": "Energy.Active.Import.Register", "unit": "Wh"},
+		{"value": f1(soc), "measurand": "SoC", "unit": "Percent"},
+		{"value": f1(30 + c.rnd.Float64()*10), "measurand": "Temperature", "unit": "Celsius"},
+	}
+	req := map[string]any{"connectorId": conn, "meterValue": []map[string]any{{"timestamp": ts(time.Now()), "sampledValue": sv}}}
+	if txID > 0 {
+		req["transactionId"] = txID
+	}
+	_, _ = c.call(ctx, "MeterValues", req)
+}
+
+func (c *charger) status(ctx context.Context, conn int, status, errorCode string) {
+	_, _ = c.call(ctx, "StatusNotification", map[string]any{"connectorId": conn, "status": status, "errorCode": errorCode, "timestamp": ts(time.Now())})
+}
+
+func ts(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func f1(v float64) string   { return fmt.Sprintf("%.1f", v) }
+
+func (c *charger) write(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ws == nil {
+		return io.ErrClosedPipe
+	}
+	_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	c.st.Frames.Add(1)
+	return c.ws.WriteMessage(websocket.TextMessage, b)
+}
+
+// call sends a CALL and waits for its answer (30 s).
+func (c *charger) call(ctx context.Context, action string, payload any) (json.RawMessage, error) {
+	c.mu.Lock()
+	c.seq++
+	id := fmt.Sprintf("%s-%d", c.sn, c.seq)
+	ch := make(chan json.RawMessage, 1)
+	if c.pending == nil {
+		c.mu.Unlock()
+		return nil, io.ErrClosedPipe
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	defer func() { c.mu.Lock(); delete(c.pending, id); c.mu.Unlock() }()
+	if err := c.write([]any{2, id, action, payload}); err != nil {
+		return nil, err
+	}
+	t := time.NewTimer(30 * time.Second)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		if r == nil {
+			return nil, fmt.Errorf("%s: CALLERROR", action)
+		}
+		return r, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, fmt.Errorf("%s: no answer", action)
+	}
+}
+
+func (c *charger) read(ctx context.Context, cancel context.CancelFunc, ws *websocket.Conn) {
+	defer cancel()
+	for {
+		_, data, err := ws.ReadMessage()
+		if err != nil {
+			return
+		}
+		var parts []json.RawMessage
+		if json.Unmarshal(data, &parts) != nil || len(parts) < 3 {
+			continue
+		}
+		var typ int
+		var id string
+		_ = json.Unmarshal(parts[0], &typ)
+		_ = json.Unmarshal(parts[1], &id)
+		switch typ {
+		case 3, 4:
+			c.mu.Lock()
+			ch := c.pending[id]
+			c.mu.Unlock()
+			if ch != nil {
+				if typ == 3 {
+					ch <- parts[2]
+				} else {
+					ch <- nil
+				}
+			}
+		case 2:
+			if len(parts) < 4 {
+				continue
+			}
+			var action string
+			_ = json.Unmarshal(parts[2], &action)
+			c.st.Commands.Add(1)
+			res, code := c.answer(ctx, action, parts[3])
+			if code != "" {
+				_ = c.write([]any{4, id, code, "not supported by the simulator", map[string]any{}})
+			} else {
+				_ = c.write([]any{3, id, res})
+			}
+		}
+	}
+}
+
+// answer replies to a remote operation and starts what follows it.
+func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage) (any, string) {
+	var req map[string]any
+	_ = json.Unmarshal(raw, &req)
+	str := func(k string) string { s, _ := req[k].(string); return s }
+	num := func(k string) int { f, _ := req[k].(float64); return int(f) }
+	switch action {
+	case "Reset":
+		go func() {
+			c.sleep(ctx, time.Second)
+			select {
+			case c.reboot <- struct{}{}:
+			default:
+			}
+		}()
+		return map[string]string{"status": "Accepted"}, ""
+	case "ChangeAvailability":
+		conn, typ := num("connectorId"), str("type")
+		c.mu.Lock()
+		c.disabled[conn] = typ == "Inoperative"
+		c.mu.Unlock()
+		go func() {
+			st := "Available"
+			if typ == "Inoperative" {
+				st = "Unavailable"
+			}
+			c.status(ctx, conn, st, "NoError")
+		}()
+		return map[string]string{"status": "Accepted"}, ""
+	case "GetConfiguration":
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		var keys []map[string]any
+		for k, v := range c.config {
+			keys = append(keys, map[string]any{"key": k, "readonly": k == "NumberOfConnectors", "value": v})
+		}
+		return map[string]any{"configurationKey": keys}, ""
+	case "ChangeConfiguration":
+		k, v := str("key"), str("value")
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if k == "NumberOfConnectors" {
+			return map[string]string{"status": "Rejected"}, ""
+		}
+		if k == "AuthorizationKey" {
+			c.key = v
+		} else {
+			c.config[k] = v
+		}
+		return map[string]string{"status": "Accepted"}, ""
+	case "DataTransfer":
+		switch str("messageId") {
+		case "VpnStart", "VpnStop":
+			return map[string]any{"status": "Accepted", "data": `{"remaining":3600}`}, ""
+		}
+		return map[string]string{"status": "UnknownMessageId"}, ""
+	case "TriggerMessage":
+		msg, conn := str("requestedMessage"), num("connectorId")
+		go func() {
+			c.sleep(ctx, 100*time.Millisecond)
+			switch msg {
+			case "Heartbeat":
+				_, _ = c.call(ctx, "Heartbeat", map[string]any{})
+			case "StatusNotification":
+				c.status(ctx, conn, "Available", "NoError")
+			case "BootNotification":
+				_, _ = c.call(ctx, "BootNotification", map[string]any{"chargePointVendor": c.o.Vendor, "chargePointModel": c.o.Model, "firmwareVersion": c.firmware})
+			case "FirmwareStatusNotification":
+				_, _ = c.call(ctx, "FirmwareStatusNotification", map[string]any{"status": "Idle"})
+			case "DiagnosticsStatusNotification":
+				_, _ = c.call(ctx, "DiagnosticsStatusNotification", map[string]any{"status": "Idle"})
+			default:
+				for i := 1; i <= c.o.Connectors; i++ {
+					if conn == 0 || conn == i {
+						c.meter(ctx, i, 0, 50)
+					}
+				}
+			}
+		}()
+		return map[string]string{"status": "Accepted"}, ""
+	case "UpdateFirmware":
+		go c.updateFirmware(ctx, str("location"))
+		return map[string]any{}, ""
+	case "GetDiagnostics":
+		name := fmt.Sprintf("%s-%d.log", c.sn, time.Now().Unix())
+		go c.uploadDiagnostics(ctx, str("location"), name)
+		return map[string]any{"fileName": name}, ""
+	}
+	return nil, "NotImplemented"
+}
+
+func (c *charger) fwStatus(ctx context.Context, s string) {
+	_, _ = c.call(ctx, "FirmwareStatusNotification", map[string]any{"status": s})
+}
+
+func (c *charger) updateFirmware(ctx context.Context, location string) {
+	c.sleep(ctx, 200*time.Millisecond)
+	c.fwStatus(ctx, "Downloading")
+	req, _ := http.NewRequestWithContext(ctx, "GET", location, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		c.fwStatus(ctx, "DownloadFailed")
+		return
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	c.fwStatus(ctx, "Downloaded")
+	c.sleep(ctx, time.Second)
+	c.fwStatus(ctx, "Installing")
+	c.sleep(ctx, 2*time.Second)
+	c.mu.Lock()
+	c.firmware = fmt.Sprintf("1.%d.%d", time.Now().Unix()%100, n%1000)
+	c.mu.Unlock()
+	c.fwStatus(ctx, "Installed")
+	select { // reboot into the new firmware
+	case c.reboot <- struct{}{}:
+	default:
+	}
+}
+
+func (c *charger) uploadDiagnostics(ctx context.Context, location, name string) {
+	c.sleep(ctx, 200*time.Millisecond)
+	_, _ = c.call(ctx, "DiagnosticsStatusNotification", map[string]any{"status": "Uploading"})
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "%s %s info line %d: connector ok, temperature %.1f\n", ts(time.Now()), c.sn, i, 30+c.rnd.Float64()*5)
+	}
+	sep := "?"
+	if strings.Contains(location, "?") {
+		sep = "&"
+	}
+	req, _ := http.NewRequestWithContext(ctx, "POST", location+sep+"name="+name, strings.NewReader(b.String()))
+	req.Header.Set("Content-Type", "text/plain")
+	resp, err := http.DefaultClient.Do(req)
+	status := "Uploaded"
+	if err != nil || resp.StatusCode/100 != 2 {
+		status = "UploadFailed"
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	_, _ = c.call(ctx, "DiagnosticsStatusNotification", map[string]any{"status": status})
+}
