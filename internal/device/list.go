@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"chargeops/internal/access"
@@ -17,13 +18,17 @@ type ListFilter struct {
 	ModelID     int64  `json:"modelId"`
 	CustomerID  int64  `json:"customerId"`
 	Keyword     string `json:"keyword"` // SN or name, matched from the start
-	Sort        string `json:"sort"`    // "" / "-id" newest first, "id" oldest first
+	Sort        string `json:"sort"`    // "" newest first, "id" oldest first
 }
 
 // MaxListWindow bounds how deep a list may be paged and how far it is counted: past it the
 // total reads "10,000 or more" and the screen asks for a narrower filter. This keeps every page
-// of every filter an index range scan, whatever the fleet's size (docs/benchmarks.md).
+// of every filter a bounded walk of an index, whatever the fleet's size (docs/benchmarks.md).
 const MaxListWindow = 10000
+
+// maxBranches is how many scope values are split into separate index walks; a longer list is
+// filtered with a plain IN.
+const maxBranches = 64
 
 // List is a page of devices with a bounded total.
 type List struct {
@@ -32,55 +37,160 @@ type List struct {
 	List      []Device `json:"list"`
 }
 
-func (s *Service) filtered(sc access.Scope, f ListFilter) *db.Query {
-	q := scoped(sc)
-	if f.Status != nil {
-		q.And("d.status = ?", *f.Status)
-	}
-	if f.AlarmStatus != nil {
-		q.And("d.alarm_status = ?", *f.AlarmStatus)
-	}
-	if f.SiteID != 0 {
-		q.And("d.site_id = ?", f.SiteID)
-	}
-	if f.ModelID != 0 {
-		q.And("d.model_id = ?", f.ModelID)
-	}
-	if f.CustomerID != 0 {
-		q.And("d.customer_id = ?", f.CustomerID)
-	}
-	if kw := strings.TrimSpace(f.Keyword); kw != "" {
-		// A prefix range uses the unique indexes on sn and name on both databases.
-		hi := kw + "\U0010FFFF"
-		q.And("((d.sn >= ? AND d.sn < ?) OR (d.name >= ? AND d.name < ?))", kw, hi, kw, hi)
-	}
-	return q
+// plan is the device-only part of a list query: conditions every row must meet, and branches
+// of which a row must meet one. Each branch is walked on its own index in id order (or in
+// SN/name order for a keyword), so no branch ever sorts a large set: an IN list or an OR
+// across two indexes would make both databases sort every match.
+type plan struct {
+	conds    []string
+	args     []any
+	branches []branch
 }
 
-// List returns a page of the devices in scope.
+type branch struct {
+	cond  string
+	args  []any
+	order string // index order of the walk; "" means d.id in the list's direction
+}
+
+func (s *Service) plan(sc access.Scope, f ListFilter) plan {
+	var p plan
+	add := func(c string, a ...any) { p.conds = append(p.conds, c); p.args = append(p.args, a...) }
+	if f.Status != nil {
+		add("d.status = ?", *f.Status)
+	}
+	if f.AlarmStatus != nil {
+		add("d.alarm_status = ?", *f.AlarmStatus)
+	}
+	if f.SiteID != 0 {
+		add("d.site_id = ?", f.SiteID)
+	}
+	if f.ModelID != 0 {
+		add("d.model_id = ?", f.ModelID)
+	}
+	if f.CustomerID != 0 {
+		add("d.customer_id = ?", f.CustomerID)
+	}
+	kw := strings.TrimSpace(f.Keyword)
+	switch {
+	case kw != "":
+		// Walked in SN and name order, up to the window each; beyond it the list is a window
+		// of the matches (totalMore), as everywhere.
+		hi := kw + "\U0010FFFF"
+		p.branches = []branch{{"d.sn >= ? AND d.sn < ?", []any{kw, hi}, "d.sn"}, {"d.name >= ? AND d.name < ?", []any{kw, hi}, "d.name"}}
+	case !sc.AllSites && f.SiteID == 0 && len(sc.SiteIDs) > 1 && len(sc.SiteIDs) <= maxBranches:
+		for _, id := range sc.SiteIDs {
+			p.branches = append(p.branches, branch{cond: "d.site_id = ?", args: []any{id}})
+		}
+	case sc.AllSites && !sc.AllCustomers && f.CustomerID == 0 && len(sc.CustomerIDs) > 1 && len(sc.CustomerIDs) <= maxBranches:
+		for _, id := range sc.CustomerIDs {
+			p.branches = append(p.branches, branch{cond: "d.customer_id = ?", args: []any{id}})
+		}
+	}
+	cond, args := sc.SiteCond("d.customer_id", "d.site_id")
+	add(cond, args...)
+	return p
+}
+
+// ids returns the SQL and arguments selecting the ids of rows [offset, offset+limit) in the
+// list's order, or, with count, a bounded count of the matches.
+func (p plan) ids(desc bool, limit, offset int, count bool) (string, []any) {
+	dir := " DESC"
+	if !desc {
+		dir = " ASC"
+	}
+	where := " WHERE " + strings.Join(p.conds, " AND ")
+	if len(p.branches) == 0 {
+		if count {
+			return "SELECT COUNT(*) FROM (SELECT 1 FROM device d" + where + " LIMIT ?) AS capped", append(append([]any{}, p.args...), MaxListWindow+1)
+		}
+		return "SELECT d.id FROM device d" + where + " ORDER BY d.id" + dir + " LIMIT ? OFFSET ?", append(append([]any{}, p.args...), limit, offset)
+	}
+	window := offset + limit
+	if count {
+		window = MaxListWindow + 1
+	}
+	var parts []string
+	var args []any
+	for i, b := range p.branches {
+		order, take := b.order, MaxListWindow+1
+		if order == "" {
+			// Walked in the list's own order, a branch's first rows are the only ones the
+			// merged page can use.
+			order, take = "d.id"+dir, window
+		}
+		parts = append(parts, "SELECT id FROM (SELECT d.id FROM device d"+where+" AND "+b.cond+" ORDER BY "+order+" LIMIT ?) AS b"+strconv.Itoa(i))
+		args = append(append(append(args, p.args...), b.args...), take)
+	}
+	union := strings.Join(parts, " UNION ")
+	if count {
+		return "SELECT COUNT(*) FROM (SELECT id FROM (" + union + ") AS u LIMIT ?) AS capped", append(args, MaxListWindow+1)
+	}
+	return union + " ORDER BY id" + dir + " LIMIT ? OFFSET ?", append(args, limit, offset)
+}
+
+// List returns a page of the devices in scope: the page's ids from the device table alone,
+// then those rows with their model, site and customer names.
 func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (List, error) {
-	q := s.filtered(sc, f)
-	p := f.Page.Normalize()
-	limit, offset := p.LimitOffset()
+	p := s.plan(sc, f)
+	limit, offset := f.Page.LimitOffset()
 	if offset+limit > MaxListWindow {
 		offset = max(0, MaxListWindow-limit)
 	}
 	out := List{List: []Device{}}
-	where, args := q.Where()
-	// Counting stops at the window: a bounded count is an index range scan, not a table count.
-	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM device d`+where+` LIMIT ?) AS capped`, append(append([]any{}, args...), MaxListWindow+1)...).Scan(&out.Total)
-	if err != nil {
+	q, args := p.ids(true, 0, 0, true)
+	if err := s.db.QueryRow(ctx, q, args...).Scan(&out.Total); err != nil {
 		return out, err
 	}
 	if out.Total > MaxListWindow {
 		out.Total, out.TotalMore = MaxListWindow, true
 	}
+	desc := f.Sort != "id"
+	q, args = p.ids(desc, limit, offset, false)
+	ids, err := s.pageIDs(ctx, q, args)
+	if err != nil || len(ids) == 0 {
+		return out, err
+	}
 	order := "d.id DESC"
-	if f.Sort == "id" {
+	if !desc {
 		order = "d.id ASC"
 	}
-	out.List, err = db.All(ctx, s.db, q, columns, order, limit, offset, scan)
+	out.List, err = db.All(ctx, s.db, (&db.Query{From: from}).And("d.id IN ("+db.Placeholders(len(ids))+")", ids...), columns, order, len(ids), 0, scan)
 	return out, err
+}
+
+func (s *Service) pageIDs(ctx context.Context, q string, args []any) ([]any, error) {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []any
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// filtered is the plain (unbranched) query of a filter, for exports that walk all matches.
+func (s *Service) filtered(sc access.Scope, f ListFilter) *db.Query {
+	p := s.plan(sc, f)
+	q := &db.Query{From: from}
+	q.And(strings.Join(p.conds, " AND "), p.args...)
+	if len(p.branches) > 0 {
+		var conds []string
+		var args []any
+		for _, b := range p.branches {
+			conds = append(conds, "("+b.cond+")")
+			args = append(args, b.args...)
+		}
+		q.And("("+strings.Join(conds, " OR ")+")", args...)
+	}
+	return q
 }
 
 // StatusCounts counts the devices in scope by status (for the list's status badges and home).

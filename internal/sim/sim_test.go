@@ -105,8 +105,11 @@ func TestSimulatedFleet(t *testing.T) {
 			_ = d.QueryRow(context.Background(), `SELECT firmware_status FROM device_state WHERE device_id = ?`, ids[0]).Scan(&s)
 			return s == "Installed"
 		})
-		send(1, nil) // soft reset: the charger reboots and reconnects
-		waitFor(t, "reconnect after reset", 15*time.Second, func() bool { t.Logf("connects %d", st.Connects.Load()); return st.Connects.Load() >= 5 })
+		// Installing ends with a reboot into the new firmware: the charger reconnects.
+		waitFor(t, "reconnect after the firmware update", 15*time.Second, func() bool { return st.Connects.Load() >= 4 })
+		time.Sleep(time.Second)
+		send(1, nil) // soft reset: the charger reboots and reconnects again
+		waitFor(t, "reconnect after reset", 15*time.Second, func() bool { return st.Connects.Load() >= 5 })
 		t.Logf("%s: connects %d, frames %d, sessions %d, faults %d, commands %d", d.Dialect(), st.Connects.Load(), st.Frames.Load(),
 			st.Sessions.Load(), st.Faults.Load(), st.Commands.Load())
 	})

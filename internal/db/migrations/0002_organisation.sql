@@ -127,8 +127,8 @@ CREATE TABLE data_item (
 -- alarm_status: 0 none, 1 alarm open, 2 fault open.
 CREATE TABLE device (
   id                   {{ID}},
-  sn                   TEXT NOT NULL UNIQUE,
-  name                 TEXT NOT NULL UNIQUE,
+  sn                   TEXT {{BYTEORDER}} NOT NULL UNIQUE,
+  name                 TEXT {{BYTEORDER}} NOT NULL UNIQUE,
   model_id             BIGINT NOT NULL REFERENCES device_model(id),
   site_id              BIGINT NOT NULL REFERENCES site(id),
   customer_id          BIGINT NOT NULL REFERENCES customer(id),

@@ -309,7 +309,10 @@ func TestGatewayWithOCPPGoChargePoint(t *testing.T) {
 		if _, err := cp.StatusNotification(1, core.GroundFailure, core.ChargePointStatusFaulted); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "Faulted", func() bool { s, al := deviceStatus(t, d, a1); return s == fleet.StatusFaulted && al == fleet.AlarmFault })
+		waitFor(t, "Faulted", func() bool {
+			s, al := deviceStatus(t, d, a1)
+			return s == fleet.StatusFaulted && al == fleet.AlarmFault
+		})
 		var events struct {
 			Total int64             `json:"total"`
 			List  []fleet.EventView `json:"list"`

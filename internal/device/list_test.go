@@ -1,0 +1,88 @@
+package device_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"chargeops/internal/access"
+	"chargeops/internal/db"
+	"chargeops/internal/device"
+	"chargeops/internal/testutil"
+)
+
+// TestListMatchesAPlainFilter checks that the branched index walks return exactly the page a
+// naive filter-and-sort would, for scopes, keywords, filters, pages and both orders.
+func TestListMatchesAPlainFilter(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		now := db.NowMS()
+		for c := 1; c <= 4; c++ {
+			d.Exec(ctx, `INSERT INTO customer (id, name, code, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, c, fmt.Sprint("C", c), fmt.Sprint("C", c), now, now)
+		}
+		for s := 1; s <= 12; s++ {
+			d.Exec(ctx, `INSERT INTO site (id, customer_id, name, code, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`, s, (s-1)%4+1, fmt.Sprint("S", s), fmt.Sprint("S", s), now, now)
+		}
+		d.Exec(ctx, `INSERT INTO device_model (id, name, created_at, updated_at) VALUES (1, 'M', ?, ?)`, now, now)
+		type row struct {
+			id                     int64
+			sn, name               string
+			site, customer, status int
+		}
+		rng := rand.New(rand.NewPCG(7, 9))
+		var all []row
+		for i := 1; i <= 400; i++ {
+			site := rng.IntN(12) + 1
+			r := row{sn: fmt.Sprintf("%s%04d", []string{"AB", "AC", "BX"}[rng.IntN(3)], i), name: fmt.Sprintf("%s %04d", []string{"East", "West"}[rng.IntN(2)], i),
+				site: site, customer: (site-1)%4 + 1, status: rng.IntN(4)}
+			id, err := db.InsertID(ctx, d, `INSERT INTO device (sn, name, model_id, site_id, customer_id, status, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?)`,
+				r.sn, r.name, r.site, r.customer, r.status, now, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.id = id
+			all = append(all, r)
+		}
+		svc := device.NewService(d)
+		st := 2
+		cases := []struct {
+			scope access.Scope
+			f     device.ListFilter
+			keep  func(r row) bool
+		}{
+			{access.Scope{CustomerIDs: []int64{1, 3}, AllSites: true}, device.ListFilter{}, func(r row) bool { return r.customer == 1 || r.customer == 3 }},
+			{access.Scope{CustomerIDs: []int64{1, 3}, AllSites: true}, device.ListFilter{Status: &st, Page: db.Page{Page: 2, PageSize: 10}}, func(r row) bool { return (r.customer == 1 || r.customer == 3) && r.status == 2 }},
+			{access.Scope{CustomerIDs: []int64{1, 2}, SiteIDs: []int64{1, 2, 6, 7}}, device.ListFilter{Sort: "id"}, func(r row) bool { return slices.Contains([]int{1, 2, 6}, r.site) }},
+			{access.FullScope(), device.ListFilter{Keyword: "AC"}, func(r row) bool { return r.sn[:2] == "AC" }},
+			{access.FullScope(), device.ListFilter{Keyword: "West", Page: db.Page{Page: 3, PageSize: 20}}, func(r row) bool { return r.name[:4] == "West" }},
+			{access.Scope{CustomerIDs: []int64{2, 4}, AllSites: true}, device.ListFilter{Keyword: "A", Status: &st}, func(r row) bool { return r.sn[0] == 'A' && r.status == 2 && (r.customer == 2 || r.customer == 4) }},
+		}
+		for i, c := range cases {
+			var want []int64
+			for _, r := range all {
+				if c.keep(r) {
+					want = append(want, r.id)
+				}
+			}
+			total := len(want)
+			if c.f.Sort != "id" {
+				slices.Reverse(want)
+			}
+			limit, offset := c.f.Page.LimitOffset()
+			want = want[min(offset, len(want)):min(offset+limit, len(want))]
+			got, err := svc.List(ctx, c.scope, c.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotIDs []int64
+			for _, d := range got.List {
+				gotIDs = append(gotIDs, d.ID)
+			}
+			if got.Total != int64(total) || !slices.Equal(gotIDs, want) {
+				t.Errorf("case %d: total %d want %d; ids %v want %v", i, got.Total, total, gotIDs, want)
+			}
+		}
+	})
+}
