@@ -74,15 +74,7 @@ func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (db.L
 
 // Get returns a customer in scope.
 func (s *Service) Get(ctx context.Context, sc access.Scope, id int64) (Customer, error) {
-	q := scoped(sc).And("c.id = ?", id)
-	list, err := db.All(ctx, s.db, q, columns, "", 1, 0, scan)
-	if err != nil {
-		return Customer{}, err
-	}
-	if len(list) == 0 {
-		return Customer{}, apperr.ErrNotFound
-	}
-	return list[0], nil
+	return db.One(ctx, s.db, scoped(sc).And("c.id = ?", id), columns, scan, apperr.ErrNotFound)
 }
 
 // Input adds or changes a customer.

@@ -88,3 +88,17 @@ func SortOrder(sort string, columns map[string]string, def string) string {
 	}
 	return col + dir
 }
+
+// One returns the single row q selects, or notFound when there is none.
+func One[T any](ctx context.Context, d Querier, q *Query, cols string, scan func(Scanner) (T, error), notFound error) (T, error) {
+	list, err := All(ctx, d, q, cols, "", 1, 0, scan)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	if len(list) == 0 {
+		var zero T
+		return zero, notFound
+	}
+	return list[0], nil
+}

@@ -107,14 +107,7 @@ func scoped(sc access.Scope) *db.Query {
 
 // Get returns a device in scope.
 func (s *Service) Get(ctx context.Context, sc access.Scope, id int64) (Device, error) {
-	list, err := db.All(ctx, s.db, scoped(sc).And("d.id = ?", id), columns, "", 1, 0, scan)
-	if err != nil {
-		return Device{}, err
-	}
-	if len(list) == 0 {
-		return Device{}, apperr.ErrNotFound
-	}
-	return list[0], nil
+	return db.One(ctx, s.db, scoped(sc).And("d.id = ?", id), columns, scan, apperr.ErrNotFound)
 }
 
 // Input adds or changes a device.

@@ -97,14 +97,10 @@ func (s *Service) aliases(ctx context.Context, modelID int64) ([]string, error) 
 
 // Get returns a model with its aliases.
 func (s *Service) Get(ctx context.Context, id int64) (Model, error) {
-	list, err := db.All(ctx, s.db, (&db.Query{From: from}).And("m.id = ?", id), columns, "", 1, 0, scan)
+	m, err := db.One(ctx, s.db, (&db.Query{From: from}).And("m.id = ?", id), columns, scan, apperr.ErrNotFound)
 	if err != nil {
-		return Model{}, err
+		return m, err
 	}
-	if len(list) == 0 {
-		return Model{}, apperr.ErrNotFound
-	}
-	m := list[0]
 	m.Aliases, err = s.aliases(ctx, id)
 	return m, err
 }

@@ -85,14 +85,7 @@ func (s *Service) Items(ctx context.Context, f ItemFilter) ([]Item, error) {
 
 // GetItem returns one item.
 func (s *Service) GetItem(ctx context.Context, id int64) (Item, error) {
-	list, err := db.All(ctx, s.db, (&db.Query{From: "model_item"}).And("id = ?", id), itemColumns, "", 1, 0, scanItem)
-	if err != nil {
-		return Item{}, err
-	}
-	if len(list) == 0 {
-		return Item{}, apperr.ErrNotFound
-	}
-	return list[0], nil
+	return db.One(ctx, s.db, (&db.Query{From: "model_item"}).And("id = ?", id), itemColumns, scanItem, apperr.ErrNotFound)
 }
 
 func level(v int) bool { return v >= 0 && v <= 5 }

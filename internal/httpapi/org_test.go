@@ -42,7 +42,7 @@ func TestDeviceRegister(t *testing.T) {
 		}
 		apitest.WantCode(t, add("bad sn!", "X"), apperr.Invalid)
 		apitest.WantCode(t, add("ALPHA-0001", "Another"), apperr.Conflict) // SN taken
-		a := add("ALPHA-0002", "Alpha 1")                                     // name taken
+		a := add("ALPHA-0002", "Alpha 1")                                  // name taken
 		apitest.WantCode(t, a, apperr.Conflict)
 		if a.Message != "Device name already exists" {
 			t.Fatalf("message %q", a.Message)
@@ -111,7 +111,12 @@ func TestDeviceImportIsAllOrNothing(t *testing.T) {
 			{"IMP-0003", "Imported 3", "AC-7kW", "NO-SUCH-SITE"},
 		})
 		apitest.WantCode(t, a, apperr.Invalid)
-		var bad struct{ Rows []struct{ Row int; Message string } }
+		var bad struct {
+			Rows []struct {
+				Row     int
+				Message string
+			}
+		}
 		a.Into(t, &bad)
 		if len(bad.Rows) != 2 || bad.Rows[0].Row != 3 || bad.Rows[1].Row != 4 || !strings.Contains(a.Message, "row 3") {
 			t.Fatalf("row errors %+v %q", bad.Rows, a.Message)

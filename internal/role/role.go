@@ -112,14 +112,10 @@ func (s *Service) List(ctx context.Context, p *access.Principal, f ListFilter) (
 // GetScoped returns a role p may see.
 func (s *Service) GetScoped(ctx context.Context, p *access.Principal, id int64) (Role, error) {
 	cond, args := visible(p)
-	list, err := db.All(ctx, s.db, (&db.Query{From: "role r"}).And("r.id = ?", id).And(cond, args...), roleColumns, "", 1, 0, scanRole)
+	r, err := db.One(ctx, s.db, (&db.Query{From: "role r"}).And("r.id = ?", id).And(cond, args...), roleColumns, scanRole, apperr.ErrNotFound)
 	if err != nil {
-		return Role{}, err
+		return r, err
 	}
-	if len(list) == 0 {
-		return Role{}, apperr.ErrNotFound
-	}
-	r := list[0]
 	r.Keys, err = s.Keys(ctx, id)
 	return r, err
 }

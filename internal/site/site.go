@@ -88,14 +88,10 @@ func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (db.L
 
 // Get returns a site in scope with its notification receivers.
 func (s *Service) Get(ctx context.Context, sc access.Scope, id int64) (Site, error) {
-	list, err := db.All(ctx, s.db, scoped(sc).And("s.id = ?", id), columns, "", 1, 0, scan)
+	st, err := db.One(ctx, s.db, scoped(sc).And("s.id = ?", id), columns, scan, apperr.ErrNotFound)
 	if err != nil {
-		return Site{}, err
+		return st, err
 	}
-	if len(list) == 0 {
-		return Site{}, apperr.ErrNotFound
-	}
-	st := list[0]
 	st.Receivers, err = db.All(ctx, s.db, (&db.Query{From: "site_receiver"}).And("site_id = ?", id), "user_id", "user_id", 1000, 0,
 		func(r db.Scanner) (int64, error) { var v int64; err := r.Scan(&v); return v, err })
 	return st, err
