@@ -18,6 +18,7 @@ import (
 	"chargeops/internal/config"
 	demoseed "chargeops/internal/demo"
 	"chargeops/internal/httpapi"
+	"chargeops/internal/sim"
 	"chargeops/web"
 )
 
@@ -30,6 +31,8 @@ Usage:
   chargeops migrate  [options]   apply database migrations and exit
   chargeops user create-root --name NAME --password PASSWORD [options]
                                  create a super admin, or reset an existing one
+  chargeops sim --url ws://HOST/ocpp --devices N [--prefix SN-]
+                                 run simulated OCPP 1.6J chargers
   chargeops openapi              print the OpenAPI document
   chargeops version
 
@@ -83,6 +86,8 @@ func run(args []string) error {
 		s := httpapi.New(httpapi.Deps{}, httpapi.Options{}, nil)
 		_, err := os.Stdout.Write(s.OpenAPI())
 		return err
+	case "sim":
+		return runSim(ctx, rest)
 	case "version":
 		fmt.Println(app.Version)
 		return nil
@@ -166,6 +171,16 @@ func serve(ctx context.Context, args []string, demo bool) error {
 			return fmt.Errorf("demo data: %s", describe(err))
 		}
 		n = 1
+	}
+	if demo {
+		// The demo sites' chargers come alive: simulated OCPP clients on this node's gateway.
+		sns, err := demoseed.SNs(ctx, a)
+		if err != nil {
+			return err
+		}
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		go sim.Run(ctx, sim.Options{URL: "ws://127.0.0.1:" + port + "/ocpp", SNs: sns, Logger: slog.Default().With("component", "sim")})
+		slog.Info("simulating the demo fleet", "chargers", len(sns))
 	}
 	slog.Info("chargeops is running", "url", consoleURL(ln.Addr()), "db", d.Dialect().String(), "version", app.Version)
 	fmt.Printf("\n  chargeops console: %s\n", consoleURL(ln.Addr()))

@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
@@ -25,6 +27,7 @@ import (
 	"chargeops/internal/device"
 	"chargeops/internal/devmodel"
 	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/natsreg"
 	"chargeops/internal/gateway/ocpp16"
 	"chargeops/internal/httpapi"
 	"chargeops/internal/mail"
@@ -100,8 +103,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		return nil, err
 	}
 	a.Sessions.OnTimeout = a.Auth.OnSessionTimeout
+	var fleetRegistry fleet.Registry
+	if cfg.NATSURL != "" {
+		if fleetRegistry, err = natsRegistry(cfg); err != nil {
+			return nil, err
+		}
+	}
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
-		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue})
+		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, Node: cfg.NodeName, Registry: fleetRegistry})
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +118,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
+	a.Devices.SetNotifier(fleetNotifier{a.Fleet})
 	a.Customers, a.Sites, a.Models = customer.NewService(d), site.NewService(d), devmodel.NewService(d)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
@@ -207,3 +217,28 @@ func (a *App) serveOCPP(ctx context.Context) error {
 	slog.Info("ocpp gateway listening", "addr", ln.Addr().String(), "tls", a.Cfg.OCPPTLSCert != "")
 	return nil
 }
+
+// natsRegistry joins the cluster over NATS (commands reach the node holding the socket).
+func natsRegistry(cfg config.Config) (fleet.Registry, error) {
+	node := cfg.NodeName
+	if node == "" {
+		h, _ := os.Hostname()
+		node = fmt.Sprintf("%s-%d", h, os.Getpid())
+	}
+	nc, err := nats.Connect(cfg.NATSURL, nats.Name("chargeops "+node), nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, fmt.Errorf("nats-url: %w", err)
+	}
+	return natsreg.New(nc, node)
+}
+
+// fleetNotifier lets the device register tell the live fleet of administrative changes.
+type fleetNotifier struct{ f *fleet.Service }
+
+func (n fleetNotifier) DeviceChanged(ctx context.Context, id int64) {
+	if err := n.f.Recompute(ctx, id); err != nil {
+		slog.Warn("device status not recomputed", "device", id, "err", err)
+	}
+}
+
+func (n fleetNotifier) DeviceGone(sn string) { n.f.Drop(sn, "disabled or deleted") }

@@ -50,6 +50,8 @@ type Config struct {
 	CommandTimeout   time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
 	ProtocolLogDays  int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
 	ProtocolLogQueue int           `name:"protocol-log-queue" help:"protocol-log rows queued before the gateway stops reading from chargers (backpressure)"`
+	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
+	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 }
 
 // Default returns the built-in defaults.

@@ -10,6 +10,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/app"
 	"chargeops/internal/customer"
+	"chargeops/internal/db"
 	"chargeops/internal/device"
 	"chargeops/internal/devmodel"
 	"chargeops/internal/role"
@@ -199,4 +200,26 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 		accounts = append(accounts, Account{UserName: u.name, Role: u.role})
 	}
 	return accounts, nil
+}
+
+// SNs returns the devices of the demo sites (what `chargeops demo` simulates), at most 500.
+func SNs(ctx context.Context, a *app.App) ([]string, error) {
+	var codes []any
+	for _, s := range sites {
+		codes = append(codes, s.code)
+	}
+	rows, err := a.DB.Query(ctx, `SELECT d.sn FROM device d JOIN site s ON s.id = d.site_id WHERE s.code IN (`+db.Placeholders(len(codes))+`) ORDER BY d.sn LIMIT 500`, codes...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var sn string
+		if err := rows.Scan(&sn); err != nil {
+			return nil, err
+		}
+		out = append(out, sn)
+	}
+	return out, rows.Err()
 }

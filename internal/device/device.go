@@ -15,17 +15,6 @@ import (
 	"chargeops/internal/db"
 )
 
-// Status values (decisions §2).
-const (
-	StatusOffline  = 0
-	StatusIdle     = 1
-	StatusWorking  = 2
-	StatusFaulted  = 3
-	StatusMaintain = 4
-	StatusFirmware = 5
-	StatusDisabled = 6
-)
-
 // Device as the API shows it.
 type Device struct {
 	ID               int64    `json:"id"`
@@ -54,10 +43,11 @@ type Device struct {
 	UpdatedAt        int64    `json:"updatedAt"`
 }
 
-// Notifier hears of administrative changes the gateway must act on (a disabled device is
-// disconnected; a deleted one is forgotten).
+// Notifier is the live fleet, which owns a device's status: it recomputes the status after an
+// administrative change and cuts the connection of a device that may no longer connect.
 type Notifier interface {
-	DeviceChanged(ctx context.Context, deviceID int64, sn string)
+	DeviceChanged(ctx context.Context, deviceID int64)
+	DeviceGone(sn string)
 }
 
 // Service reads and changes devices.
@@ -71,9 +61,15 @@ func NewService(d *db.DB) *Service { return &Service{db: d} }
 // SetNotifier connects the gateway.
 func (s *Service) SetNotifier(n Notifier) { s.notifier = n }
 
-func (s *Service) notify(ctx context.Context, id int64, sn string) {
+func (s *Service) changed(ctx context.Context, id int64) {
 	if s.notifier != nil {
-		s.notifier.DeviceChanged(ctx, id, sn)
+		s.notifier.DeviceChanged(ctx, id)
+	}
+}
+
+func (s *Service) gone(sn string) {
+	if s.notifier != nil {
+		s.notifier.DeviceGone(sn)
 	}
 }
 
@@ -274,18 +270,17 @@ func (s *Service) forEach(ctx context.Context, sc access.Scope, ids []int64, fn 
 // SetEnabled enables or disables devices. A disabled device shows Disabled and the gateway
 // drops and refuses its connection; an enabled one shows Offline until it connects.
 func (s *Service) SetEnabled(ctx context.Context, sc access.Scope, ids []int64, enabled bool) error {
-	status := StatusDisabled
-	if enabled {
-		status = StatusOffline
-	}
 	return s.forEach(ctx, sc, ids, func(d Device) error {
 		if d.Enabled == enabled {
 			return nil
 		}
-		if _, err := s.db.Exec(ctx, `UPDATE device SET enabled = ?, status = ?, updated_at = ? WHERE id = ?`, db.BoolInt(enabled), status, db.NowMS(), d.ID); err != nil {
+		if _, err := s.db.Exec(ctx, `UPDATE device SET enabled = ?, updated_at = ? WHERE id = ?`, db.BoolInt(enabled), db.NowMS(), d.ID); err != nil {
 			return err
 		}
-		s.notify(ctx, d.ID, d.SN)
+		if !enabled {
+			s.gone(d.SN)
+		}
+		s.changed(ctx, d.ID)
 		return nil
 	})
 }
@@ -295,7 +290,7 @@ func (s *Service) SetMaintainMode(ctx context.Context, sc access.Scope, ids []in
 	return s.forEach(ctx, sc, ids, func(d Device) error {
 		_, err := s.db.Exec(ctx, `UPDATE device SET maintain_mode = ?, updated_at = ? WHERE id = ?`, db.BoolInt(on), db.NowMS(), d.ID)
 		if err == nil {
-			s.notify(ctx, d.ID, d.SN)
+			s.changed(ctx, d.ID)
 		}
 		return err
 	})
@@ -307,7 +302,7 @@ func (s *Service) Maintained(ctx context.Context, sc access.Scope, ids []int64) 
 		now := db.NowMS()
 		_, err := s.db.Exec(ctx, `UPDATE device SET maintain_mode = 0, last_maintained_at = ?, updated_at = ? WHERE id = ?`, now, now, d.ID)
 		if err == nil {
-			s.notify(ctx, d.ID, d.SN)
+			s.changed(ctx, d.ID)
 		}
 		return err
 	})
@@ -319,7 +314,7 @@ func (s *Service) Delete(ctx context.Context, sc access.Scope, ids []int64) erro
 		if _, err := s.db.Exec(ctx, `DELETE FROM device WHERE id = ?`, d.ID); err != nil {
 			return err
 		}
-		s.notify(ctx, d.ID, d.SN)
+		s.gone(d.SN)
 		return nil
 	})
 }

@@ -205,7 +205,7 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 		if cookie != nil {
 			token = cookie.Value
 		}
-		p, err := s.Auth.Principal(c, token)
+		p, err := s.Auth.Principal(r.Context(), token) // not c: c.Context is replaced below, while a driver may still watch it
 		switch {
 		case err == nil:
 			c.P = p

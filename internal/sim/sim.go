@@ -93,7 +93,7 @@ func RunStats(ctx context.Context, o Options, st *Stats) {
 			c := &charger{o: &o, st: st, sn: sn, key: o.Keys[sn], firmware: o.Firmware, config: map[string]string{
 				"HeartbeatInterval": "60", "MeterValueSampleInterval": fmt.Sprint(int(o.MeterInterval.Seconds())),
 				"NumberOfConnectors": fmt.Sprint(o.Connectors), "AuthorizeRemoteTxRequests": "false", "WebSocketPingInterval": "30",
-			}, energy: make([]float64, o.Connectors+1), rnd: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))}
+			}, energy: make([]float64, o.Connectors+1)}
 			c.loop(ctx)
 		}()
 	}
@@ -105,7 +105,6 @@ type charger struct {
 	st       *Stats
 	sn, key  string
 	firmware string
-	rnd      *rand.Rand
 
 	mu       sync.Mutex
 	ws       *websocket.Conn
@@ -134,9 +133,12 @@ func (c *charger) loop(ctx context.Context) {
 	backoff := time.Second
 	for ctx.Err() == nil {
 		h := http.Header{}
-		if c.key != "" {
+		c.mu.Lock()
+		key := c.key
+		c.mu.Unlock()
+		if key != "" {
 			r, _ := http.NewRequest("GET", "http://x", nil)
-			r.SetBasicAuth(c.sn, c.key)
+			r.SetBasicAuth(c.sn, key)
 			h.Set("Authorization", r.Header.Get("Authorization"))
 		}
 		d := websocket.Dialer{Subprotocols: []string{"ocpp1.6"}, HandshakeTimeout: 10 * time.Second}
@@ -147,7 +149,7 @@ func (c *charger) loop(ctx context.Context) {
 				code = resp.StatusCode
 			}
 			c.o.Logger.Debug("sim connect failed", "sn", c.sn, "http", code, "err", err)
-			jitter := time.Duration(c.rnd.Int64N(int64(backoff/2) + 1))
+			jitter := time.Duration(rand.Int64N(int64(backoff/2) + 1))
 			if !c.sleep(ctx, backoff+jitter) {
 				return
 			}
@@ -157,7 +159,7 @@ func (c *charger) loop(ctx context.Context) {
 		backoff = time.Second
 		c.st.Connects.Add(1)
 		c.run(ctx, ws)
-		if !c.sleep(ctx, time.Duration(500+c.rnd.IntN(1500))*time.Millisecond) {
+		if !c.sleep(ctx, time.Duration(500+rand.IntN(1500))*time.Millisecond) {
 			return
 		}
 	}
@@ -178,8 +180,11 @@ func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
 		_ = ws.Close()
 	}()
 	go c.read(cctx, cancel, ws)
+	c.mu.Lock()
+	fw := c.firmware
+	c.mu.Unlock()
 	boot, err := c.call(cctx, "BootNotification", map[string]any{"chargePointVendor": c.o.Vendor, "chargePointModel": c.o.Model,
-		"chargePointSerialNumber": c.sn, "firmwareVersion": c.firmware})
+		"chargePointSerialNumber": c.sn, "firmwareVersion": fw})
 	if err != nil {
 		return
 	}
@@ -221,7 +226,7 @@ func (c *charger) heartbeats(ctx context.Context) {
 }
 
 func (c *charger) scaled(min, max time.Duration) time.Duration {
-	d := min + time.Duration(c.rnd.Int64N(int64(max-min)+1))
+	d := min + time.Duration(rand.Int64N(int64(max-min)+1))
 	return time.Duration(float64(d) / c.o.Speed)
 }
 
@@ -237,10 +242,10 @@ func (c *charger) connectorLife(ctx context.Context, conn int) {
 		if disabled {
 			continue
 		}
-		if c.rnd.Float64() < c.o.FaultChance {
+		if rand.Float64() < c.o.FaultChance {
 			c.st.Faults.Add(1)
 			codes := []string{"HighTemperature", "GroundFailure", "OverCurrentFailure", "PowerMeterFailure"}
-			c.status(ctx, conn, "Faulted", codes[c.rnd.IntN(len(codes))])
+			c.status(ctx, conn, "Faulted", codes[rand.IntN(len(codes))])
 			if !c.sleep(ctx, c.scaled(10*time.Second, 40*time.Second)) {
 				return
 			}
@@ -254,7 +259,7 @@ func (c *charger) connectorLife(ctx context.Context, conn int) {
 func (c *charger) session(ctx context.Context, conn int) {
 	c.st.Sessions.Add(1)
 	c.status(ctx, conn, "Preparing", "NoError")
-	tag := fmt.Sprintf("TAG%04d", c.rnd.IntN(10000))
+	tag := fmt.Sprintf("TAG%04d", rand.IntN(10000))
 	if _, err := c.call(ctx, "Authorize", map[string]any{"idTag": tag}); err != nil {
 		return
 	}
@@ -271,7 +276,7 @@ func (c *charger) session(ctx context.Context, conn int) {
 	_ = json.Unmarshal(res, &tx)
 	c.status(ctx, conn, "Charging", "NoError")
 	end := time.Now().Add(c.scaled(60*time.Second, 300*time.Second))
-	soc := 20 + c.rnd.Float64()*40
+	soc := 20 + rand.Float64()*40
 	for time.Now().Before(end) {
 		if !c.sleep(ctx, time.Duration(float64(c.o.MeterInterval)/c.o.Speed)) {
 			return
@@ -282,7 +287,7 @@ func (c *charger) session(ctx context.Context, conn int) {
 		if disabled {
 			break
 		}
-		soc = math.Min(100, soc+0.5+c.rnd.Float64())
+		soc = math.Min(100, soc+0.5+rand.Float64())
 		c.meter(ctx, conn, tx.TransactionID, soc)
 	}
 	c.status(ctx, conn, "Finishing", "NoError")
@@ -294,8 +299,8 @@ func (c *charger) session(ctx context.Context, conn int) {
 }
 
 func (c *charger) meter(ctx context.Context, conn, txID int, soc float64) {
-	voltage := 228 + c.rnd.Float64()*6
-	current := 14 + c.rnd.Float64()*4
+	voltage := 228 + rand.Float64()*6
+	current := 14 + rand.Float64()*4
 	power := voltage * current
 	c.mu.Lock()
 	c.energy[conn] += power * c.o.MeterInterval.Hours()
@@ -307,7 +312,7 @@ func (c *charger) meter(ctx context.Context, conn, txID int, soc float64) {
 		{"value": f1(power), "measurand": "Power.Active.Import", "unit": "W"},
 		{"value": f1(energy), "measurand": "Energy.Active.Import.Register", "unit": "Wh"},
 		{"value": f1(soc), "measurand": "SoC", "unit": "Percent"},
-		{"value": f1(30 + c.rnd.Float64()*10), "measurand": "Temperature", "unit": "Celsius"},
+		{"value": f1(30 + rand.Float64()*10), "measurand": "Temperature", "unit": "Celsius"},
 	}
 	req := map[string]any{"connectorId": conn, "meterValue": []map[string]any{{"timestamp": ts(time.Now()), "sampledValue": sv}}}
 	if txID > 0 {
@@ -541,7 +546,7 @@ func (c *charger) uploadDiagnostics(ctx context.Context, location, name string) 
 	_, _ = c.call(ctx, "DiagnosticsStatusNotification", map[string]any{"status": "Uploading"})
 	var b strings.Builder
 	for i := range 200 {
-		fmt.Fprintf(&b, "%s %s info line %d: connector ok, temperature %.1f\n", ts(time.Now()), c.sn, i, 30+c.rnd.Float64()*5)
+		fmt.Fprintf(&b, "%s %s info line %d: connector ok, temperature %.1f\n", ts(time.Now()), c.sn, i, 30+rand.Float64()*5)
 	}
 	sep := "?"
 	if strings.Contains(location, "?") {

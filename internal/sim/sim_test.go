@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
@@ -30,7 +31,7 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 
 func TestSimulatedFleet(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		env := apitest.New(t, d, nil)
+		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
 		sns := fleettest.Devices(t, d, org, "SIM-", 3)
 		ctx, cancel := context.WithCancel(context.Background())

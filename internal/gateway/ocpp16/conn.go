@@ -90,9 +90,8 @@ func (c *conn) run() {
 		close(c.finished)
 	}()
 	f.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: "open " + c.addr + " " + SubProtocol})
-	if old := f.Registry.Register(c.sn, c); old != nil {
-		go old.Close("replaced by a new connection")
-	}
+	// The new connection is recorded (device_state.conn_id) before it replaces the old one in
+	// the registry: the old socket's close then finds another conn_id and changes nothing.
 	if c.dev != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := f.Connected(ctx, c.dev, c.id, c.addr, SubProtocol)
@@ -101,6 +100,9 @@ func (c *conn) run() {
 			slog.Warn("connect not recorded", "sn", c.sn, "err", err)
 		}
 		c.lastSeen = time.Now()
+	}
+	if old := f.Registry.Register(c.sn, c); old != nil {
+		go old.Close("replaced by a new connection")
 	}
 	c.ws.SetReadLimit(1 << 20)
 	_ = c.ws.SetReadDeadline(c.readDeadline())

@@ -221,7 +221,7 @@ func sendOne(t *testing.T, c *apitest.Client, id int64, ct int, params any) flee
 
 func TestGatewayWithOCPPGoChargePoint(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout = 1500 * time.Millisecond })
+		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 1500*time.Millisecond, t.TempDir() })
 		org := fleettest.Seed(t, d)
 		a1 := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-A1")
 		a2 := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-A2")
@@ -490,7 +490,7 @@ func dialRaw(base, sn, user, pass string) (*websocket.Conn, int, error) {
 
 func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		env := apitest.New(t, d, nil)
+		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
 		keyed := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-KEY")
 		dup := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-DUP")
@@ -525,6 +525,14 @@ func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 				t.Fatalf("%s with key %q: got HTTP %d (%v), want %d", c.sn, c.key, got, err, c.want)
 			}
 		}
+		// Profile 2 (TLS) device over plain ws: the right key is still refused.
+		tlsOnly := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-TLS")
+		if _, err := d.Exec(ctx, `UPDATE device SET auth_key_hash = ?, security_profile = 2 WHERE id = ?`, env.App.Fleet.HashAuthKey("SN-TLS", "tlsKey0000001"), tlsOnly); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := startCP(t, base, "SN-TLS", "tlsKey0000001"); httpCode(err) != 401 {
+			t.Fatalf("profile 2 over plain ws: %v", err)
+		}
 		cp, _, err := startCP(t, base, "SN-KEY", "s3cretKey0001")
 		if err != nil {
 			t.Fatalf("right key refused: %v", err)
@@ -541,7 +549,7 @@ func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 		for _, r := range refusals.List {
 			reasons[r.SN+" "+r.Reason] = r.Count
 		}
-		if reasons["SN-UNKNOWN unknown_sn"] != 1 || reasons["SN-BLACK blacklisted"] != 1 || reasons["SN-KEY wrong_key"] != 2 {
+		if reasons["SN-UNKNOWN unknown_sn"] != 1 || reasons["SN-BLACK blacklisted"] != 1 || reasons["SN-KEY wrong_key"] != 2 || reasons["SN-TLS wrong_security_profile"] != 1 {
 			t.Fatalf("refusals: %v", reasons)
 		}
 		var pending struct {
@@ -597,7 +605,7 @@ func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 
 func TestEveryFrameIsLogged(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		env := apitest.New(t, d, nil)
+		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
 		fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-LOG")
 		c, _, err := dialRaw(wsBase(env), "SN-LOG", "", "")
@@ -633,7 +641,68 @@ func TestEveryFrameIsLogged(t *testing.T) {
 		if first != `[2,"0","Heartbeat",{}]` {
 			t.Fatalf("received frame stored as %q", first)
 		}
-		var js json.RawMessage
-		_ = js
+	})
+}
+
+// Consoles get status changes pushed, limited to what each user may see.
+func TestStatusStreamIsScoped(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
+		org := fleettest.Seed(t, d)
+		fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-SSE-A")
+		fleettest.Device(t, d, org, org.CustomerB, org.SiteB, "SN-SSE-B")
+		root := env.Root()
+		uid, roleID := env.CreateUser(root, "viewer_b", "View#Pass123", "auth_device_list")
+		ctx := context.Background()
+		_, _ = d.Exec(ctx, `UPDATE role SET customer_access = 1, site_access = 0 WHERE id = ?`, roleID)
+		_, _ = d.Exec(ctx, `UPDATE app_user SET customer_id = ? WHERE id = ?`, org.CustomerB, uid)
+		viewer := env.Client().MustLogin("viewer_b", "View#Pass123")
+		req, _ := http.NewRequest("GET", env.URL+"/api/auth/sys/dev/events/stream", nil)
+		req.Header.Set("Cookie", "chargeops_token="+viewer.Cookie("chargeops_token"))
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		resp, err := http.DefaultClient.Do(req.WithContext(rctx))
+		if err != nil || resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			t.Fatalf("stream: %v %v", resp, err)
+		}
+		defer resp.Body.Close()
+		lines := make(chan string, 100)
+		go func() {
+			buf := make([]byte, 4096)
+			for {
+				n, err := resp.Body.Read(buf)
+				if n > 0 {
+					for _, l := range strings.Split(string(buf[:n]), "\n") {
+						if strings.HasPrefix(l, "data: ") {
+							lines <- l
+						}
+					}
+				}
+				if err != nil {
+					close(lines)
+					return
+				}
+			}
+		}()
+		a, _, err := dialRaw(wsBase(env), "SN-SSE-A", "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		time.Sleep(300 * time.Millisecond)
+		b, _, err := dialRaw(wsBase(env), "SN-SSE-B", "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		select {
+		case l := <-lines:
+			var e fleet.StatusEvent
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(l, "data: ")), &e); err != nil || e.SN != "SN-SSE-B" || e.Status != fleet.StatusIdle {
+				t.Fatalf("event %q (%v): want only SN-SSE-B online", l, err)
+			}
+		case <-time.After(8 * time.Second):
+			t.Fatal("no status event")
+		}
 	})
 }

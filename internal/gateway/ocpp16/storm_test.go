@@ -12,6 +12,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
@@ -32,7 +33,7 @@ func TestReconnectStorm(t *testing.T) {
 		n = v
 	}
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		env := apitest.New(t, d, nil)
+		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
 		sns := fleettest.Devices(t, d, org, "STORM-", n)
 		fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "PROBE")

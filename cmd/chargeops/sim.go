@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"chargeops/internal/sim"
+)
+
+// runSim is `chargeops sim --url ws://HOST/ocpp --devices N [--prefix SN-]`: simulated OCPP
+// 1.6J chargers until interrupted.
+func runSim(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	url := fs.String("url", "ws://localhost:8080/ocpp", "gateway base URL; each charger appends /{SN}")
+	n := fs.Int("devices", 10, "number of chargers")
+	prefix := fs.String("prefix", "SN-", "SN prefix; chargers are PREFIX0001, PREFIX0002, ...")
+	first := fs.Int("first", 1, "number of the first charger")
+	connectors := fs.Int("connectors", 2, "connectors per charger")
+	meter := fs.Duration("meter-interval", 10*time.Second, "meter values interval while charging")
+	speed := fs.Float64("speed", 1, "time acceleration of sessions and faults")
+	fault := fs.Float64("fault-chance", 0.05, "chance per idle period that a connector faults")
+	key := fs.String("key", "", "auth key sent as HTTP Basic password (security profile 1) by every charger")
+	verbose := fs.Bool("v", false, "log connection failures")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *n < 1 || *n > 100000 {
+		return fmt.Errorf("--devices must be 1..100000")
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	sns := make([]string, *n)
+	keys := map[string]string{}
+	for i := range sns {
+		sns[i] = fmt.Sprintf("%s%04d", *prefix, *first+i)
+		if *key != "" {
+			keys[sns[i]] = *key
+		}
+	}
+	st := &sim.Stats{}
+	go func() {
+		t := time.NewTicker(30 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				log.Info("sim", "connects", st.Connects.Load(), "frames", st.Frames.Load(), "sessions", st.Sessions.Load(),
+					"faults", st.Faults.Load(), "commands", st.Commands.Load())
+			}
+		}
+	}()
+	fmt.Printf("simulating %d chargers %s .. %s against %s (Ctrl-C stops)\n", *n, sns[0], sns[len(sns)-1], *url)
+	sim.RunStats(ctx, sim.Options{URL: *url, SNs: sns, Keys: keys, Connectors: *connectors, MeterInterval: *meter, Speed: *speed,
+		FaultChance: *fault, Logger: log}, st)
+	return nil
+}

@@ -1,0 +1,224 @@
+// Package natsreg is the cluster fleet.Registry over NATS: each node keeps its own sockets in a
+// local registry and
+//   - answers chargeops.dev.<SN>.cmd for the SNs it holds (ping, or a command to execute);
+//   - on a new connection publishes chargeops.dev.<SN>.kick, so that a node holding an older
+//     socket of the same SN closes it;
+//   - finds a device held elsewhere by a ping (no responders: nobody holds it → offline at once)
+//     and executes commands there through a proxy Link.
+package natsreg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"chargeops/internal/fleet"
+)
+
+// Registry is a fleet.Registry shared by the nodes on one NATS.
+type Registry struct {
+	local *fleet.LocalRegistry
+	nc    *nats.Conn
+	node  string
+	mu    sync.Mutex
+	subs  map[string]*nats.Subscription
+	kick  *nats.Subscription
+}
+
+// Subject is the NATS subject of an SN (dots and wildcards in SNs are escaped).
+func Subject(sn, verb string) string {
+	r := strings.NewReplacer(".", "%2E", "*", "%2A", ">", "%3E", " ", "%20")
+	return "chargeops.dev." + r.Replace(sn) + "." + verb
+}
+
+type kickMsg struct {
+	SN     string `json:"sn"`
+	ConnID string `json:"connId"`
+	Node   string `json:"node"`
+}
+
+type request struct {
+	Op       string        `json:"op"` // ping or execute
+	Command  fleet.Command `json:"command"`
+	Deadline int64         `json:"deadline"` // unix ms
+}
+
+type reply struct {
+	OK      bool            `json:"ok"`
+	Result  int             `json:"result"`
+	Message string          `json:"message"`
+	Answer  json.RawMessage `json:"answer,omitempty"`
+	Err     string          `json:"err,omitempty"` // timeout, closed or text
+}
+
+// New connects the registry of node to nc.
+func New(nc *nats.Conn, node string) (*Registry, error) {
+	r := &Registry{local: fleet.NewLocalRegistry(), nc: nc, node: node, subs: map[string]*nats.Subscription{}}
+	sub, err := nc.Subscribe("chargeops.dev.*.kick", r.onKick)
+	if err != nil {
+		return nil, err
+	}
+	r.kick = sub
+	return r, nc.Flush()
+}
+
+// Close stops listening (the NATS connection stays the caller's).
+func (r *Registry) Close() {
+	_ = r.kick.Unsubscribe()
+	r.mu.Lock()
+	for _, s := range r.subs {
+		_ = s.Unsubscribe()
+	}
+	r.subs = map[string]*nats.Subscription{}
+	r.mu.Unlock()
+}
+
+func (r *Registry) onKick(m *nats.Msg) {
+	var k kickMsg
+	if json.Unmarshal(m.Data, &k) != nil || k.Node == r.node {
+		return
+	}
+	if l, ok := r.local.Lookup(k.SN); ok && l.ConnID() != k.ConnID {
+		go l.Close("replaced by a connection on node " + k.Node)
+	}
+}
+
+// Register keeps l locally, answers for the SN and tells the other nodes.
+func (r *Registry) Register(sn string, l fleet.Link) fleet.Link {
+	old := r.local.Register(sn, l)
+	r.mu.Lock()
+	if _, ok := r.subs[sn]; !ok {
+		sub, err := r.nc.Subscribe(Subject(sn, "cmd"), func(m *nats.Msg) { r.serve(sn, m) })
+		if err != nil {
+			slog.Warn("nats subscribe", "sn", sn, "err", err)
+		} else {
+			r.subs[sn] = sub
+		}
+	}
+	r.mu.Unlock()
+	b, _ := json.Marshal(kickMsg{SN: sn, ConnID: l.ConnID(), Node: r.node})
+	if err := r.nc.Publish(Subject(sn, "kick"), b); err != nil {
+		slog.Warn("nats kick", "sn", sn, "err", err)
+	}
+	_ = r.nc.Flush()
+	return old
+}
+
+// Unregister removes l if it is still the device's connection here.
+func (r *Registry) Unregister(sn string, l fleet.Link) bool {
+	if !r.local.Unregister(sn, l) {
+		return false
+	}
+	r.mu.Lock()
+	if _, still := r.local.Lookup(sn); !still {
+		if sub, ok := r.subs[sn]; ok {
+			_ = sub.Unsubscribe()
+			delete(r.subs, sn)
+		}
+	}
+	r.mu.Unlock()
+	return true
+}
+
+// Lookup finds the connection here, or on another node (a proxy), or reports none.
+func (r *Registry) Lookup(sn string) (fleet.Link, bool) {
+	if l, ok := r.local.Lookup(sn); ok {
+		return l, true
+	}
+	b, _ := json.Marshal(request{Op: "ping"})
+	m, err := r.nc.Request(Subject(sn, "cmd"), b, 2*time.Second)
+	if err != nil {
+		return nil, false // nats.ErrNoResponders: no node holds it
+	}
+	var rep reply
+	if json.Unmarshal(m.Data, &rep) != nil || !rep.OK {
+		return nil, false
+	}
+	return &remote{r: r, sn: sn, conn: rep.Message}, true
+}
+
+// Count is the number of sockets this node holds.
+func (r *Registry) Count() int { return r.local.Count() }
+
+func (r *Registry) serve(sn string, m *nats.Msg) {
+	var req request
+	if json.Unmarshal(m.Data, &req) != nil {
+		return
+	}
+	l, ok := r.local.Lookup(sn)
+	if !ok {
+		return // not ours any more: let the requester time out or find no responders
+	}
+	respond := func(rep reply) {
+		b, _ := json.Marshal(rep)
+		_ = m.Respond(b)
+	}
+	if req.Op == "ping" {
+		respond(reply{OK: true, Message: l.ConnID()})
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithDeadline(context.Background(), time.UnixMilli(req.Deadline))
+		defer cancel()
+		out, err := l.Execute(ctx, req.Command)
+		rep := reply{OK: err == nil, Result: out.Result, Message: out.Message, Answer: out.Answer}
+		switch {
+		case err == nil:
+		case errors.Is(err, context.DeadlineExceeded):
+			rep.Err = "timeout"
+		case errors.Is(err, fleet.ErrLinkClosed):
+			rep.Err = "closed"
+		default:
+			rep.Err = err.Error()
+		}
+		respond(rep)
+	}()
+}
+
+// remote is a Link held by another node.
+type remote struct {
+	r    *Registry
+	sn   string
+	conn string
+}
+
+func (x *remote) ConnID() string { return x.conn }
+
+func (x *remote) Close(reason string) {
+	b, _ := json.Marshal(kickMsg{SN: x.sn, ConnID: "", Node: x.r.node + "/close"})
+	_ = x.r.nc.Publish(Subject(x.sn, "kick"), b)
+}
+
+func (x *remote) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, error) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(30 * time.Second)
+	}
+	b, _ := json.Marshal(request{Op: "execute", Command: cmd, Deadline: deadline.UnixMilli()})
+	m, err := x.r.nc.RequestWithContext(ctx, Subject(x.sn, "cmd"), b)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
+			return fleet.Outcome{}, context.DeadlineExceeded
+		}
+		return fleet.Outcome{}, fleet.ErrLinkClosed
+	}
+	var rep reply
+	if err := json.Unmarshal(m.Data, &rep); err != nil {
+		return fleet.Outcome{}, err
+	}
+	switch rep.Err {
+	case "":
+		return fleet.Outcome{Result: rep.Result, Message: rep.Message, Answer: rep.Answer}, nil
+	case "timeout":
+		return fleet.Outcome{}, context.DeadlineExceeded
+	case "closed":
+		return fleet.Outcome{}, fleet.ErrLinkClosed
+	}
+	return fleet.Outcome{}, errors.New(rep.Err)
+}
