@@ -1,5 +1,8 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// lazy page chunks are transformed on first use: give findBy* more than the default 1 s
+configure({ asyncUtilTimeout: 5000 });
 
 // antd needs these browser APIs that jsdom lacks
 if (!window.matchMedia) {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"reflect"
 	"regexp"
@@ -13,7 +14,7 @@ import (
 // input and output types, so the document cannot drift from the code. api/openapi.json is a
 // committed copy (the React client's types are generated from it); a test keeps it current.
 func (s *Server) OpenAPI() []byte {
-	g := &schemaGen{components: map[string]any{}}
+	g := &schemaGen{components: map[string]any{}, types: map[string]reflect.Type{}}
 	paths := map[string]map[string]any{}
 	for _, rt := range s.routes {
 		op := map[string]any{
@@ -93,19 +94,34 @@ func operationID(method, path string) string {
 	return nonWord.ReplaceAllString(b.String(), "")
 }
 
-type schemaGen struct{ components map[string]any }
+type schemaGen struct {
+	components map[string]any
+	types      map[string]reflect.Type // which Go type owns each component name
+}
 
-// componentName turns "db.List[chargeops/internal/user.User]" into "ListUser".
+// componentName names a Go type in the document: qualified by its package, so that
+// customer.ListFilter and site.ListFilter stay apart ("CustomerListFilter", "SiteListFilter"),
+// unless the name already starts with the package ("device.Device" → "Device") or the package
+// is this one or db. Generic instances name their argument: db.List[user.User] → "ListUser".
 func componentName(t reflect.Type) string {
 	name := t.Name()
 	if i := strings.Index(name, "["); i >= 0 {
-		inner := name[i+1 : len(name)-1]
-		if j := strings.LastIndex(inner, "."); j >= 0 {
-			inner = inner[j+1:]
+		arg := name[i+1 : len(name)-1]
+		pkgPath, argName := "", arg
+		if j := strings.LastIndex(arg, "."); j >= 0 {
+			pkgPath, argName = arg[:j], arg[j+1:]
 		}
-		name = name[:i] + inner
+		return nonWord.ReplaceAllString(name[:i]+qualify(pkgPath, argName), "")
 	}
-	return nonWord.ReplaceAllString(name, "")
+	return nonWord.ReplaceAllString(qualify(t.PkgPath(), name), "")
+}
+
+func qualify(pkgPath, name string) string {
+	pkg := pkgPath[strings.LastIndex(pkgPath, "/")+1:]
+	if pkg == "" || pkg == "httpapi" || pkg == "db" || strings.HasPrefix(strings.ToLower(name), pkg) {
+		return name
+	}
+	return strings.ToUpper(pkg[:1]) + pkg[1:] + name
 }
 
 func (g *schemaGen) schema(t reflect.Type) map[string]any {
@@ -136,6 +152,10 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 		if name == "" {
 			return g.object(t)
 		}
+		if other, seen := g.types[name]; seen && other != t {
+			panic(fmt.Sprintf("openapi: %v and %v are both named %s", other, t, name))
+		}
+		g.types[name] = t
 		if _, done := g.components[name]; !done {
 			g.components[name] = map[string]any{} // placeholder against recursion
 			g.components[name] = g.object(t)

@@ -332,11 +332,12 @@ func (s *Service) RecordLogin(ctx context.Context, id int64) error {
 // ListFilter filters the user list.
 type ListFilter struct {
 	db.Page
-	UserName string `json:"userName"`
-	RoleID   int64  `json:"roleId"`
-	Status   *int   `json:"status"`
-	Locked   bool   `json:"locked"`
-	scope    *scopeFilter
+	UserName   string `json:"userName"`
+	RoleID     int64  `json:"roleId"`
+	CustomerID *int64 `json:"customerId"` // 0 selects platform users
+	Status     *int   `json:"status"`
+	Locked     bool   `json:"locked"`
+	scope      *scopeFilter
 }
 
 // List returns a page of users, newest first.
@@ -351,6 +352,9 @@ func (s *Service) List(ctx context.Context, f ListFilter) (db.List[User], error)
 	}
 	if f.RoleID != 0 {
 		q.And("u.role_id = ?", f.RoleID)
+	}
+	if f.CustomerID != nil {
+		q.And("u.customer_id = ?", *f.CustomerID)
 	}
 	if f.Status != nil {
 		q.And("u.status = ?", *f.Status)

@@ -84,7 +84,7 @@ describe('app routing', () => {
   it('/login with a session goes on to the redirect target when its keys are held', async () => {
     api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_site', 'auth_site_list']) });
     const router = renderAt('/login?redirect=%2Fmanage%2Fsite%2Flist');
-    expect(await screen.findByTestId('not-available')).toBeTruthy();
+    expect(await screen.findByTestId('site-list')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/manage/site/list');
   });
 
@@ -101,7 +101,7 @@ describe('app routing', () => {
   it('root passes every guard', async () => {
     api['/api/unauth/info'] = () => ({ code: 0, data: session([], { root: true }) });
     const router = renderAt('/manage/system/menu');
-    expect(await screen.findByTestId('not-available')).toBeTruthy();
+    expect(await screen.findByTestId('menu-page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/manage/system/menu');
   });
 

@@ -39,6 +39,10 @@ export interface RouteDef {
 
 const notAvailable: PageLoader = () => import('./pages/NotAvailable');
 const welcome: PageLoader = () => import('./pages/Welcome');
+// add and update share one screen (and one chunk)
+const siteForm: PageLoader = () => import('./pages/site/Form');
+const deviceForm: PageLoader = () => import('./pages/device/Form');
+const userForm: PageLoader = () => import('./pages/system/user/Form');
 
 /** Children of /manage. */
 export const manageRoutes: RouteDef[] = [
@@ -53,10 +57,10 @@ export const manageRoutes: RouteDef[] = [
     icon: 'site',
     redirect: '/manage/site/list',
     children: [
-      { path: 'list', name: 'menu.site.list', keys: ['auth_site_list'], hideInMenu: true, page: notAvailable },
-      { path: 'add', name: 'menu.site.add', keys: ['auth_site_add'], hideInMenu: true, page: notAvailable },
-      { path: 'update/:id', name: 'menu.site.update', keys: ['auth_site_edit'], hideInMenu: true, page: notAvailable },
-      { path: 'detail/:id', name: 'menu.site.detail', keys: ['auth_site_detail'], hideInMenu: true, page: notAvailable },
+      { path: 'list', name: 'menu.site.list', keys: ['auth_site_list'], hideInMenu: true, page: () => import('./pages/site/List') },
+      { path: 'add', name: 'menu.site.add', keys: ['auth_site_add'], hideInMenu: true, page: siteForm },
+      { path: 'update/:id', name: 'menu.site.update', keys: ['auth_site_edit'], hideInMenu: true, page: siteForm },
+      { path: 'detail/:id', name: 'menu.site.detail', keys: ['auth_site_detail'], hideInMenu: true, page: () => import('./pages/site/Detail') },
     ],
   },
   {
@@ -66,15 +70,15 @@ export const manageRoutes: RouteDef[] = [
     icon: 'device',
     redirect: '/manage/device/list',
     children: [
-      { path: 'list', name: 'menu.device.list', keys: ['auth_device_list'], hideInMenu: true, page: notAvailable },
-      { path: 'add/:SN?', name: 'menu.device.add', keys: ['auth_device_add'], hideInMenu: true, page: notAvailable },
-      { path: 'update/:id', name: 'menu.device.update', keys: ['auth_device_edit'], hideInMenu: true, page: notAvailable },
+      { path: 'list', name: 'menu.device.list', keys: ['auth_device_list'], hideInMenu: true, page: () => import('./pages/device/List') },
+      { path: 'add/:SN?', name: 'menu.device.add', keys: ['auth_device_add'], hideInMenu: true, page: deviceForm },
+      { path: 'update/:id', name: 'menu.device.update', keys: ['auth_device_edit'], hideInMenu: true, page: deviceForm },
       {
         path: ':listtype?/detail/:id/:type?',
         name: 'menu.device.detail',
         keys: ['auth_device_detail'],
         hideInMenu: true,
-        page: notAvailable,
+        page: () => import('./pages/device/Detail'),
       },
     ],
   },
@@ -137,9 +141,9 @@ export const manageRoutes: RouteDef[] = [
         icon: 'role',
         redirect: '/manage/system/role/list',
         children: [
-          { path: 'list', name: 'menu.role.list', keys: ['auth_role_list'], hideInMenu: true, page: notAvailable },
-          { path: 'auth/menu/:RoeId', name: 'menu.role.authMenu', keys: ['auth_role_authMenu'], hideInMenu: true, page: notAvailable },
-          { path: 'auth/data/:RoeId', name: 'menu.role.authData', keys: ['auth_role_authData'], hideInMenu: true, page: notAvailable },
+          { path: 'list', name: 'menu.role.list', keys: ['auth_role_list'], hideInMenu: true, page: () => import('./pages/system/role/List') },
+          { path: 'auth/menu/:RoeId', name: 'menu.role.authMenu', keys: ['auth_role_authMenu'], hideInMenu: true, page: () => import('./pages/system/role/AuthMenu') },
+          { path: 'auth/data/:RoeId', name: 'menu.role.authData', keys: ['auth_role_authData'], hideInMenu: true, page: () => import('./pages/system/role/AuthData') },
         ],
       },
       {
@@ -149,8 +153,8 @@ export const manageRoutes: RouteDef[] = [
         icon: 'configModel',
         redirect: '/manage/system/config-model/list',
         children: [
-          { path: 'list', name: 'menu.configModel.list', page: notAvailable },
-          { path: 'group', name: 'menu.configModel.group', keys: ['auth_dict_group'], page: notAvailable },
+          { path: 'list', name: 'menu.configModel.list', page: () => import('./pages/system/configModel/Items') },
+          { path: 'group', name: 'menu.configModel.group', keys: ['auth_dict_group'], page: () => import('./pages/system/configModel/Groups') },
         ],
       },
       {
@@ -159,8 +163,8 @@ export const manageRoutes: RouteDef[] = [
         keys: ['auth_deviceModel'],
         icon: 'deviceModel',
         children: [
-          { path: 'device-model/:id?', name: 'menu.deviceModel.list', menuPath: 'device-model', page: notAvailable },
-          { path: 'device-model-alias', name: 'menu.deviceModel.alias', keys: ['auth_deviceModel_alias'], page: notAvailable },
+          { path: 'device-model/:id?', name: 'menu.deviceModel.list', menuPath: 'device-model', page: () => import('./pages/system/deviceModel') },
+          { path: 'device-model-alias', name: 'menu.deviceModel.alias', keys: ['auth_deviceModel_alias'], page: () => import('./pages/system/deviceModel/Alias') },
         ],
       },
       {
@@ -188,8 +192,8 @@ export const manageRoutes: RouteDef[] = [
         icon: 'customer',
         redirect: '/manage/system/customer/list',
         children: [
-          { path: 'list', name: 'menu.customer.list', keys: ['auth_customer_list'], hideInMenu: true, page: notAvailable },
-          { path: 'detail/:id', name: 'menu.customer.detail', keys: ['auth_customer_detail'], hideInMenu: true, page: notAvailable },
+          { path: 'list', name: 'menu.customer.list', keys: ['auth_customer_list'], hideInMenu: true, page: () => import('./pages/system/customer/List') },
+          { path: 'detail/:id', name: 'menu.customer.detail', keys: ['auth_customer_detail'], hideInMenu: true, page: () => import('./pages/system/customer/Detail') },
         ],
       },
       {
@@ -199,11 +203,11 @@ export const manageRoutes: RouteDef[] = [
         icon: 'user',
         redirect: '/manage/system/user/list',
         children: [
-          { path: 'list', name: 'menu.user.list', keys: ['auth_user_list'], hideInMenu: true, page: notAvailable },
-          { path: 'add', name: 'menu.user.add', keys: ['auth_user_add'], hideInMenu: true, page: notAvailable },
-          { path: 'update/:id', name: 'menu.user.update', keys: ['auth_user_edit'], hideInMenu: true, page: notAvailable },
-          { path: 'auth/:id', name: 'menu.user.auth', keys: ['auth_user_authData'], hideInMenu: true, page: notAvailable },
-          { path: 'detail/:id', name: 'menu.user.detail', keys: ['auth_user_detail'], hideInMenu: true, page: notAvailable },
+          { path: 'list', name: 'menu.user.list', keys: ['auth_user_list'], hideInMenu: true, page: () => import('./pages/system/user/List') },
+          { path: 'add', name: 'menu.user.add', keys: ['auth_user_add'], hideInMenu: true, page: userForm },
+          { path: 'update/:id', name: 'menu.user.update', keys: ['auth_user_edit'], hideInMenu: true, page: userForm },
+          { path: 'auth/:id', name: 'menu.user.auth', keys: ['auth_user_authData'], hideInMenu: true, page: () => import('./pages/system/user/Auth') },
+          { path: 'detail/:id', name: 'menu.user.detail', keys: ['auth_user_detail'], hideInMenu: true, page: () => import('./pages/system/user/Detail') },
         ],
       },
       {
@@ -213,7 +217,7 @@ export const manageRoutes: RouteDef[] = [
         icon: 'dashboard',
         page: () => import('./pages/system/dashboard'),
       },
-      { path: 'menu', name: 'menu.menu', keys: ['auth_menu'], icon: 'menu', page: notAvailable },
+      { path: 'menu', name: 'menu.menu', keys: ['auth_menu'], icon: 'menu', page: () => import('./pages/system/menu') },
       {
         path: 'application',
         name: 'menu.application',

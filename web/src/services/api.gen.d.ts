@@ -4,6 +4,1183 @@
  */
 
 export interface paths {
+    "/api/auth/sys/customer/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a customer
+         * @description Needs any one of the permission keys: auth_customer_list.
+         */
+        post: operations["postAuthSysCustomerAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/customer/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete customers without sites or users
+         * @description Needs any one of the permission keys: auth_customer_list.
+         */
+        post: operations["postAuthSysCustomerDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/customer/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer detail
+         * @description Needs any one of the permission keys: auth_customer_detail, auth_customer_list.
+         */
+        get: operations["getAuthSysCustomerDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/customer/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List customers in scope
+         * @description Needs any one of the permission keys: auth_customer_list.
+         */
+        post: operations["postAuthSysCustomerList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/customer/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customers in scope for selects */
+        get: operations["getAuthSysCustomerOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/customer/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a customer
+         * @description Needs any one of the permission keys: auth_customer_list.
+         */
+        post: operations["postAuthSysCustomerUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/alarm/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Alarms, faults and offline/unavailable events of a device or a site
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit, auth_site_detail.
+         */
+        post: operations["postAuthSysDevAlarmList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a device
+         * @description Needs any one of the permission keys: auth_device_add.
+         */
+        post: operations["postAuthSysDevBasicAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete devices
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device detail (status as a number)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_edit, auth_device_info.
+         */
+        get: operations["getAuthSysDevBasicDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable or disable devices
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the filtered devices to xlsx
+         * @description Needs any one of the permission keys: auth_device_list.
+         */
+        post: operations["postAuthSysDevBasicExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import devices from xlsx (base64); all rows or none
+         * @description Needs any one of the permission keys: auth_device_add.
+         */
+        post: operations["postAuthSysDevBasicImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The xlsx import template
+         * @description Needs any one of the permission keys: auth_device_add.
+         */
+        get: operations["getAuthSysDevBasicImportTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List devices in scope (bounded count, see docs)
+         * @description Needs any one of the permission keys: auth_device_list.
+         */
+        post: operations["postAuthSysDevBasicList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/maintain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put devices into or out of maintenance mode
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicMaintain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/maintained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a maintenance (resets the unmaintained period)
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicMaintained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/status/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Devices in scope by status
+         * @description Needs any one of the permission keys: auth_device_list, auth_home.
+         */
+        get: operations["getAuthSysDevBasicStatusCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/basic/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a device (the SN never changes)
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/blacklist/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Blacklist an SN (its connection is dropped; the gateway answers 401)
+         * @description Needs any one of the permission keys: auth_black_device.
+         */
+        post: operations["postAuthSysDevBlacklistAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/blacklist/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove SNs from the blacklist
+         * @description Needs any one of the permission keys: auth_black_device.
+         */
+        post: operations["postAuthSysDevBlacklistDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/blacklist/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Blacklisted SNs
+         * @description Needs any one of the permission keys: auth_black_device.
+         */
+        post: operations["postAuthSysDevBlacklistList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/config/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Configuration values read from the device (per config read level)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevConfigValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/control/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A command with its result (1 waiting, 2 success, 3 failed, 4 timeout, 5 offline)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevControlDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/control/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Command history of a device or a batch
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        post: operations["postAuthSysDevControlList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/control/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a remote operation (control type 1-11) to one or more devices
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevControlSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/data/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Data-chart series over a time range (step in minutes; 43200 = monthly)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        post: operations["postAuthSysDevDataSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/diagnostics/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Diagnostics files a device uploaded
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        post: operations["postAuthSysDevDiagnosticsList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events: device status changes within the caller's scope
+         * @description Needs any one of the permission keys: auth_device_list, auth_device_detail, auth_device_info, auth_site_detail, auth_home.
+         */
+        get: operations["getAuthSysDevEventsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/file/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed download URL of a firmware or diagnostics file (valid 3600 s)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevFileUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/firmware/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a firmware file; PUT its bytes to the returned uploadUrl
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevFirmwareAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/firmware/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firmware files
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevFirmwareList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/gateway/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gateway counters of this node
+         * @description Needs any one of the permission keys: auth_logs_protocol, auth_system_dashboard.
+         */
+        get: operations["getAuthSysDevGatewayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a device model
+         * @description Needs any one of the permission keys: auth_deviceModel.
+         */
+        post: operations["postAuthSysDevModelAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/alias/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a model alias
+         * @description Needs any one of the permission keys: auth_deviceModel_alias.
+         */
+        post: operations["postAuthSysDevModelAliasAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/alias/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete model aliases
+         * @description Needs any one of the permission keys: auth_deviceModel_alias.
+         */
+        post: operations["postAuthSysDevModelAliasDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/alias/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List model aliases
+         * @description Needs any one of the permission keys: auth_deviceModel_alias.
+         */
+        post: operations["postAuthSysDevModelAliasList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete unused device models
+         * @description Needs any one of the permission keys: auth_deviceModel.
+         */
+        post: operations["postAuthSysDevModelDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device model detail
+         * @description Needs any one of the permission keys: auth_deviceModel, auth_device_detail.
+         */
+        get: operations["getAuthSysDevModelDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/item/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a model item
+         * @description Needs any one of the permission keys: auth_deviceModel.
+         */
+        post: operations["postAuthSysDevModelItemAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/item/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete model items
+         * @description Needs any one of the permission keys: auth_deviceModel.
+         */
+        post: operations["postAuthSysDevModelItemDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/item/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Config, param and control items of a model
+         * @description Needs any one of the permission keys: auth_deviceModel, auth_device_detail.
+         */
+        post: operations["postAuthSysDevModelItemList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/item/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a model item
+         * @description Needs any one of the permission keys: auth_deviceModel.
+         */
+        post: operations["postAuthSysDevModelItemUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List device models
+         * @description Needs any one of the permission keys: auth_deviceModel, auth_device_add, auth_device_edit, auth_device_list.
+         */
+        post: operations["postAuthSysDevModelList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/model/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a device model
+         * @description Needs any one of the permission keys: auth_deviceModel.
+         */
+        post: operations["postAuthSysDevModelUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/pending/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unknown SNs that tried to connect (to add or blacklist)
+         * @description Needs any one of the permission keys: auth_device_add, auth_black_device.
+         */
+        post: operations["postAuthSysDevPendingList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/refusal/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refused connections (SN, reason, address, count, first/last seen)
+         * @description Needs any one of the permission keys: auth_black_device, auth_logs_protocol.
+         */
+        post: operations["postAuthSysDevRefusalList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/runtime/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device runtime info: status, connectors, latest values
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevRuntimeDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/group/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a data group
+         * @description Needs any one of the permission keys: auth_dict_group.
+         */
+        post: operations["postAuthSysDictGroupAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/group/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete empty data groups
+         * @description Needs any one of the permission keys: auth_dict_group.
+         */
+        post: operations["postAuthSysDictGroupDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/group/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List data groups
+         * @description Needs any one of the permission keys: auth_dict, auth_dict_group, auth_deviceModel.
+         */
+        post: operations["postAuthSysDictGroupList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/group/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a data group
+         * @description Needs any one of the permission keys: auth_dict_group.
+         */
+        post: operations["postAuthSysDictGroupUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/item/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a data item
+         * @description Needs any one of the permission keys: auth_dict.
+         */
+        post: operations["postAuthSysDictItemAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/item/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete data items
+         * @description Needs any one of the permission keys: auth_dict.
+         */
+        post: operations["postAuthSysDictItemDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/item/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List data items
+         * @description Needs any one of the permission keys: auth_dict, auth_deviceModel, auth_device_detail.
+         */
+        post: operations["postAuthSysDictItemList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/item/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a data item
+         * @description Needs any one of the permission keys: auth_dict.
+         */
+        post: operations["postAuthSysDictItemUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/interface/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete interfaces
+         * @description Needs any one of the permission keys: auth_menu.
+         */
+        post: operations["postAuthSysInterfaceDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/interface/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List interfaces
+         * @description Needs any one of the permission keys: auth_menu, auth_role_authMenu.
+         */
+        post: operations["postAuthSysInterfaceList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/interface/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add (id 0) or change an interface
+         * @description Needs any one of the permission keys: auth_menu.
+         */
+        post: operations["postAuthSysInterfaceSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/logs/action/list": {
         parameters: {
             query?: never;
@@ -24,6 +1201,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/logs/protocol/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Protocol log (type 0 open, 1 close, 2 received, 3 sent)
+         * @description Needs any one of the permission keys: auth_logs_protocol.
+         */
+        post: operations["postAuthSysLogsProtocolList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/mail/outbox/list": {
         parameters: {
             query?: never;
@@ -38,6 +1235,86 @@ export interface paths {
          * @description Super admin only.
          */
         post: operations["postAuthSysMailOutboxList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/menu/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a menu
+         * @description Needs any one of the permission keys: auth_menu.
+         */
+        post: operations["postAuthSysMenuAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/menu/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a menu without interfaces
+         * @description Needs any one of the permission keys: auth_menu.
+         */
+        post: operations["postAuthSysMenuDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/menu/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Menu tree with interface counts
+         * @description Needs any one of the permission keys: auth_menu.
+         */
+        get: operations["getAuthSysMenuTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/menu/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a menu's name, parent, sort or URL
+         * @description Needs any one of the permission keys: auth_menu.
+         */
+        post: operations["postAuthSysMenuUpdate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -204,6 +1481,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/site/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a site
+         * @description Needs any one of the permission keys: auth_site_add.
+         */
+        post: operations["postAuthSysSiteAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete sites without devices
+         * @description Needs any one of the permission keys: auth_site_edit.
+         */
+        post: operations["postAuthSysSiteDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Site detail
+         * @description Needs any one of the permission keys: auth_site_detail, auth_site_edit.
+         */
+        get: operations["getAuthSysSiteDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List sites in scope
+         * @description Needs any one of the permission keys: auth_site_list.
+         */
+        post: operations["postAuthSysSiteList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sites in scope for selects */
+        get: operations["getAuthSysSiteOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Site figures: devices by status, alarms
+         * @description Needs any one of the permission keys: auth_site_detail.
+         */
+        get: operations["getAuthSysSiteOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable or disable sites
+         * @description Needs any one of the permission keys: auth_site_edit.
+         */
+        post: operations["postAuthSysSiteStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a site
+         * @description Needs any one of the permission keys: auth_site_edit.
+         */
+        post: operations["postAuthSysSiteUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/user/add": {
         parameters: {
             query?: never;
@@ -218,6 +1652,26 @@ export interface paths {
          * @description Needs any one of the permission keys: auth_user_add.
          */
         post: operations["postAuthSysUserAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/user/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the customers and sites assigned to a user
+         * @description Needs any one of the permission keys: auth_user_customerStationList, auth_user_authData.
+         */
+        post: operations["postAuthSysUserAssign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -606,22 +2060,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Captcha: {
-            captchaId?: string;
-            image?: string;
-        };
-        ChangeEmailInput: {
-            email?: string;
-            keyId?: string;
-            password?: string;
-        };
-        ChangePasswordInput: {
-            keyId?: string;
-            newPassword?: string;
-            oldPassword?: string;
-        };
-        Empty: Record<string, never>;
-        Entry: {
+        ActionlogEntry: {
             action?: string;
             code?: number;
             createdAt?: number;
@@ -634,7 +2073,7 @@ export interface components {
             userId?: number;
             userName?: string;
         };
-        Filter: {
+        ActionlogFilter: {
             action?: string;
             from?: number;
             page?: number;
@@ -644,6 +2083,536 @@ export interface components {
             type?: number | null;
             userName?: string;
         };
+        AuthCaptcha: {
+            captchaId?: string;
+            image?: string;
+        };
+        AuthChangeEmailInput: {
+            email?: string;
+            keyId?: string;
+            password?: string;
+        };
+        AuthChangePasswordInput: {
+            keyId?: string;
+            newPassword?: string;
+            oldPassword?: string;
+        };
+        AuthLoginInput: {
+            captcha?: string;
+            captchaId?: string;
+            keyId?: string;
+            password?: string;
+            userName?: string;
+        };
+        AuthLoginKey: {
+            keyId?: string;
+            nonce?: string;
+            publicKey?: string;
+        };
+        AuthPrivacy: {
+            content?: string;
+            needConfirm?: boolean;
+            newPrivacyPolicyVersion?: string;
+        };
+        AuthResetInput: {
+            keyId?: string;
+            password?: string;
+            token?: string;
+        };
+        AuthResetRequest: {
+            captcha?: string;
+            captchaId?: string;
+            email?: string;
+            locale?: string;
+        };
+        BlacklistAddInput: {
+            mac?: string;
+            protocolVersion?: string;
+            sn?: string;
+        };
+        CatalogueGroup: {
+            createdAt?: number;
+            description?: string;
+            id?: number;
+            itemCount?: number;
+            name?: string;
+            updatedAt?: number;
+        };
+        CatalogueGroupFilter: {
+            name?: string;
+            page?: number;
+            pageSize?: number;
+        };
+        CatalogueGroupInput: {
+            description?: string;
+            id?: number;
+            name?: string;
+        };
+        CatalogueItem: {
+            category?: string;
+            createdAt?: number;
+            dataRange?: string;
+            dataType?: string;
+            groupId?: number;
+            groupName?: string;
+            id?: number;
+            name?: string;
+            unit?: string;
+            updatedAt?: number;
+        };
+        CatalogueItemFilter: {
+            category?: string;
+            groupId?: number;
+            name?: string;
+            page?: number;
+            pageSize?: number;
+        };
+        CatalogueItemInput: {
+            category?: string;
+            dataRange?: string;
+            dataType?: string;
+            groupId?: number;
+            id?: number;
+            name?: string;
+            unit?: string;
+        };
+        Customer: {
+            address?: string;
+            code?: string;
+            contact?: string;
+            createdAt?: number;
+            id?: number;
+            logo?: string;
+            name?: string;
+            platform?: boolean;
+            readOnly?: boolean;
+            siteCount?: number;
+            telephone?: string;
+            updatedAt?: number;
+            userCount?: number;
+        };
+        CustomerInput: {
+            address?: string;
+            code?: string;
+            contact?: string;
+            id?: number;
+            logo?: string;
+            name?: string;
+            platform?: boolean;
+            readOnly?: boolean;
+            telephone?: string;
+        };
+        CustomerListFilter: {
+            code?: string;
+            name?: string;
+            page?: number;
+            pageSize?: number;
+            sort?: string;
+        };
+        CustomerOption: {
+            id?: number;
+            name?: string;
+        };
+        Device: {
+            alarmStatus?: number;
+            arrivalDate?: string;
+            createdAt?: number;
+            customerId?: number;
+            customerName?: string;
+            enabled?: boolean;
+            id?: number;
+            images?: string[];
+            installDate?: string;
+            lastRefreshAt?: number;
+            maintainMode?: boolean;
+            maintenanceCycle?: number;
+            maintenanceDue?: boolean;
+            modelId?: number;
+            modelName?: string;
+            name?: string;
+            siteId?: number;
+            siteName?: string;
+            sn?: string;
+            softwareVersion?: string;
+            status?: number;
+            totalRuntime?: number;
+            unmaintainedDays?: number;
+            updatedAt?: number;
+        };
+        DeviceImportResult: {
+            imported?: number;
+        };
+        DeviceInput: {
+            arrivalDate?: string;
+            id?: number;
+            images?: string[];
+            installDate?: string;
+            maintenanceCycle?: number;
+            modelId?: number;
+            name?: string;
+            siteId?: number;
+            sn?: string;
+            softwareVersion?: string;
+        };
+        DeviceList: {
+            list?: components["schemas"]["Device"][];
+            total?: number;
+            totalMore?: boolean;
+        };
+        DeviceListFilter: {
+            alarmStatus?: number | null;
+            customerId?: number;
+            keyword?: string;
+            modelId?: number;
+            page?: number;
+            pageSize?: number;
+            siteId?: number;
+            sort?: string;
+            status?: number | null;
+        };
+        DevmodelAlias: {
+            alias?: string;
+            createdAt?: number;
+            id?: number;
+            modelId?: number;
+            modelName?: string;
+        };
+        DevmodelAliasFilter: {
+            alias?: string;
+            modelId?: number;
+            page?: number;
+            pageSize?: number;
+        };
+        DevmodelAliasInput: {
+            alias?: string;
+            modelId?: number;
+        };
+        DevmodelInput: {
+            deviceType?: number;
+            icon?: string;
+            id?: number;
+            images?: string[];
+            name?: string;
+            parentId?: number;
+            supportsSsh?: boolean;
+            supportsWeb?: boolean;
+            vendor?: string;
+        };
+        DevmodelItem: {
+            batch?: boolean;
+            configGroup?: string;
+            configItem?: string;
+            controlLevel?: number;
+            controlName?: string;
+            controlTypeCode?: number;
+            dataRange?: string;
+            dataType?: string;
+            displayPriority?: number;
+            id?: number;
+            kind?: string;
+            modelId?: number;
+            param1Name?: string;
+            param2Name?: string;
+            protocolKey?: string;
+            readLevel?: number;
+            writeLevel?: number;
+        };
+        DevmodelItemFilter: {
+            kind?: string;
+            modelId?: number;
+        };
+        DevmodelListFilter: {
+            deviceType?: number;
+            name?: string;
+            page?: number;
+            pageSize?: number;
+        };
+        DevmodelModel: {
+            aliases?: string[];
+            createdAt?: number;
+            deviceCount?: number;
+            deviceType?: number;
+            icon?: string;
+            id?: number;
+            images?: string[];
+            name?: string;
+            parentId?: number;
+            parentName?: string;
+            supportsSsh?: boolean;
+            supportsWeb?: boolean;
+            updatedAt?: number;
+            vendor?: string;
+        };
+        Empty: Record<string, never>;
+        EnableInput: {
+            enabled?: boolean;
+            ids?: number[];
+        };
+        File: {
+            Body?: number[];
+            ContentType?: string;
+            Name?: string;
+        };
+        FileInput: {
+            content?: string;
+            fileName?: string;
+        };
+        FirmwareAddAnswer: {
+            id?: number;
+            uploadUrl?: string;
+        };
+        FirmwareAddInput: {
+            name?: string;
+        };
+        FleetBlacklistEntry: {
+            createdAt?: number;
+            createdBy?: string;
+            id?: number;
+            mac?: string;
+            protocolVersion?: string;
+            sn?: string;
+        };
+        FleetBlacklistInput: {
+            page?: number;
+            pageSize?: number;
+            sn?: string;
+        };
+        FleetCommandListInput: {
+            batchId?: string;
+            deviceId?: number;
+            page?: number;
+            pageSize?: number;
+        };
+        FleetCommandView: {
+            answer?: string;
+            batchId?: string;
+            controlType?: number;
+            createdAt?: number;
+            deviceId?: number;
+            finishedAt?: number;
+            id?: number;
+            message?: string;
+            params?: number[];
+            result?: number;
+            sn?: string;
+            userName?: string;
+        };
+        FleetConfigItem: {
+            batch?: boolean;
+            group?: string;
+            key?: string;
+            name?: string;
+            readLevel?: number;
+            readonly?: boolean;
+            updatedAt?: number;
+            value?: string;
+            writeLevel?: number;
+        };
+        FleetConnectorView: {
+            connectorId?: number;
+            errorCode?: string;
+            info?: string;
+            status?: string;
+            updatedAt?: number;
+            vendorCode?: string;
+        };
+        FleetEventListInput: {
+            deviceId?: number;
+            endTime?: number;
+            kinds?: number[];
+            level?: number | null;
+            page?: number;
+            pageSize?: number;
+            siteId?: number;
+            startTime?: number;
+            status?: number | null;
+        };
+        FleetEventView: {
+            code?: string;
+            connectorId?: number;
+            deviceId?: number;
+            deviceName?: string;
+            endedAt?: number;
+            id?: number;
+            info?: string;
+            kind?: number;
+            level?: number;
+            name?: string;
+            siteId?: number;
+            sn?: string;
+            startedAt?: number;
+            status?: number;
+            vendorCode?: string;
+        };
+        FleetFileInfo: {
+            complete?: boolean;
+            createdAt?: number;
+            createdBy?: string;
+            deviceId?: number;
+            id?: number;
+            kind?: string;
+            name?: string;
+            sha256?: string;
+            size?: number;
+        };
+        FleetFileListInput: {
+            deviceId?: number;
+            kind?: string;
+            page?: number;
+            pageSize?: number;
+        };
+        FleetIDAnswer: {
+            id?: number;
+        };
+        FleetIDs: {
+            ids?: number[];
+        };
+        FleetKV: {
+            key?: string;
+            value?: string;
+        };
+        FleetLogListInput: {
+            beforeId?: number;
+            endTime?: number;
+            page?: number;
+            pageSize?: number;
+            sn?: string;
+            sort?: string;
+            startTime?: number;
+            type?: number | null;
+        };
+        FleetLogView: {
+            data?: string;
+            id?: number;
+            sn?: string;
+            time?: number;
+            type?: number;
+        };
+        FleetParams: {
+            connectorId?: number;
+            data?: string;
+            enable?: boolean;
+            firmwareId?: number;
+            items?: components["schemas"]["FleetKV"][];
+            keys?: string[];
+            location?: string;
+            message?: string;
+            retries?: number;
+            vendorId?: string;
+        };
+        FleetPendingDevice: {
+            count?: number;
+            firmwareVersion?: string;
+            firstSeen?: number;
+            id?: number;
+            lastSeen?: number;
+            model?: string;
+            protocolVersion?: string;
+            remoteAddr?: string;
+            sn?: string;
+            vendor?: string;
+        };
+        FleetPendingInput: {
+            page?: number;
+            pageSize?: number;
+            sn?: string;
+        };
+        FleetRefusal: {
+            count?: number;
+            firstSeen?: number;
+            id?: number;
+            lastSeen?: number;
+            reason?: string;
+            remoteAddr?: string;
+            sn?: string;
+        };
+        FleetRuntimeItem: {
+            connectorId?: number;
+            name?: string;
+            time?: number;
+            unit?: string;
+            value?: string;
+        };
+        FleetRuntimeView: {
+            alarmStatus?: number;
+            connectedAt?: number;
+            connectors?: components["schemas"]["FleetConnectorView"][];
+            deviceId?: number;
+            diagnosticsStatus?: string;
+            firmwareStatus?: string;
+            lastRefreshAt?: number;
+            lastSeenAt?: number;
+            maintenanceDue?: boolean;
+            model?: string;
+            online?: boolean;
+            protocol?: string;
+            remoteAddr?: string;
+            sn?: string;
+            softwareVersion?: string;
+            status?: number;
+            totalRuntime?: number;
+            unmaintainedDays?: number;
+            values?: components["schemas"]["FleetRuntimeItem"][];
+            vendor?: string;
+        };
+        FleetSendInput: {
+            controlType?: number;
+            deviceIds?: number[];
+            params?: components["schemas"]["FleetParams"];
+        };
+        FleetSendResult: {
+            batchId?: string;
+            commands?: components["schemas"]["FleetSentCommand"][];
+        };
+        FleetSentCommand: {
+            code?: number;
+            deviceId?: number;
+            id?: number;
+            message?: string;
+            result?: number;
+            sn?: string;
+        };
+        FleetSeries: {
+            name?: string;
+            points?: components["schemas"]["FleetSeriesPoint"][];
+        };
+        FleetSeriesInput: {
+            connectorId?: number;
+            deviceId?: number;
+            endTime?: number;
+            names?: string[];
+            startTime?: number;
+            step?: number;
+        };
+        FleetSeriesPoint: {
+            avg?: number;
+            count?: number;
+            max?: number;
+            min?: number;
+            time?: number;
+        };
+        FleetStatusEvent: {
+            alarmStatus?: number;
+            customerId?: number;
+            deviceId?: number;
+            online?: boolean;
+            siteId?: number;
+            sn?: string;
+            status?: number;
+            time?: number;
+        };
+        FleetURLAnswer: {
+            url?: string;
+        };
+        GatewayStats: {
+            commandTimeoutMs?: number;
+            connections?: number;
+            logMaxBatch?: number;
+            logQueue?: number;
+            logQueueCap?: number;
+            logsBlocked?: number;
+            logsWritten?: number;
+        };
         IDAnswer: {
             id?: number;
         };
@@ -652,7 +2621,7 @@ export interface components {
         };
         Info: {
             csrfToken?: string;
-            privacy?: components["schemas"]["Privacy"];
+            privacy?: components["schemas"]["AuthPrivacy"];
             role?: components["schemas"]["InfoRole"];
             tokenId?: string;
             user?: components["schemas"]["InfoUser"];
@@ -687,26 +2656,75 @@ export interface components {
             userName?: string;
             vendor?: boolean;
         };
-        Input: {
-            description?: string;
-            id?: number;
-            name?: string;
+        KeyInput: {
+            key?: string;
         };
-        ListEntry: {
-            list?: components["schemas"]["Entry"][];
+        ListActionlogEntry: {
+            list?: components["schemas"]["ActionlogEntry"][];
             total?: number;
         };
-        ListFilter: {
-            name?: string;
-            page?: number;
-            pageSize?: number;
+        ListCatalogueGroup: {
+            list?: components["schemas"]["CatalogueGroup"][];
+            total?: number;
         };
-        ListOutboxMail: {
-            list?: components["schemas"]["OutboxMail"][];
+        ListCatalogueItem: {
+            list?: components["schemas"]["CatalogueItem"][];
+            total?: number;
+        };
+        ListCustomer: {
+            list?: components["schemas"]["Customer"][];
+            total?: number;
+        };
+        ListDevmodelAlias: {
+            list?: components["schemas"]["DevmodelAlias"][];
+            total?: number;
+        };
+        ListDevmodelModel: {
+            list?: components["schemas"]["DevmodelModel"][];
+            total?: number;
+        };
+        ListFleetBlacklistEntry: {
+            list?: components["schemas"]["FleetBlacklistEntry"][];
+            total?: number;
+        };
+        ListFleetCommandView: {
+            list?: components["schemas"]["FleetCommandView"][];
+            total?: number;
+        };
+        ListFleetEventView: {
+            list?: components["schemas"]["FleetEventView"][];
+            total?: number;
+        };
+        ListFleetFileInfo: {
+            list?: components["schemas"]["FleetFileInfo"][];
+            total?: number;
+        };
+        ListFleetLogView: {
+            list?: components["schemas"]["FleetLogView"][];
+            total?: number;
+        };
+        ListFleetPendingDevice: {
+            list?: components["schemas"]["FleetPendingDevice"][];
+            total?: number;
+        };
+        ListFleetRefusal: {
+            list?: components["schemas"]["FleetRefusal"][];
+            total?: number;
+        };
+        ListMailOutboxMail: {
+            list?: components["schemas"]["MailOutboxMail"][];
+            total?: number;
+        };
+        ListMenuInterface: {
+            list?: components["schemas"]["MenuInterface"][];
             total?: number;
         };
         ListRole: {
             list?: components["schemas"]["Role"][];
+            total?: number;
+        };
+        ListSite: {
+            list?: components["schemas"]["Site"][];
             total?: number;
         };
         ListUser: {
@@ -717,27 +2735,53 @@ export interface components {
             csrfToken?: string;
             tokenId?: string;
         };
-        LoginInput: {
-            captcha?: string;
-            captchaId?: string;
-            keyId?: string;
-            password?: string;
-            userName?: string;
-        };
-        LoginKey: {
-            keyId?: string;
-            nonce?: string;
-            publicKey?: string;
-        };
-        MaskedEmail: {
-            email?: string;
-        };
-        OutboxMail: {
+        MailOutboxMail: {
             body?: string;
             createdAt?: number;
             id?: number;
             subject?: string;
             to?: string;
+        };
+        MaintainInput: {
+            ids?: number[];
+            on?: boolean;
+        };
+        MaskedEmail: {
+            email?: string;
+        };
+        Menu: {
+            builtIn?: boolean;
+            children?: (components["schemas"]["Menu"] | null)[];
+            interfaceCount?: number;
+            key?: string;
+            nameEn?: string;
+            nameZh?: string;
+            parentKey?: string;
+            sort?: number;
+            type?: string;
+            url?: string;
+        };
+        MenuInput: {
+            key?: string;
+            nameEn?: string;
+            nameZh?: string;
+            parentKey?: string;
+            sort?: number;
+            url?: string;
+        };
+        MenuInterface: {
+            common?: boolean;
+            id?: number;
+            keys?: string[];
+            method?: string;
+            name?: string;
+            url?: string;
+        };
+        MenuInterfaceFilter: {
+            key?: string;
+            page?: number;
+            pageSize?: number;
+            url?: string;
         };
         Page: {
             page?: number;
@@ -753,34 +2797,12 @@ export interface components {
             sort?: number;
             type?: string;
         };
-        Privacy: {
-            content?: string;
-            needConfirm?: boolean;
-            newPrivacyPolicyVersion?: string;
-        };
-        ProfileInput: {
-            avatar?: string;
-            contact?: string;
-            locale?: string;
-            nickName?: string;
-        };
         PublicConfig: {
             captcha?: boolean;
             defaultLocale?: string;
             showLanguageSwitch?: boolean;
             timeZone?: string;
             version?: string;
-        };
-        ResetInput: {
-            keyId?: string;
-            password?: string;
-            token?: string;
-        };
-        ResetRequest: {
-            captcha?: string;
-            captchaId?: string;
-            email?: string;
-            locale?: string;
         };
         Role: {
             attachLevel?: number;
@@ -789,6 +2811,7 @@ export interface components {
             cfgWriteLevel?: number;
             createdAt?: number;
             customerAccess?: number;
+            customerId?: number;
             description?: string;
             docLevel?: number;
             emailAlarm?: boolean;
@@ -818,9 +2841,69 @@ export interface components {
             webSshAccess?: number;
             webSshLevel?: number;
         };
+        RoleInput: {
+            customerId?: number;
+            description?: string;
+            id?: number;
+            name?: string;
+        };
         RoleKeysInput: {
             id?: number;
             keys?: string[];
+        };
+        RoleListFilter: {
+            name?: string;
+            page?: number;
+            pageSize?: number;
+        };
+        Site: {
+            address?: string;
+            buildDate?: string;
+            code?: string;
+            contactPerson?: string;
+            contactPhone?: string;
+            createdAt?: number;
+            customerId?: number;
+            customerName?: string;
+            deviceCount?: number;
+            id?: number;
+            image?: string;
+            name?: string;
+            receivers?: number[];
+            status?: number;
+            updatedAt?: number;
+        };
+        SiteInput: {
+            address?: string;
+            buildDate?: string;
+            code?: string;
+            contactPerson?: string;
+            contactPhone?: string;
+            customerId?: number;
+            id?: number;
+            image?: string;
+            name?: string;
+            receivers?: number[];
+        };
+        SiteListFilter: {
+            customerId?: number;
+            name?: string;
+            page?: number;
+            pageSize?: number;
+            sort?: string;
+            status?: number | null;
+        };
+        SiteOption: {
+            customerId?: number;
+            id?: number;
+            name?: string;
+        };
+        SiteOverview: {
+            alarms?: number;
+            byStatus?: {
+                [key: string]: number;
+            };
+            devices?: number;
         };
         StatusInput: {
             ids?: number[];
@@ -829,20 +2912,12 @@ export interface components {
         TokenInput: {
             token?: string;
         };
-        UpdateInput: {
-            contact?: string;
-            customerId?: number;
-            email?: string;
-            id?: number;
-            maxSites?: number;
-            nickName?: string;
-            roleId?: number;
-        };
         User: {
             avatar?: string;
             contact?: string;
             createdAt?: number;
             customerId?: number;
+            customerIds?: number[];
             email?: string;
             failedLogins?: number;
             id?: number;
@@ -853,6 +2928,7 @@ export interface components {
             roleId?: number;
             roleName?: string;
             root?: boolean;
+            siteIds?: number[];
             status?: number;
             updatedAt?: number;
             userName?: string;
@@ -869,10 +2945,39 @@ export interface components {
             roleId?: number;
             userName?: string;
         };
+        UserAssignment: {
+            customerIds?: number[];
+            id?: number;
+            siteIds?: number[];
+        };
+        UserListFilter: {
+            customerId?: number | null;
+            locked?: boolean;
+            page?: number;
+            pageSize?: number;
+            roleId?: number;
+            status?: number | null;
+            userName?: string;
+        };
         UserPasswordInput: {
             id?: number;
             keyId?: string;
             password?: string;
+        };
+        UserProfileInput: {
+            avatar?: string;
+            contact?: string;
+            locale?: string;
+            nickName?: string;
+        };
+        UserUpdateInput: {
+            contact?: string;
+            customerId?: number;
+            email?: string;
+            id?: number;
+            maxSites?: number;
+            nickName?: string;
+            roleId?: number;
         };
         VersionInput: {
             version?: string;
@@ -886,7 +2991,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    postAuthSysLogsActionList: {
+    postAuthSysCustomerAdd: {
         parameters: {
             query?: never;
             header?: never;
@@ -895,7 +3000,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Filter"];
+                "application/json": components["schemas"]["CustomerInput"];
             };
         };
         responses: {
@@ -907,7 +3012,1655 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["ListEntry"];
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysCustomerDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysCustomerDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Customer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysCustomerList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListCustomer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysCustomerOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["CustomerOption"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysCustomerUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevAlarmList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetEventListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetEventView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevBasicDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Device"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnableInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DeviceImportResult"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevBasicImportTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DeviceList"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicMaintain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintainInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicMaintained: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevBasicStatusCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: {
+                            [key: string]: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBlacklistAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlacklistAddInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetIDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBlacklistDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetIDs"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBlacklistList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetBlacklistInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetBlacklistEntry"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevConfigValues: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetConfigItem"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevControlDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetCommandView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevControlList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetCommandListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetCommandView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevControlSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetSendInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSendResult"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevDataSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetSeriesInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSeries"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevDiagnosticsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetFileListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetFileInfo"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevEventsStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetStatusEvent"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevFileUrl: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetURLAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevFirmwareAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FirmwareAddInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FirmwareAddAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevFirmwareList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetFileListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetFileInfo"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevGatewayStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["GatewayStats"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelAliasAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelAliasInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelAliasDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelAliasList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelAliasFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListDevmodelAlias"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevModelDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DevmodelModel"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelItemAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelItem"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelItemDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelItemList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelItemFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DevmodelItem"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelItemUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelItem"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListDevmodelModel"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevmodelInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevPendingList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetPendingInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetPendingDevice"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevRefusalList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetPendingInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetRefusal"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevRuntimeDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetRuntimeView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictGroupAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueGroupInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictGroupDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictGroupList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueGroupFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListCatalogueGroup"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictGroupUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueGroupInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictItemAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueItemInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictItemDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictItemList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueItemFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListCatalogueItem"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDictItemUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueItemInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysInterfaceDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysInterfaceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MenuInterfaceFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListMenuInterface"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysInterfaceSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MenuInterface"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysLogsActionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionlogFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListActionlogEntry"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysLogsProtocolList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetLogListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetLogView"];
                         message: string;
                     };
                 };
@@ -935,7 +4688,115 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["ListOutboxMail"];
+                        data: components["schemas"]["ListMailOutboxMail"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysMenuAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MenuInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysMenuDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysMenuTree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: (components["schemas"]["Menu"] | null)[];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysMenuUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MenuInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
                         message: string;
                     };
                 };
@@ -975,7 +4836,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Input"];
+                "application/json": components["schemas"]["RoleInput"];
             };
         };
         responses: {
@@ -1113,7 +4974,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ListFilter"];
+                "application/json": components["schemas"]["RoleListFilter"];
             };
         };
         responses: {
@@ -1141,7 +5002,225 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Input"];
+                "application/json": components["schemas"]["RoleInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSiteAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSiteDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSiteDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Site"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSiteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListSite"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSiteOptions: {
+        parameters: {
+            query?: {
+                customerId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["SiteOption"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSiteOverview: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["SiteOverview"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSiteStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSiteUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteInput"];
             };
         };
         responses: {
@@ -1188,6 +5267,34 @@ export interface operations {
             };
         };
     };
+    postAuthSysUserAssign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserAssignment"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     getAuthSysUserDetail: {
         parameters: {
             query: {
@@ -1223,7 +5330,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ListFilter"];
+                "application/json": components["schemas"]["UserListFilter"];
             };
         };
         responses: {
@@ -1331,7 +5438,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChangeEmailInput"];
+                "application/json": components["schemas"]["AuthChangeEmailInput"];
             };
         };
         responses: {
@@ -1359,7 +5466,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChangePasswordInput"];
+                "application/json": components["schemas"]["AuthChangePasswordInput"];
             };
         };
         responses: {
@@ -1415,7 +5522,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProfileInput"];
+                "application/json": components["schemas"]["UserProfileInput"];
             };
         };
         responses: {
@@ -1499,7 +5606,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateInput"];
+                "application/json": components["schemas"]["UserUpdateInput"];
             };
         };
         responses: {
@@ -1535,7 +5642,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["Captcha"];
+                        data: components["schemas"]["AuthCaptcha"];
                         message: string;
                     };
                 };
@@ -1599,7 +5706,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LoginInput"];
+                "application/json": components["schemas"]["AuthLoginInput"];
             };
         };
         responses: {
@@ -1635,7 +5742,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["LoginKey"];
+                        data: components["schemas"]["AuthLoginKey"];
                         message: string;
                     };
                 };
@@ -1675,7 +5782,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ResetRequest"];
+                "application/json": components["schemas"]["AuthResetRequest"];
             };
         };
         responses: {
@@ -1703,7 +5810,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ResetInput"];
+                "application/json": components["schemas"]["AuthResetInput"];
             };
         };
         responses: {

@@ -83,6 +83,11 @@ export function configureRequest(partial: Partial<RequestUi>): void {
   ui = { ...ui, ...partial };
 }
 
+/** The configured UI adapter (for helpers beside request(), such as downloads). */
+export function requestUi(): RequestUi {
+  return ui;
+}
+
 export interface RequestOptions {
   method?: string;
   /** Query parameters. */

@@ -44,3 +44,51 @@ export interface PageResult<T> {
   total: number;
   list: T[];
 }
+
+// Organisation and catalogue (issue 3). Answers come from the generated document; request
+// bodies are written out in the services because the document's bodies are generic.
+export type Customer = ApiData<'/api/auth/sys/customer/detail', 'get'>;
+export type Option = { id: number; name: string };
+export type Site = ApiData<'/api/auth/sys/site/detail', 'get'>;
+export type SiteOverview = ApiData<'/api/auth/sys/site/overview', 'get'>;
+export type DeviceModel = ApiData<'/api/auth/sys/dev/model/detail', 'get'>;
+export type ModelItem = ApiData<'/api/auth/sys/dev/model/item/list', 'post'>[number];
+export type ModelAlias = ApiData<'/api/auth/sys/dev/model/alias/list', 'post'>['list'][number];
+export type DataGroup = ApiData<'/api/auth/sys/dict/group/list', 'post'>['list'][number];
+export interface DataItem {
+  id: number;
+  groupId: number;
+  groupName: string;
+  name: string;
+  category: string;
+  dataType: string;
+  dataRange: string;
+  unit: string;
+  createdAt: number;
+  updatedAt: number;
+}
+export type Device = ApiData<'/api/auth/sys/dev/basic/detail', 'get'>;
+export type DevicePage = ApiData<'/api/auth/sys/dev/basic/list', 'post'>;
+export type User = ApiData<'/api/auth/sys/user/detail', 'get'>;
+export type Role = ApiData<'/api/auth/sys/role/detail', 'get'>;
+export interface PermissionNode {
+  key: string;
+  parent: string;
+  type: string;
+  name: Record<string, string>;
+  sort: number;
+  children: PermissionNode[] | null;
+}
+export interface MenuNode {
+  key: string;
+  parentKey: string;
+  type: string;
+  nameEn: string;
+  nameZh: string;
+  sort: number;
+  url: string;
+  builtIn: boolean;
+  interfaceCount: number;
+  children: MenuNode[] | null;
+}
+export type ApiInterface = ApiData<'/api/auth/sys/interface/list', 'post'>['list'][number];

@@ -1,0 +1,144 @@
+/**
+ * The one list screen: search form (filters) + toolbar + table with pagination and sorting,
+ * all kept in the URL through useListState. Sortable columns carry `sorter: true` and a `key`
+ * equal to the server's sort field.
+ */
+import { useEffect, type ReactNode } from 'react';
+import { Button, Form, Input, Select, Space, Table, Typography } from 'antd';
+import type { ColumnsType, TableProps } from 'antd/es/table';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZE_OPTIONS } from '../utils/paging';
+import { sortFrom, sortOrderOf, type ListController } from '../hooks/useListState';
+
+export interface FilterField {
+  name: string;
+  label: string;
+  options?: { value: string | number; label: ReactNode }[];
+  width?: number;
+  placeholder?: string;
+}
+
+export interface ListResult<Row> {
+  total: number;
+  list: Row[];
+  totalMore?: boolean;
+}
+
+export interface ListPageProps<Row> {
+  list: ListController;
+  /** Root of the react-query key; invalidate [queryKey] to refresh. */
+  queryKey: string;
+  fetcher(q: Record<string, unknown>): Promise<ListResult<Row>>;
+  columns: ColumnsType<Row>;
+  filters?: FilterField[];
+  toolbar?: ReactNode;
+  /** Above the table, given the current answer. */
+  header?: (data: ListResult<Row> | undefined) => ReactNode;
+  rowKey?: string;
+  testId?: string;
+  rowSelection?: TableProps<Row>['rowSelection'];
+  enabled?: boolean;
+}
+
+export default function ListPage<Row extends object>({
+  list,
+  queryKey,
+  fetcher,
+  columns,
+  filters = [],
+  toolbar,
+  header,
+  rowKey = 'id',
+  testId,
+  rowSelection,
+  enabled = true,
+}: ListPageProps<Row>) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  useEffect(() => {
+    form.resetFields();
+    form.setFieldsValue(list.filters);
+  }, [form, list.filters]);
+
+  const q = useQuery({
+    queryKey: [queryKey, list.query],
+    queryFn: () => fetcher(list.query),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+
+  const cols: ColumnsType<Row> = columns.map((c) =>
+    c.sorter && c.key ? { ...c, sortOrder: sortOrderOf(list.sort, String(c.key)), sortDirections: ['ascend', 'descend'] } : c,
+  );
+
+  return (
+    <div data-testid={testId}>
+      <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+        {filters.length > 0 && (
+          <Form form={form} name="search" layout="inline" onFinish={(v) => list.search(v)} style={{ rowGap: 8 }}>
+            {filters.map((f) => (
+              <Form.Item key={f.name} name={f.name} label={f.label}>
+                {f.options ? (
+                  <Select
+                    allowClear
+                    showSearch
+                    optionFilterProp="label"
+                    style={{ width: f.width ?? 180 }}
+                    options={f.options as { value: string | number; label: string }[]}
+                    placeholder={f.placeholder}
+                    data-testid={`filter-${f.name}`}
+                  />
+                ) : (
+                  <Input allowClear style={{ width: f.width ?? 180 }} placeholder={f.placeholder} data-testid={`filter-${f.name}`} />
+                )}
+              </Form.Item>
+            ))}
+            <Space>
+              <Button type="primary" htmlType="submit" data-testid="list-search">
+                {t('com_search')}
+              </Button>
+              <Button onClick={() => list.reset()}>{t('com_reset')}</Button>
+            </Space>
+          </Form>
+        )}
+        {toolbar && (
+          <Space wrap style={{ width: '100%', justifyContent: 'flex-end' }}>
+            {toolbar}
+          </Space>
+        )}
+        {header?.(q.data)}
+        <Table<Row>
+          rowKey={rowKey}
+          size="middle"
+          loading={q.isFetching}
+          columns={cols}
+          dataSource={q.data?.list ?? []}
+          rowSelection={rowSelection}
+          scroll={{ x: 'max-content' }}
+          onChange={(_p, _f, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const next = sortFrom(s?.columnKey ? String(s.columnKey) : undefined, s?.order);
+            if (next !== list.sort) list.setSort(next);
+          }}
+          pagination={{
+            current: list.page,
+            pageSize: list.pageSize,
+            total: q.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+            showTotal: (total) =>
+              q.data?.totalMore ? (
+                <Typography.Text type="warning" data-testid="list-total-more">
+                  {t('list.totalMore')}
+                </Typography.Text>
+              ) : (
+                t('com_total', { total })
+              ),
+            onChange: (p, ps) => list.setPaging(p, ps),
+          }}
+        />
+      </Space>
+    </div>
+  );
+}

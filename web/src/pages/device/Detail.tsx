@@ -1,0 +1,110 @@
+/**
+ * device/:listtype?/detail/:id/:type? — the device page frame: header (SN, name, status, model,
+ * site) and the tabs Device Details / Remote Operations / Issues. Runtime, configuration,
+ * alarms, logs and charts come with the live-fleet work: their sections say so.
+ */
+import { Button, Card, Descriptions, Space, Tabs, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageHeader, PendingSection, NotFoundResult } from '../../components/PageHeader';
+import { DeviceStatus, EnabledBadge, YesNo } from '../../components/Flag';
+import { useCan } from '../../components/access';
+import { getDevice } from '../../services/device';
+import { formatTime } from '../../utils/time';
+import { useDeviceActions } from './List';
+
+const TABS = ['details', 'remote', 'issues'] as const;
+
+export default function DeviceDetail() {
+  const { t } = useTranslation();
+  const { id: idText, type, listtype } = useParams();
+  const id = Number(idText);
+  const can = useCan();
+  const navigate = useNavigate();
+  const q = useQuery({ queryKey: ['device', id], queryFn: () => getDevice(id), enabled: id > 0, retry: false });
+  const actions = useDeviceActions(() => void navigate('/manage/device/list'));
+  if (!(id > 0) || q.isError) return <NotFoundResult />;
+  const d = q.data;
+  const tab = (TABS as readonly string[]).includes(type ?? '') ? (type as string) : 'details';
+  const base = `/manage/device/${listtype ? `${listtype}/` : ''}detail/${id}`;
+  return (
+    <div data-testid="device-detail">
+      <PageHeader
+        back="/manage/device/list"
+        title={d ? `${d.sn} · ${d.name}` : ''}
+        sub={d && <DeviceStatus status={d.status} />}
+        extra={
+          d &&
+          can('auth_device_edit') && (
+            <>
+              <Button onClick={() => void navigate(`/manage/device/update/${id}`)}>{t('com_edit')}</Button>
+              <Button onClick={() => actions.enable(d)}>{d.enabled ? t('com_disable') : t('com_enable')}</Button>
+              <Button onClick={() => actions.maintained(d)}>{t('device.maintained')}</Button>
+              <Button danger onClick={() => actions.remove(d)}>
+                {t('com_delete')}
+              </Button>
+            </>
+          )
+        }
+      />
+      {d && (
+        <Space wrap style={{ marginBottom: 8 }} data-testid="device-header">
+          <Typography.Text type="secondary">{t('device.model')}:</Typography.Text>
+          <Tag>{d.modelName}</Tag>
+          <Typography.Text type="secondary">{t('device.site')}:</Typography.Text>
+          {can('auth_site_detail') ? <Link to={`/manage/site/detail/${d.siteId}`}>{d.siteName}</Link> : <Tag>{d.siteName}</Tag>}
+          <EnabledBadge enabled={d.enabled} />
+          {d.maintainMode && <Tag color="orange">{t('device.maintainMode')}</Tag>}
+          {d.maintenanceDue && <Tag color="red">{t('device.maintenanceDue')}</Tag>}
+        </Space>
+      )}
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => void navigate(k === 'details' ? base : `${base}/${k}`)}
+        items={[
+          {
+            key: 'details',
+            label: t('device.tab.details'),
+            children: (
+              <>
+                <Card title={t('device.basicInfo')} loading={q.isPending} style={{ marginBottom: 16 }}>
+                  {d && (
+                    <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }}>
+                      <Descriptions.Item label={t('device.sn')}>{d.sn}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.name')}>{d.name}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.status')}>
+                        <DeviceStatus status={d.status} />
+                      </Descriptions.Item>
+                      <Descriptions.Item label={t('device.model')}>{d.modelName}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.customer')}>{d.customerName}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.site')}>{d.siteName}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.softwareVersion')}>{d.softwareVersion || '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.installDate')}>{d.installDate || '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.arrivalDate')}>{d.arrivalDate || '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.maintenanceCycle')}>{`${d.maintenanceCycle} ${t('com_days')}`}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.unmaintainedDays')}>{`${d.unmaintainedDays} ${t('com_days')}`}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.maintainMode')}>
+                        <YesNo value={d.maintainMode} />
+                      </Descriptions.Item>
+                      <Descriptions.Item label={t('device.totalRuntime')}>{d.totalRuntime}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.lastRefresh')}>{formatTime(d.lastRefreshAt)}</Descriptions.Item>
+                      <Descriptions.Item label={t('com_create_time')}>{formatTime(d.createdAt)}</Descriptions.Item>
+                    </Descriptions>
+                  )}
+                </Card>
+                <PendingSection name={t('device.section.runtime')} testId="section-runtime" />
+                <PendingSection name={t('device.section.config')} testId="section-config" />
+                <PendingSection name={t('device.section.alarms')} testId="section-alarms" />
+                <PendingSection name={t('device.section.logs')} testId="section-logs" />
+                <PendingSection name={t('device.section.charts')} testId="section-charts" />
+              </>
+            ),
+          },
+          { key: 'remote', label: t('device.tab.remote'), children: <PendingSection name={t('device.tab.remote')} /> },
+          { key: 'issues', label: t('device.tab.issues'), children: <PendingSection name={t('device.tab.issues')} /> },
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+/**
+ * device/list — devices with filters (status, alarm, customer, site, model, SN or name prefix),
+ * status badges with counts, add/import/export, enable/disable, maintenance and delete.
+ */
+import { useState } from 'react';
+import { Alert, Badge, Button, Dropdown, Segmented, Space } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage, { type FilterField } from '../../components/ListPage';
+import { DeviceStatus } from '../../components/Flag';
+import { useCan } from '../../components/access';
+import { useActions } from '../../hooks/useActions';
+import { useListState, type ListController } from '../../hooks/useListState';
+import { useCustomerOptions, useModelOptions, useSiteOptions } from '../../hooks/useOptions';
+import {
+  DEVICE_STATUSES,
+  deleteDevices,
+  deviceStatusCounts,
+  enableDevices,
+  exportDevices,
+  listDevices,
+  maintainDevices,
+  maintainedDevices,
+} from '../../services/device';
+import type { Device } from '../../services/typings';
+import { formatTime } from '../../utils/time';
+import ImportModal from './ImportModal';
+
+const SPEC = { status: 'number', alarmStatus: 'number', customerId: 'number', siteId: 'number', modelId: 'number', keyword: 'string' } as const;
+const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
+export const DEVICE_LIST_KEY = 'dev/basic/list';
+
+/** Row/detail actions on devices, each confirmed. */
+export function useDeviceActions(onDeleted?: () => void) {
+  const { t } = useTranslation();
+  const { confirm } = useActions();
+  const invalidate = [DEVICE_LIST_KEY, 'device', 'dev/basic/status/count'];
+  return {
+    enable: (d: Device) =>
+      confirm(() => enableDevices([d.id], !d.enabled), { title: t(d.enabled ? 'device.confirmDisable' : 'device.confirmEnable', { name: d.sn }), invalidate }),
+    maintain: (d: Device) =>
+      confirm(() => maintainDevices([d.id], !d.maintainMode), {
+        title: t(d.maintainMode ? 'device.confirmMaintainOff' : 'device.confirmMaintainOn', { name: d.sn }),
+        invalidate,
+      }),
+    maintained: (d: Device) => confirm(() => maintainedDevices([d.id]), { title: t('device.confirmMaintained', { name: d.sn }), content: t('device.maintainedHint'), invalidate }),
+    remove: (d: Device) => confirm(() => deleteDevices([d.id]), { title: t('com_confirm_delete', { name: d.sn }), danger: true, invalidate, onDone: onDeleted }),
+  };
+}
+
+function useColumns(): ColumnsType<Device> {
+  const { t } = useTranslation();
+  const can = useCan();
+  const navigate = useNavigate();
+  const actions = useDeviceActions();
+  return [
+    {
+      title: t('device.sn'),
+      dataIndex: 'sn',
+      key: 'sn',
+      fixed: 'left',
+      render: (v: string, r) => (can('auth_device_detail') ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
+    },
+    { title: t('device.name'), dataIndex: 'name', key: 'name' },
+    { title: t('device.status'), dataIndex: 'status', key: 'status', render: (v: number) => <DeviceStatus status={v} /> },
+    {
+      title: t('device.alarmStatus'),
+      dataIndex: 'alarmStatus',
+      key: 'alarmStatus',
+      render: (v: number) => (v ? <Badge status="error" text={t('device.alarm.1')} /> : <Badge status="success" text={t('device.alarm.0')} />),
+    },
+    { title: t('device.model'), dataIndex: 'modelName', key: 'modelName' },
+    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName' },
+    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName' },
+    { title: t('device.enabled'), dataIndex: 'enabled', key: 'enabled', render: (v: boolean) => (v ? t('com_enabled') : t('com_disabled')) },
+    { title: t('device.lastRefresh'), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', render: (v: number) => formatTime(v) },
+    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => formatTime(v) },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_: unknown, r) =>
+        can('auth_device_edit') && (
+          <Space>
+            <a onClick={() => void navigate(`/manage/device/update/${r.id}`)}>{t('com_edit')}</a>
+            <Dropdown
+              menu={{
+                items: [
+                  { key: 'enable', label: r.enabled ? t('com_disable') : t('com_enable'), onClick: () => actions.enable(r) },
+                  { key: 'maintain', label: r.maintainMode ? t('device.maintainOff') : t('device.maintainOn'), onClick: () => actions.maintain(r) },
+                  { key: 'maintained', label: t('device.maintained'), onClick: () => actions.maintained(r) },
+                  { key: 'delete', danger: true, label: t('com_delete'), onClick: () => actions.remove(r) },
+                ],
+              }}
+            >
+              <a>{t('com_more')}</a>
+            </Dropdown>
+          </Space>
+        ),
+    },
+  ];
+}
+
+function TotalMore() {
+  const { t } = useTranslation();
+  return <Alert type="warning" showIcon message={t('device.totalMore')} data-testid="device-total-more" />;
+}
+
+/** Status segments with counts (badges) that set the status filter. */
+function StatusBar({ list }: { list: ListController }) {
+  const { t } = useTranslation();
+  const counts = useQuery({ queryKey: ['dev/basic/status/count'], queryFn: deviceStatusCounts, staleTime: 10_000 });
+  const c = (counts.data ?? {}) as Record<string, number>;
+  const all = Object.values(c).reduce((a, b) => a + b, 0);
+  const current = list.filters.status === undefined ? 'all' : String(list.filters.status);
+  return (
+    <Segmented
+      data-testid="device-status-bar"
+      value={current}
+      onChange={(v) => list.search({ ...list.filters, status: v === 'all' ? undefined : Number(v) })}
+      options={[
+        { value: 'all', label: `${t('device.status.all')} (${all})` },
+        ...DEVICE_STATUSES.map((s) => ({ value: String(s), label: `${t(`device.status.${s}`)} (${c[s] ?? 0})` })),
+      ]}
+    />
+  );
+}
+
+export default function DeviceList() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const navigate = useNavigate();
+  const list = useListState(SPEC);
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const customers = useCustomerOptions();
+  const sites = useSiteOptions(list.filters.customerId as number | undefined);
+  const models = useModelOptions();
+  const columns = useColumns();
+  const filters: FilterField[] = [
+    { name: 'keyword', label: t('device.keyword'), placeholder: t('device.keywordHint') },
+    { name: 'customerId', label: t('device.customer'), options: customers },
+    { name: 'siteId', label: t('device.site'), options: sites },
+    { name: 'modelId', label: t('device.model'), options: models },
+    { name: 'alarmStatus', label: t('device.alarmStatus'), width: 120, options: [0, 1].map((v) => ({ value: v, label: t(`device.alarm.${v}`) })) },
+  ];
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      const { page: _p, pageSize: _ps, ...f } = list.query;
+      void _p;
+      void _ps;
+      await exportDevices(f);
+    } catch {
+      /* toasted */
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <>
+      <ListPage<Device>
+        list={list}
+        queryKey={DEVICE_LIST_KEY}
+        fetcher={listDevices}
+        columns={columns}
+        filters={filters}
+        testId="device-list"
+        header={(d) => (
+          <>
+            <StatusBar list={list} />
+            {d?.totalMore && <TotalMore />}
+          </>
+        )}
+        toolbar={
+          <>
+            {can('auth_device_add') && (
+              <>
+                <Button type="primary" onClick={() => void navigate('/manage/device/add')} data-testid="device-add">
+                  {t('menu.device.add')}
+                </Button>
+                <Button onClick={() => setImporting(true)} data-testid="device-import">
+                  {t('device.import')}
+                </Button>
+              </>
+            )}
+            <Button loading={exporting} onClick={() => void doExport()} data-testid="device-export">
+              {t('device.export')}
+            </Button>
+          </>
+        }
+      />
+      <ImportModal open={importing} onClose={() => setImporting(false)} />
+    </>
+  );
+}
+
+/** Devices of a fixed filter (a site's devices tab): same columns, state kept in memory. */
+export function DeviceTable({ fixed, queryKey }: { fixed: Record<string, unknown>; queryKey: string }) {
+  const { t } = useTranslation();
+  const list = useListState(EMBEDDED_SPEC, '', true);
+  const columns = useColumns();
+  return (
+    <ListPage<Device>
+      list={list}
+      queryKey={queryKey}
+      fetcher={(q) => listDevices({ ...q, ...fixed })}
+      columns={columns}
+      filters={[
+        { name: 'keyword', label: t('device.keyword') },
+        { name: 'status', label: t('device.status'), width: 140, options: DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.status.${s}`) })) },
+      ]}
+      header={(d) => d?.totalMore && <TotalMore />}
+    />
+  );
+}

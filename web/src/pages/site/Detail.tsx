@@ -1,0 +1,100 @@
+/**
+ * site/detail/:id — site info with overview (devices by status, alarms), devices, faults and
+ * events. A site outside the caller's scope answers not found: the page says so, nothing else.
+ */
+import { Button, Card, Col, Descriptions, Image, Row, Statistic, Tabs } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageHeader, PendingSection, NotFoundResult } from '../../components/PageHeader';
+import { useCan } from '../../components/access';
+import { getSite, siteOverview, SITE_ENABLED } from '../../services/site';
+import { DEVICE_STATUSES } from '../../services/device';
+import { formatTime } from '../../utils/time';
+import { SiteStatus, useSiteActions } from './List';
+import { DeviceTable } from '../device/List';
+
+export default function SiteDetail() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id);
+  const can = useCan();
+  const navigate = useNavigate();
+  const site = useQuery({ queryKey: ['site', id], queryFn: () => getSite(id), enabled: id > 0, retry: false });
+  const overview = useQuery({ queryKey: ['site', id, 'overview'], queryFn: () => siteOverview(id), enabled: !!site.data, retry: false });
+  const actions = useSiteActions(() => void navigate('/manage/site/list'));
+
+  if (!(id > 0) || site.isError) return <NotFoundResult subTitle={t('site.notFound')} />;
+  const s = site.data;
+  const o = overview.data;
+  return (
+    <div data-testid="site-detail">
+      <PageHeader
+        back="/manage/site/list"
+        title={s?.name ?? ''}
+        sub={s && <SiteStatus status={s.status} />}
+        extra={
+          s &&
+          can('auth_site_edit') && (
+            <>
+              <Button onClick={() => void navigate(`/manage/site/update/${id}`)} data-testid="site-edit">
+                {t('com_edit')}
+              </Button>
+              <Button onClick={() => actions.toggle(s)}>{s.status === SITE_ENABLED ? t('com_disable') : t('com_enable')}</Button>
+              <Button danger onClick={() => actions.remove(s)}>
+                {t('com_delete')}
+              </Button>
+            </>
+          )
+        }
+      />
+      <Tabs
+        items={[
+          {
+            key: 'overview',
+            label: t('site.tab.overview'),
+            children: (
+              <>
+                <Card loading={site.isPending} style={{ marginBottom: 16 }}>
+                  {s && (
+                    <Descriptions bordered size="small" column={{ xs: 1, md: 2 }}>
+                      <Descriptions.Item label={t('site.customer')}>{s.customerName}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.code')}>{s.code}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.contactPerson')}>{s.contactPerson || '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.contactPhone')}>{s.contactPhone || '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.buildDate')}>{s.buildDate || '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.address')}>{s.address || '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.image')}>{s.image ? <Image src={s.image} height={64} /> : '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.receivers')}>{s.receivers.length}</Descriptions.Item>
+                      <Descriptions.Item label={t('com_create_time')}>{formatTime(s.createdAt)}</Descriptions.Item>
+                      <Descriptions.Item label={t('com_update_time')}>{formatTime(s.updatedAt)}</Descriptions.Item>
+                    </Descriptions>
+                  )}
+                </Card>
+                <Card title={t('site.overview')} loading={overview.isPending}>
+                  <Row gutter={[16, 16]}>
+                    <Col xs={12} md={6}>
+                      <Statistic title={t('site.devices')} value={o?.devices ?? 0} />
+                    </Col>
+                    <Col xs={12} md={6}>
+                      <Statistic title={t('site.alarms')} value={o?.alarms ?? 0} />
+                    </Col>
+                    {DEVICE_STATUSES.map((st) => (
+                      <Col xs={12} md={6} lg={3} key={st}>
+                        <Statistic title={t(`device.status.${st}`)} value={(o?.byStatus as Record<string, number> | undefined)?.[st] ?? 0} />
+                      </Col>
+                    ))}
+                  </Row>
+                </Card>
+              </>
+            ),
+          },
+          ...(can('auth_device_list')
+            ? [{ key: 'devices', label: t('site.tab.devices'), children: <DeviceTable fixed={{ siteId: id }} queryKey={`site/${id}/devices`} /> }]
+            : []),
+          { key: 'faults', label: t('site.tab.faults'), children: <PendingSection name={t('site.tab.faults')} /> },
+          { key: 'events', label: t('site.tab.events'), children: <PendingSection name={t('site.tab.events')} /> },
+        ]}
+      />
+    </div>
+  );
+}

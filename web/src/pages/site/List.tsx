@@ -1,0 +1,98 @@
+/** site/list — sites with name/customer/status filters; enable/disable and delete. */
+import { Badge, Button, Space } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage from '../../components/ListPage';
+import { useCan } from '../../components/access';
+import { useActions } from '../../hooks/useActions';
+import { useListState } from '../../hooks/useListState';
+import { useCustomerOptions } from '../../hooks/useOptions';
+import { deleteSites, listSites, setSiteStatus, SITE_DISABLED, SITE_ENABLED } from '../../services/site';
+import type { Site } from '../../services/typings';
+import { formatTime } from '../../utils/time';
+
+const SPEC = { name: 'string', customerId: 'number', status: 'number' } as const;
+export const SITE_LIST_KEY = 'site/list';
+
+export function SiteStatus({ status }: { status: number }) {
+  const { t } = useTranslation();
+  return <Badge status={status === SITE_ENABLED ? 'success' : 'default'} text={t(`site.status.${status === SITE_ENABLED ? 1 : 0}`)} />;
+}
+
+/** Enable/disable and delete with confirmation (list and detail). */
+export function useSiteActions(onDeleted?: () => void) {
+  const { t } = useTranslation();
+  const { confirm } = useActions();
+  const invalidate = [SITE_LIST_KEY, 'site', 'site/options'];
+  return {
+    toggle: (s: Site) => {
+      const enable = s.status !== SITE_ENABLED;
+      confirm(() => setSiteStatus([s.id], enable ? SITE_ENABLED : SITE_DISABLED), {
+        title: t(enable ? 'site.confirmEnable' : 'site.confirmDisable', { name: s.name }),
+        invalidate,
+      });
+    },
+    remove: (s: Site) =>
+      confirm(() => deleteSites([s.id]), { title: t('com_confirm_delete', { name: s.name }), content: t('site.deleteHint'), danger: true, invalidate, onDone: onDeleted }),
+  };
+}
+
+export default function SiteList() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const navigate = useNavigate();
+  const list = useListState(SPEC, '-createTime');
+  const customers = useCustomerOptions();
+  const actions = useSiteActions();
+  const columns: ColumnsType<Site> = [
+    {
+      title: t('site.name'),
+      dataIndex: 'name',
+      key: 'name',
+      sorter: true,
+      render: (v: string, r) => (can('auth_site_detail') ? <Link to={`/manage/site/detail/${r.id}`}>{v}</Link> : v),
+    },
+    { title: t('site.code'), dataIndex: 'code', key: 'code' },
+    { title: t('site.customer'), dataIndex: 'customerName', key: 'customerName' },
+    { title: t('site.status'), dataIndex: 'status', key: 'status', render: (v: number) => <SiteStatus status={v} /> },
+    { title: t('site.deviceCount'), dataIndex: 'deviceCount', key: 'deviceCount' },
+    { title: t('site.contactPerson'), dataIndex: 'contactPerson', key: 'contactPerson', render: (v: string) => v || '-' },
+    { title: t('site.buildDate'), dataIndex: 'buildDate', key: 'buildDate', render: (v: string) => v || '-' },
+    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createTime', sorter: true, render: (v: number) => formatTime(v) },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_: unknown, r) =>
+        can('auth_site_edit') && (
+          <Space>
+            <Link to={`/manage/site/update/${r.id}`}>{t('com_edit')}</Link>
+            <a onClick={() => actions.toggle(r)}>{r.status === SITE_ENABLED ? t('com_disable') : t('com_enable')}</a>
+            <a onClick={() => actions.remove(r)}>{t('com_delete')}</a>
+          </Space>
+        ),
+    },
+  ];
+  return (
+    <ListPage<Site>
+      list={list}
+      queryKey={SITE_LIST_KEY}
+      fetcher={listSites}
+      columns={columns}
+      testId="site-list"
+      filters={[
+        { name: 'name', label: t('site.name') },
+        { name: 'customerId', label: t('site.customer'), options: customers },
+        { name: 'status', label: t('site.status'), width: 120, options: [0, 1].map((v) => ({ value: v, label: t(`site.status.${v}`) })) },
+      ]}
+      toolbar={
+        can('auth_site_add') && (
+          <Button type="primary" onClick={() => void navigate('/manage/site/add')} data-testid="site-add">
+            {t('menu.site.add')}
+          </Button>
+        )
+      }
+    />
+  );
+}

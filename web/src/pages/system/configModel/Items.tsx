@@ -1,0 +1,96 @@
+/** system/config-model/list — data items of the catalogue (name, group, category, type, range, unit). */
+import { Button, Form, Input, Select, Space } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import ListPage from '../../../components/ListPage';
+import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
+import { useActions } from '../../../hooks/useActions';
+import { useListState } from '../../../hooks/useListState';
+import { useGroupOptions } from '../../../hooks/useOptions';
+import { addDataItem, deleteDataItems, listDataItems, updateDataItem, type DataItemInput } from '../../../services/catalogue';
+import type { DataItem } from '../../../services/typings';
+import { DataTypeRange } from '../deviceModel/ModelFields';
+
+const SPEC = { name: 'string', groupId: 'number', category: 'string' } as const;
+const KEY = 'dict/item/list';
+
+function TypeRange() {
+  const dataType = Form.useWatch('dataType', Form.useFormInstance()) as string | undefined;
+  return <DataTypeRange dataType={dataType} />;
+}
+
+export default function DataItems() {
+  const { t } = useTranslation();
+  const list = useListState(SPEC);
+  const groups = useGroupOptions();
+  const drawer = useDrawer<DataItem>();
+  const { run, confirm } = useActions();
+  const columns: ColumnsType<DataItem> = [
+    { title: t('dict.name'), dataIndex: 'name', key: 'name' },
+    { title: t('dict.group'), dataIndex: 'groupName', key: 'groupName', render: (v: string) => v || '-' },
+    { title: t('dict.category'), dataIndex: 'category', key: 'category', render: (v: string) => v || '-' },
+    { title: t('item.dataType'), dataIndex: 'dataType', key: 'dataType', render: (v: string) => t(`dataType.${v}`) },
+    { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string) => <span style={{ whiteSpace: 'pre' }}>{v || '-'}</span> },
+    { title: t('dict.unit'), dataIndex: 'unit', key: 'unit', render: (v: string) => v || '-' },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      render: (_: unknown, r) => (
+        <Space>
+          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
+          <a onClick={() => confirm(() => deleteDataItems([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate: [KEY, 'dict/group'] })}>
+            {t('com_delete')}
+          </a>
+        </Space>
+      ),
+    },
+  ];
+  const submit = (v: DataItemInput) => {
+    const body = { ...v, category: v.category ?? '', unit: v.unit ?? '', dataRange: v.dataRange ?? '' };
+    const id = drawer.row?.id;
+    return run(() => (id ? updateDataItem({ ...body, id }) : addDataItem(body)), { invalidate: [KEY, 'dict/group'] });
+  };
+  return (
+    <>
+      <ListPage<DataItem>
+        list={list}
+        queryKey={KEY}
+        fetcher={listDataItems}
+        columns={columns}
+        testId="dict-item-list"
+        filters={[
+          { name: 'name', label: t('dict.name') },
+          { name: 'groupId', label: t('dict.group'), options: groups },
+          { name: 'category', label: t('dict.category') },
+        ]}
+        toolbar={
+          <Button type="primary" onClick={drawer.add} data-testid="dict-item-add">
+            {t('dict.addItem')}
+          </Button>
+        }
+      />
+      <FormDrawer<DataItemInput>
+        open={drawer.open}
+        title={drawer.row?.id ? t('dict.editItem') : t('dict.addItem')}
+        initialValues={drawer.row?.id ? drawer.row : { dataType: 'float', groupId: list.filters.groupId as number | undefined }}
+        onClose={drawer.close}
+        onSubmit={submit}
+        testId="dict-item-form"
+      >
+        <Form.Item name="name" label={t('dict.name')} rules={[{ required: true, whitespace: true, message: t('com_value_required') }, { max: 100 }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="groupId" label={t('dict.group')} rules={[{ required: true, message: t('com_value_required') }]}>
+          <Select showSearch optionFilterProp="label" options={groups} />
+        </Form.Item>
+        <Form.Item name="category" label={t('dict.category')} rules={[{ max: 64 }]}>
+          <Input />
+        </Form.Item>
+        <TypeRange />
+        <Form.Item name="unit" label={t('dict.unit')} rules={[{ max: 32 }]}>
+          <Input />
+        </Form.Item>
+      </FormDrawer>
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+/** One model: its fields, and its config, param and control items (spec §3, §5). */
+import { useMemo, useState } from 'react';
+import { Button, Card, Descriptions, Space, Table, Tabs, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
+import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
+import { YesNo } from '../../../components/Flag';
+import { useActions } from '../../../hooks/useActions';
+import { useModelOptions } from '../../../hooks/useOptions';
+import { addItem, deleteItems, getModel, listItems, updateItem, type ItemInput, type ItemKind } from '../../../services/deviceModel';
+import type { ModelItem } from '../../../services/typings';
+import { duplicateControlCodes } from '../../../utils/dataRange';
+import { ItemFields, ModelFields } from './ModelFields';
+import { toModelValues, useSaveModel, type ModelValues } from './ModelList';
+
+const KINDS: ItemKind[] = ['config', 'param', 'control'];
+
+export default function ModelDetail({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const [kind, setKind] = useState<ItemKind>('config');
+  const [editing, setEditing] = useState(false);
+  const q = useQuery({ queryKey: ['dev/model', id], queryFn: () => getModel(id), retry: false });
+  const models = useModelOptions();
+  const save = useSaveModel();
+  if (q.isError) return <NotFoundResult />;
+  const m = q.data;
+  return (
+    <div data-testid="model-detail">
+      <PageHeader
+        back="/manage/system/device-model"
+        title={m?.name ?? ''}
+        extra={
+          <Button onClick={() => setEditing(true)} data-testid="model-edit">
+            {t('com_edit')}
+          </Button>
+        }
+      />
+      <Card loading={q.isPending} style={{ marginBottom: 16 }}>
+        {m && (
+          <Descriptions bordered size="small" column={{ xs: 1, md: 3 }}>
+            <Descriptions.Item label={t('model.deviceType')}>{t(`model.type.${m.deviceType}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('model.parent')}>{m.parentName || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('model.vendor')}>{m.vendor || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('model.supportsSsh')}>
+              <YesNo value={m.supportsSsh} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('model.supportsWeb')}>
+              <YesNo value={m.supportsWeb} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('model.aliases')}>{m.aliases.length ? m.aliases.map((a) => <Tag key={a}>{a}</Tag>) : '-'}</Descriptions.Item>
+          </Descriptions>
+        )}
+      </Card>
+      <Tabs
+        activeKey={kind}
+        onChange={(k) => setKind(k as ItemKind)}
+        items={KINDS.map((k) => ({ key: k, label: t(`item.kind.${k}`), children: <ItemTable modelId={id} kind={k} /> }))}
+      />
+      <FormDrawer<ModelValues>
+        open={editing}
+        title={t('model.edit')}
+        initialValues={m ? toModelValues(m) : undefined}
+        onClose={() => setEditing(false)}
+        onSubmit={(v) => save(v, id)}
+        testId="model-form"
+      >
+        <ModelFields parents={models.filter((o) => o.value !== id)} />
+      </FormDrawer>
+    </div>
+  );
+}
+
+function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
+  const { t } = useTranslation();
+  const key = `dev/model/item/${modelId}/${kind}`;
+  const q = useQuery({ queryKey: [key], queryFn: () => listItems(modelId, kind) });
+  const drawer = useDrawer<ModelItem>();
+  const { run, confirm } = useActions();
+  const items = useMemo(() => q.data ?? [], [q.data]);
+  const defaults: Partial<ItemInput> =
+    kind === 'control' ? { controlLevel: 1, displayPriority: 0 } : { dataType: 'int', readLevel: 0, writeLevel: 0, batch: false, displayPriority: 0 };
+  const cols: ColumnsType<ModelItem> =
+    kind === 'control'
+      ? [
+          { title: t('item.controlName'), dataIndex: 'controlName', key: 'controlName' },
+          { title: t('item.controlTypeCode'), dataIndex: 'controlTypeCode', key: 'code', render: (v: number) => `${v} · ${t(`control.type.${v}`)}` },
+          { title: t('item.controlLevel'), dataIndex: 'controlLevel', key: 'controlLevel' },
+          { title: t('item.param1Name'), dataIndex: 'param1Name', key: 'p1', render: (v: string) => v || '-' },
+          { title: t('item.param2Name'), dataIndex: 'param2Name', key: 'p2', render: (v: string) => v || '-' },
+        ]
+      : [
+          { title: t('item.configGroup'), dataIndex: 'configGroup', key: 'configGroup', render: (v: string) => v || '-' },
+          { title: t('item.configItem'), dataIndex: 'configItem', key: 'configItem' },
+          { title: t('item.protocolKey'), dataIndex: 'protocolKey', key: 'protocolKey' },
+          { title: t('item.dataType'), dataIndex: 'dataType', key: 'dataType', render: (v: string) => t(`dataType.${v}`) },
+          { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string) => <span style={{ whiteSpace: 'pre' }}>{v || '-'}</span> },
+          { title: t('item.readLevel'), dataIndex: 'readLevel', key: 'readLevel' },
+          { title: t('item.writeLevel'), dataIndex: 'writeLevel', key: 'writeLevel' },
+          { title: t('item.batch'), dataIndex: 'batch', key: 'batch', render: (v: boolean) => <YesNo value={v} /> },
+        ];
+  cols.push(
+    { title: t('item.displayPriority'), dataIndex: 'displayPriority', key: 'displayPriority' },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      render: (_: unknown, r) => (
+        <Space>
+          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
+          <a onClick={() => confirm(() => deleteItems([r.id]), { title: t('com_confirm_delete', { name: r.controlName || r.configItem }), danger: true, invalidate: [key] })}>
+            {t('com_delete')}
+          </a>
+        </Space>
+      ),
+    },
+  );
+  const submit = (v: Partial<ItemInput>) => {
+    const body: ItemInput = {
+      configGroup: '',
+      configItem: '',
+      protocolKey: '',
+      displayPriority: 0,
+      readLevel: 0,
+      writeLevel: 0,
+      batch: false,
+      dataType: 'string',
+      dataRange: '',
+      controlName: '',
+      controlTypeCode: 0,
+      controlLevel: 0,
+      param1Name: '',
+      param2Name: '',
+      ...v,
+      modelId,
+      kind,
+    };
+    const id = drawer.row?.id;
+    return run(() => (id ? updateItem({ ...body, id }) : addItem(body)), { invalidate: [key] });
+  };
+  return (
+    <>
+      <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }}>
+        <Button type="primary" onClick={drawer.add} data-testid={`item-add-${kind}`}>
+          {t('item.add')}
+        </Button>
+      </Space>
+      <Table<ModelItem> rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={items} pagination={false} scroll={{ x: 'max-content' }} />
+      <FormDrawer<Partial<ItemInput>>
+        open={drawer.open}
+        title={drawer.row?.id ? t('item.edit') : t('item.add')}
+        initialValues={drawer.row?.id ? drawer.row : defaults}
+        onClose={drawer.close}
+        onSubmit={submit}
+        testId="item-form"
+      >
+        <ItemFields kind={kind} codeTaken={(code) => duplicateControlCodes(items, { id: drawer.row?.id, controlTypeCode: code })} />
+      </FormDrawer>
+    </>
+  );
+}
+

@@ -1,0 +1,105 @@
+import { Button, Space, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage from '../../../components/ListPage';
+import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
+import { Thumb, YesNo } from '../../../components/Flag';
+import { useActions } from '../../../hooks/useActions';
+import { useListState } from '../../../hooks/useListState';
+import { useModelOptions } from '../../../hooks/useOptions';
+import { addModel, DEVICE_TYPES, deleteModels, listModels, updateModel, type ModelInput } from '../../../services/deviceModel';
+import type { DeviceModel } from '../../../services/typings';
+import { formatTime } from '../../../utils/time';
+import { ModelFields } from './ModelFields';
+
+const SPEC = { name: 'string', deviceType: 'number' } as const;
+export const MODEL_LIST_KEY = 'dev/model/list';
+export type ModelValues = Omit<ModelInput, 'images'> & { imagesText?: string };
+
+export const toModelValues = (m: Partial<DeviceModel>): Partial<ModelValues> => ({ ...m, parentId: m.parentId || undefined, imagesText: (m.images ?? []).join('\n') });
+
+export function useSaveModel() {
+  const { run } = useActions();
+  return (v: ModelValues, id?: number) => {
+    const { imagesText, ...rest } = v;
+    const body: ModelInput = {
+      ...rest,
+      parentId: rest.parentId ?? 0,
+      vendor: rest.vendor ?? '',
+      icon: rest.icon ?? '',
+      supportsSsh: !!rest.supportsSsh,
+      supportsWeb: !!rest.supportsWeb,
+      images: (imagesText ?? '')
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
+    return run(() => (id ? updateModel({ ...body, id }) : addModel(body)), { invalidate: [MODEL_LIST_KEY, 'dev/model', 'dev/model/all'] });
+  };
+}
+
+export default function ModelList() {
+  const { t } = useTranslation();
+  const list = useListState(SPEC);
+  const drawer = useDrawer<DeviceModel>();
+  const { confirm } = useActions();
+  const save = useSaveModel();
+  const models = useModelOptions();
+  const columns: ColumnsType<DeviceModel> = [
+    { title: t('model.icon'), dataIndex: 'icon', key: 'icon', render: (v: string) => <Thumb src={v} /> },
+    { title: t('model.name'), dataIndex: 'name', key: 'name', render: (v: string, r) => <Link to={`/manage/system/device-model/${r.id}`}>{v}</Link> },
+    { title: t('model.deviceType'), dataIndex: 'deviceType', key: 'deviceType', render: (v: number) => t(`model.type.${v}`) },
+    { title: t('model.parent'), dataIndex: 'parentName', key: 'parentName', render: (v: string) => v || '-' },
+    { title: t('model.vendor'), dataIndex: 'vendor', key: 'vendor', render: (v: string) => v || '-' },
+    { title: t('model.supportsSsh'), dataIndex: 'supportsSsh', key: 'supportsSsh', render: (v: boolean) => <YesNo value={v} /> },
+    { title: t('model.supportsWeb'), dataIndex: 'supportsWeb', key: 'supportsWeb', render: (v: boolean) => <YesNo value={v} /> },
+    { title: t('model.aliases'), dataIndex: 'aliases', key: 'aliases', render: (v: string[]) => (v.length ? v.map((a) => <Tag key={a}>{a}</Tag>) : '-') },
+    { title: t('model.deviceCount'), dataIndex: 'deviceCount', key: 'deviceCount' },
+    { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_: unknown, r) => (
+        <Space>
+          <Link to={`/manage/system/device-model/${r.id}`}>{t('model.items')}</Link>
+          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
+          <a onClick={() => confirm(() => deleteModels([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate: [MODEL_LIST_KEY, 'dev/model/all'] })}>
+            {t('com_delete')}
+          </a>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <>
+      <ListPage<DeviceModel>
+        list={list}
+        queryKey={MODEL_LIST_KEY}
+        fetcher={listModels}
+        columns={columns}
+        testId="model-list"
+        filters={[
+          { name: 'name', label: t('model.name') },
+          { name: 'deviceType', label: t('model.deviceType'), options: DEVICE_TYPES.map((v) => ({ value: v, label: t(`model.type.${v}`) })) },
+        ]}
+        toolbar={
+          <Button type="primary" onClick={drawer.add} data-testid="model-add">
+            {t('model.add')}
+          </Button>
+        }
+      />
+      <FormDrawer<ModelValues>
+        open={drawer.open}
+        title={drawer.row?.id ? t('model.edit') : t('model.add')}
+        initialValues={toModelValues(drawer.row ?? {})}
+        onClose={drawer.close}
+        onSubmit={(v) => save(v, drawer.row?.id)}
+        testId="model-form"
+      >
+        <ModelFields parents={models.filter((m) => m.value !== drawer.row?.id)} />
+      </FormDrawer>
+    </>
+  );
+}

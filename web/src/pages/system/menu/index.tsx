@@ -1,0 +1,191 @@
+/** system/menu — menu tree (sort, URL) and each menu's interfaces (name, method, URL, common flag). */
+import { useMemo, useState } from 'react';
+import { Button, Card, Checkbox, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Table, Tag, Tree, Typography, type TreeDataNode } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
+import { useActions } from '../../../hooks/useActions';
+import { addMenu, deleteInterfaces, deleteMenu, listInterfaces, menuTree, METHODS, saveInterface, updateMenu, type InterfaceInput, type MenuInput } from '../../../services/menu';
+import type { ApiInterface, MenuNode } from '../../../services/typings';
+import { currentLocale } from '../../../i18n';
+
+const TREE_KEY = 'menu/tree';
+const IFACE_KEY = 'interface/list';
+
+function flatten(nodes: MenuNode[] | null, out: MenuNode[] = []): MenuNode[] {
+  for (const n of nodes ?? []) {
+    out.push(n);
+    flatten(n.children, out);
+  }
+  return out;
+}
+
+export default function MenuPage() {
+  const { t } = useTranslation();
+  const tree = useQuery({ queryKey: [TREE_KEY], queryFn: menuTree });
+  const [selected, setSelected] = useState<string>('');
+  const menuDrawer = useDrawer<MenuNode & { isNew?: boolean }>();
+  const ifaceDrawer = useDrawer<ApiInterface>();
+  const { run, confirm } = useActions();
+  const zh = currentLocale() === 'zh-CN';
+  const all = useMemo(() => flatten(tree.data ?? []), [tree.data]);
+  const current = all.find((m) => m.key === selected);
+  const label = (m: MenuNode) => (zh ? m.nameZh : m.nameEn) || m.key;
+  const toTree = (nodes: MenuNode[] | null): TreeDataNode[] =>
+    (nodes ?? []).map((n) => ({
+      key: n.key,
+      title: (
+        <span>
+          {label(n)} <Typography.Text type="secondary">({n.sort})</Typography.Text> {n.interfaceCount > 0 && <Tag>{n.interfaceCount}</Tag>}
+        </span>
+      ),
+      children: n.children?.length ? toTree(n.children) : undefined,
+    }));
+  const ifaces = useQuery({
+    queryKey: [IFACE_KEY, selected],
+    queryFn: () => listInterfaces({ key: selected, page: 1, pageSize: 100 }),
+    enabled: !!selected,
+  });
+  const ifaceCols: ColumnsType<ApiInterface> = [
+    { title: t('iface.name'), dataIndex: 'name', key: 'name' },
+    { title: t('iface.method'), dataIndex: 'method', key: 'method', width: 80 },
+    { title: t('iface.url'), dataIndex: 'url', key: 'url' },
+    { title: t('iface.common'), dataIndex: 'common', key: 'common', render: (v: boolean) => (v ? <Tag color="blue">{t('com_yes')}</Tag> : '-') },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      render: (_: unknown, r) => (
+        <Space>
+          <a onClick={() => ifaceDrawer.edit(r)}>{t('com_edit')}</a>
+          <a onClick={() => confirm(() => deleteInterfaces([r.id]), { title: t('com_confirm_delete', { name: r.url }), danger: true, invalidate: [IFACE_KEY, TREE_KEY] })}>
+            {t('com_delete')}
+          </a>
+        </Space>
+      ),
+    },
+  ];
+  const menuOptions = all.map((m) => ({ value: m.key, label: `${label(m)} (${m.key})` }));
+  return (
+    <div data-testid="menu-page">
+      <Row gutter={16}>
+        <Col xs={24} lg={10}>
+          <Card
+            title={t('menuMgmt.menus')}
+            loading={tree.isPending}
+            extra={
+              <Button type="primary" size="small" onClick={() => menuDrawer.edit({ isNew: true, parentKey: selected } as MenuNode & { isNew: boolean })}>
+                {t('menuMgmt.add')}
+              </Button>
+            }
+          >
+            <Tree treeData={toTree(tree.data ?? [])} defaultExpandAll selectedKeys={selected ? [selected] : []} onSelect={(k) => setSelected(k.length ? String(k[0]) : '')} />
+          </Card>
+        </Col>
+        <Col xs={24} lg={14}>
+          {current ? (
+            <Space direction="vertical" style={{ width: '100%' }}>
+              <Card
+                title={`${label(current)} · ${current.key}`}
+                extra={
+                  <Space>
+                    <Button size="small" onClick={() => menuDrawer.edit(current)}>
+                      {t('com_edit')}
+                    </Button>
+                    {!current.builtIn && (
+                      <Button
+                        size="small"
+                        danger
+                        onClick={() =>
+                          confirm(() => deleteMenu(current.key), {
+                            title: t('com_confirm_delete', { name: label(current) }),
+                            content: t('menuMgmt.deleteHint'),
+                            danger: true,
+                            invalidate: [TREE_KEY],
+                            onDone: () => setSelected(''),
+                          })
+                        }
+                      >
+                        {t('com_delete')}
+                      </Button>
+                    )}
+                  </Space>
+                }
+              >
+                <Typography.Text type="secondary">
+                  {t('menuMgmt.url')}: {current.url || '-'} · {t('menuMgmt.sort')}: {current.sort} · {current.builtIn ? t('menuMgmt.builtIn') : t('menuMgmt.custom')}
+                </Typography.Text>
+              </Card>
+              <Card
+                title={t('role.interfaces')}
+                extra={
+                  <Button size="small" type="primary" onClick={ifaceDrawer.add}>
+                    {t('iface.add')}
+                  </Button>
+                }
+              >
+                <Table<ApiInterface> rowKey="id" size="small" loading={ifaces.isFetching} pagination={false} columns={ifaceCols} dataSource={ifaces.data?.list ?? []} />
+              </Card>
+            </Space>
+          ) : (
+            <Card>
+              <Empty description={t('role.selectMenu')} />
+            </Card>
+          )}
+        </Col>
+      </Row>
+      <FormDrawer<MenuInput>
+        open={menuDrawer.open}
+        title={menuDrawer.row?.isNew ? t('menuMgmt.add') : t('menuMgmt.edit')}
+        initialValues={menuDrawer.row ?? undefined}
+        onClose={menuDrawer.close}
+        onSubmit={(v) => {
+          const body: MenuInput = { ...v, parentKey: v.parentKey ?? '', url: v.url ?? '', sort: v.sort ?? 0, nameZh: v.nameZh ?? '' };
+          return run(() => (menuDrawer.row?.isNew ? addMenu(body) : updateMenu(body)), { invalidate: [TREE_KEY] });
+        }}
+      >
+        <Form.Item name="key" label={t('menuMgmt.key')} rules={[{ required: true, message: t('com_value_required') }, { pattern: /^[A-Za-z0-9_]+$/, message: t('menuMgmt.keyRule') }]}>
+          <Input disabled={!menuDrawer.row?.isNew} />
+        </Form.Item>
+        <Form.Item name="parentKey" label={t('menuMgmt.parent')}>
+          <Select allowClear showSearch optionFilterProp="label" options={menuOptions} />
+        </Form.Item>
+        <Form.Item name="nameEn" label={t('menuMgmt.nameEn')} rules={[{ required: true, whitespace: true, message: t('com_value_required') }, { max: 64 }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="nameZh" label={t('menuMgmt.nameZh')} rules={[{ max: 64 }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="sort" label={t('menuMgmt.sort')}>
+          <InputNumber precision={0} />
+        </Form.Item>
+        <Form.Item name="url" label={t('menuMgmt.url')} rules={[{ max: 200 }]}>
+          <Input />
+        </Form.Item>
+      </FormDrawer>
+      <FormDrawer<InterfaceInput>
+        open={ifaceDrawer.open}
+        title={ifaceDrawer.row?.id ? t('iface.edit') : t('iface.add')}
+        initialValues={ifaceDrawer.row?.id ? ifaceDrawer.row : { method: 'POST', common: false, keys: selected ? [selected] : [] }}
+        onClose={ifaceDrawer.close}
+        onSubmit={(v) => run(() => saveInterface({ ...v, id: ifaceDrawer.row?.id ?? 0, common: !!v.common, keys: v.keys ?? [] }), { invalidate: [IFACE_KEY, TREE_KEY] })}
+      >
+        <Form.Item name="name" label={t('iface.name')} rules={[{ required: true, whitespace: true, message: t('com_value_required') }, { max: 100 }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="method" label={t('iface.method')} rules={[{ required: true }]}>
+          <Select options={METHODS.map((m) => ({ value: m, label: m }))} />
+        </Form.Item>
+        <Form.Item name="url" label={t('iface.url')} rules={[{ required: true, message: t('com_value_required') }, { pattern: /^\/api\//, message: t('iface.urlRule') }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="keys" label={t('iface.keys')}>
+          <Select mode="multiple" optionFilterProp="label" options={menuOptions} />
+        </Form.Item>
+        <Form.Item name="common" valuePropName="checked">
+          <Checkbox>{t('iface.common')}</Checkbox>
+        </Form.Item>
+      </FormDrawer>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+/** system/role/list — roles; links to menu and data authorisation. */
+import { Button, Form, Input, Space } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage from '../../../components/ListPage';
+import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
+import { useCan } from '../../../components/access';
+import { useActions } from '../../../hooks/useActions';
+import { useListState } from '../../../hooks/useListState';
+import { addRole, deleteRoles, listRoles, updateRole } from '../../../services/role';
+import type { Role } from '../../../services/typings';
+import { formatTime } from '../../../utils/time';
+
+const SPEC = { name: 'string' } as const;
+export const ROLE_LIST_KEY = 'role/list';
+
+export default function RoleList() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const list = useListState(SPEC);
+  const drawer = useDrawer<Role>();
+  const { run, confirm } = useActions();
+  const invalidate = [ROLE_LIST_KEY, 'role/all', 'role'];
+  const columns: ColumnsType<Role> = [
+    { title: t('role.name'), dataIndex: 'name', key: 'name' },
+    { title: t('role.description'), dataIndex: 'description', key: 'description', render: (v: string) => v || '-' },
+    { title: t('role.customerAccess'), dataIndex: 'customerAccess', key: 'customerAccess', render: (v: number) => t(`role.customerAccess.${v}`) },
+    { title: t('role.siteAccess'), dataIndex: 'siteAccess', key: 'siteAccess', render: (v: number) => t(`role.siteAccess.${v}`) },
+    { title: t('role.userCount'), dataIndex: 'userCount', key: 'userCount' },
+    { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_: unknown, r) => (
+        <Space>
+          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
+          {can('auth_role_authMenu') && <Link to={`/manage/system/role/auth/menu/${r.id}`}>{t('menu.role.authMenu')}</Link>}
+          {can('auth_role_authData') && <Link to={`/manage/system/role/auth/data/${r.id}`}>{t('menu.role.authData')}</Link>}
+          <a onClick={() => confirm(() => deleteRoles([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate })}>{t('com_delete')}</a>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <>
+      <ListPage<Role>
+        list={list}
+        queryKey={ROLE_LIST_KEY}
+        fetcher={listRoles}
+        columns={columns}
+        testId="role-list"
+        filters={[{ name: 'name', label: t('role.name') }]}
+        toolbar={
+          <Button type="primary" onClick={drawer.add} data-testid="role-add">
+            {t('role.add')}
+          </Button>
+        }
+      />
+      <FormDrawer<{ name: string; description?: string }>
+        open={drawer.open}
+        title={drawer.row?.id ? t('role.edit') : t('role.add')}
+        initialValues={drawer.row ?? undefined}
+        onClose={drawer.close}
+        onSubmit={(v) => {
+          const id = drawer.row?.id;
+          const body = { name: v.name.trim(), description: v.description ?? '' };
+          return run(() => (id ? updateRole({ ...body, id }) : addRole(body)), { invalidate });
+        }}
+        testId="role-form"
+      >
+        <Form.Item name="name" label={t('role.name')} rules={[{ required: true, whitespace: true, message: t('com_value_required') }, { max: 64 }]}>
+          <Input data-testid="role-name" />
+        </Form.Item>
+        <Form.Item name="description" label={t('role.description')} rules={[{ max: 200 }]}>
+          <Input.TextArea rows={3} />
+        </Form.Item>
+      </FormDrawer>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+/** system/user/detail/:id */
+import { Button, Card, Descriptions, Tag } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
+import { useCan } from '../../../components/access';
+import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
+import { getUser, USER_ENABLED } from '../../../services/user';
+import { formatTime } from '../../../utils/time';
+import { UserStatus, useUserActions } from './List';
+
+export default function UserDetail() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id);
+  const can = useCan();
+  const navigate = useNavigate();
+  const q = useQuery({ queryKey: ['user', id], queryFn: () => getUser(id), enabled: id > 0, retry: false });
+  const customers = useCustomerOptions();
+  const sites = useSiteOptions();
+  const actions = useUserActions();
+  if (!(id > 0) || q.isError) return <NotFoundResult />;
+  const u = q.data;
+  const name = (opts: { value: number; label: string }[], v: number) => opts.find((o) => o.value === v)?.label ?? `#${v}`;
+  return (
+    <div data-testid="user-detail">
+      <PageHeader
+        back="/manage/system/user/list"
+        title={u?.userName ?? ''}
+        sub={u && <UserStatus status={u.status} />}
+        extra={
+          u &&
+          !u.root && (
+            <>
+              {can('auth_user_edit') && <Button onClick={() => void navigate(`/manage/system/user/update/${id}`)}>{t('com_edit')}</Button>}
+              {can(['auth_user_authData', 'auth_user_customerStationList']) && (
+                <Button onClick={() => void navigate(`/manage/system/user/auth/${id}`)}>{t('user.assign')}</Button>
+              )}
+              {can('auth_user_edit') && <Button onClick={() => actions.toggle(u)}>{u.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</Button>}
+              {can('auth_user_edit') && <Button onClick={() => actions.setPassword(u)}>{t('user.password')}</Button>}
+            </>
+          )
+        }
+      />
+      <Card loading={q.isPending}>
+        {u && (
+          <Descriptions bordered size="small" column={{ xs: 1, md: 2 }}>
+            <Descriptions.Item label={t('user.userName')}>{u.userName}</Descriptions.Item>
+            <Descriptions.Item label={t('user.nickName')}>{u.nickName || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('user.email')}>{u.email || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('user.contact')}>{u.contact || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('user.role')}>{u.root ? t('user.root') : u.roleName || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('user.customer')}>{u.customerId ? name(customers, u.customerId) : '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('user.maxSites')}>{u.maxSites || t('user.unlimited')}</Descriptions.Item>
+            <Descriptions.Item label={t('user.locale')}>{u.locale || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('user.customers')}>{(u.customerIds ?? []).map((c) => <Tag key={c}>{name(customers, c)}</Tag>)}</Descriptions.Item>
+            <Descriptions.Item label={t('user.sites')}>{(u.siteIds ?? []).map((s) => <Tag key={s}>{name(sites, s)}</Tag>)}</Descriptions.Item>
+            <Descriptions.Item label={t('com_create_time')}>{formatTime(u.createdAt)}</Descriptions.Item>
+            <Descriptions.Item label={t('com_update_time')}>{formatTime(u.updatedAt)}</Descriptions.Item>
+          </Descriptions>
+        )}
+      </Card>
+      {actions.passwordDrawer}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/** system/user/list — users with userName/role/status filters; enable/disable, password. */
+import { useState } from 'react';
+import { Badge, Button, Space } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage from '../../../components/ListPage';
+import FormDrawer from '../../../components/FormDrawer';
+import PasswordFields from '../../../components/PasswordFields';
+import { useCan } from '../../../components/access';
+import { useActions } from '../../../hooks/useActions';
+import { useListState } from '../../../hooks/useListState';
+import { useRoleOptions } from '../../../hooks/useOptions';
+import { listUsers, setUserPassword, setUserStatus, USER_DISABLED, USER_ENABLED } from '../../../services/user';
+import type { User } from '../../../services/typings';
+import { formatTime } from '../../../utils/time';
+
+const SPEC = { userName: 'string', roleId: 'number', status: 'number' } as const;
+export const USER_LIST_KEY = 'user/list';
+
+export function UserStatus({ status }: { status: number }) {
+  const { t } = useTranslation();
+  return <Badge status={status === USER_ENABLED ? 'success' : 'default'} text={t(`user.status.${status === USER_ENABLED ? 1 : 0}`)} />;
+}
+
+export function useUserActions() {
+  const { t } = useTranslation();
+  const { confirm, run } = useActions();
+  const [pwUser, setPwUser] = useState<User | null>(null);
+  const toggle = (u: User) => {
+    const enable = u.status !== USER_ENABLED;
+    confirm(() => setUserStatus([u.id], enable ? USER_ENABLED : USER_DISABLED), {
+      title: t(enable ? 'user.confirmEnable' : 'user.confirmDisable', { name: u.userName }),
+      invalidate: [USER_LIST_KEY, 'user'],
+    });
+  };
+  const passwordDrawer = (
+    <FormDrawer<{ password: string }>
+      open={!!pwUser}
+      title={t('user.setPassword', { name: pwUser?.userName ?? '' })}
+      onClose={() => setPwUser(null)}
+      onSubmit={(v) => run(() => setUserPassword(pwUser!.id, v.password), { success: t('user.passwordSet') })}
+      testId="user-password-form"
+    >
+      <PasswordFields />
+    </FormDrawer>
+  );
+  return { toggle, setPassword: setPwUser, passwordDrawer };
+}
+
+export default function UserList() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const navigate = useNavigate();
+  const list = useListState(SPEC);
+  const roles = useRoleOptions(can(['auth_role_list', 'auth_user_add', 'auth_user_edit']));
+  const actions = useUserActions();
+  const columns: ColumnsType<User> = [
+    {
+      title: t('user.userName'),
+      dataIndex: 'userName',
+      key: 'userName',
+      render: (v: string, r) => (can('auth_user_detail') ? <Link to={`/manage/system/user/detail/${r.id}`}>{v}</Link> : v),
+    },
+    { title: t('user.nickName'), dataIndex: 'nickName', key: 'nickName', render: (v: string) => v || '-' },
+    { title: t('user.role'), dataIndex: 'roleName', key: 'roleName', render: (v: string, r) => (r.root ? t('user.root') : v || '-') },
+    { title: t('user.email'), dataIndex: 'email', key: 'email', render: (v: string) => v || '-' },
+    { title: t('user.status'), dataIndex: 'status', key: 'status', render: (v: number) => <UserStatus status={v} /> },
+    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      fixed: 'right',
+      render: (_: unknown, r) =>
+        !r.root && (
+          <Space>
+            {can('auth_user_edit') && <Link to={`/manage/system/user/update/${r.id}`}>{t('com_edit')}</Link>}
+            {can(['auth_user_authData', 'auth_user_customerStationList']) && <Link to={`/manage/system/user/auth/${r.id}`}>{t('user.assign')}</Link>}
+            {can('auth_user_edit') && <a onClick={() => actions.toggle(r)}>{r.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</a>}
+            {can('auth_user_edit') && <a onClick={() => actions.setPassword(r)}>{t('user.password')}</a>}
+          </Space>
+        ),
+    },
+  ];
+  return (
+    <>
+      <ListPage<User>
+        list={list}
+        queryKey={USER_LIST_KEY}
+        fetcher={listUsers}
+        columns={columns}
+        testId="user-list"
+        filters={[
+          { name: 'userName', label: t('user.userName') },
+          { name: 'roleId', label: t('user.role'), options: roles },
+          { name: 'status', label: t('user.status'), width: 120, options: [1, 0].map((v) => ({ value: v, label: t(`user.status.${v}`) })) },
+        ]}
+        toolbar={
+          can('auth_user_add') && (
+            <Button type="primary" onClick={() => void navigate('/manage/system/user/add')} data-testid="user-add">
+              {t('menu.user.add')}
+            </Button>
+          )
+        }
+      />
+      {actions.passwordDrawer}
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+/** Data model catalogue: groups and data items (config-model screens). */
+import { post } from './request';
+import type { DataGroup, DataItem, PageResult } from './typings';
+
+export type GroupInput = { id?: number; name: string; description: string };
+export type DataItemInput = Pick<DataItem, 'groupId' | 'name' | 'category' | 'dataType' | 'dataRange' | 'unit'> & { id?: number };
+
+const base = '/api/auth/sys/dict';
+export const listGroups = (q: Record<string, unknown>) => post<PageResult<DataGroup>>(`${base}/group/list`, q);
+export const allGroups = async () => (await listGroups({ page: 1, pageSize: 100 })).list;
+export const addGroup = (g: GroupInput) => post<{ id: number }>(`${base}/group/add`, g);
+export const updateGroup = (g: GroupInput) => post<null>(`${base}/group/update`, g);
+export const deleteGroups = (ids: number[]) => post<null>(`${base}/group/delete`, { ids });
+export const listDataItems = (q: Record<string, unknown>) => post<PageResult<DataItem>>(`${base}/item/list`, q);
+export const addDataItem = (it: DataItemInput) => post<{ id: number }>(`${base}/item/add`, it);
+export const updateDataItem = (it: DataItemInput) => post<null>(`${base}/item/update`, it);
+export const deleteDataItems = (ids: number[]) => post<null>(`${base}/item/delete`, { ids });

@@ -1,0 +1,52 @@
+/** Devices (spec §3): list, detail, changes, import/export of xlsx. */
+import { get, post, RequestError } from './request';
+import { download } from './download';
+import type { Device, DevicePage } from './typings';
+
+export type DeviceInput = Pick<Device, 'sn' | 'name' | 'modelId' | 'siteId' | 'softwareVersion' | 'installDate' | 'arrivalDate' | 'maintenanceCycle' | 'images'> & {
+  id?: number;
+};
+/** Status codes 0-6 (spec §9). */
+export const DEVICE_STATUSES = [0, 1, 2, 3, 4, 5, 6];
+export const STATUS_COLORS: Record<number, string> = {
+  0: 'default',
+  1: 'success',
+  2: 'processing',
+  3: 'error',
+  4: 'warning',
+  5: 'processing',
+  6: 'default',
+};
+
+const base = '/api/auth/sys/dev/basic';
+export const listDevices = (q: Record<string, unknown>) => post<DevicePage>(`${base}/list`, q);
+export const deviceStatusCounts = () => get<Record<string, number>>(`${base}/status/count`);
+export const getDevice = (id: number) => get<Device>(`${base}/detail`, { id });
+export const addDevice = (d: DeviceInput) => post<{ id: number }>(`${base}/add`, d);
+export const updateDevice = (d: DeviceInput) => post<null>(`${base}/update`, d);
+export const deleteDevices = (ids: number[]) => post<null>(`${base}/delete`, { ids });
+export const enableDevices = (ids: number[], enabled: boolean) => post<null>(`${base}/enable`, { ids, enabled });
+export const maintainDevices = (ids: number[], on: boolean) => post<null>(`${base}/maintain`, { ids, on });
+export const maintainedDevices = (ids: number[]) => post<null>(`${base}/maintained`, { ids });
+/** Import answers its own errors (rows table): the call is silent. */
+export const importDevices = (fileName: string, content: string) =>
+  post<{ imported: number }>(`${base}/import`, { fileName, content }, { silent: true });
+export const downloadTemplate = () => download(`${base}/import/template`, { fileName: 'device-import-template.xlsx' });
+export const exportDevices = (filters: Record<string, unknown>) =>
+  download(`${base}/export`, { method: 'POST', data: filters, fileName: 'devices.xlsx' });
+
+export interface ImportRowError {
+  row: number;
+  message: string;
+}
+
+/** The rows of a failed import (`data.rows`), sorted by row; [] when the error names none. */
+export function importErrorRows(e: unknown): ImportRowError[] {
+  if (!(e instanceof RequestError)) return [];
+  const rows = (e.data as { rows?: unknown } | null | undefined)?.rows;
+  if (!Array.isArray(rows)) return [];
+  return rows
+    .filter((r): r is ImportRowError => !!r && typeof r === 'object' && typeof (r as ImportRowError).row === 'number')
+    .map((r) => ({ row: r.row, message: String(r.message ?? '') }))
+    .sort((a, b) => a.row - b.row);
+}

@@ -1,0 +1,30 @@
+/** Device models, their config/param/control items and aliases (spec §3, §5). */
+import { get, post } from './request';
+import type { DeviceModel, ModelAlias, ModelItem, PageResult } from './typings';
+
+export type ModelInput = Pick<DeviceModel, 'name' | 'parentId' | 'deviceType' | 'vendor' | 'supportsSsh' | 'supportsWeb' | 'images' | 'icon'> & { id?: number };
+export type ItemKind = 'config' | 'param' | 'control';
+export type ItemInput = Omit<ModelItem, 'id'> & { id?: number };
+
+export const DEVICE_TYPES = [1, 2, 3, 4, 5, 6];
+export const CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+export const LEVELS = [0, 1, 2, 3, 4, 5];
+export const CONTROL_LEVELS = [1, 2, 3, 4, 5];
+
+const base = '/api/auth/sys/dev/model';
+export const listModels = (q: Record<string, unknown>) => post<PageResult<DeviceModel>>(`${base}/list`, q);
+export const getModel = (id: number) => get<DeviceModel>(`${base}/detail`, { id });
+export const addModel = (m: ModelInput) => post<{ id: number }>(`${base}/add`, m);
+export const updateModel = (m: ModelInput) => post<null>(`${base}/update`, m);
+export const deleteModels = (ids: number[]) => post<null>(`${base}/delete`, { ids });
+/** Every model, for selects (parent model, device model). */
+export const allModels = async () => (await listModels({ page: 1, pageSize: 100 })).list;
+
+export const listItems = (modelId: number, kind: ItemKind) => post<ModelItem[]>(`${base}/item/list`, { modelId, kind });
+export const addItem = (it: ItemInput) => post<{ id: number }>(`${base}/item/add`, it);
+export const updateItem = (it: ItemInput) => post<null>(`${base}/item/update`, it);
+export const deleteItems = (ids: number[]) => post<null>(`${base}/item/delete`, { ids });
+
+export const listAliases = (q: Record<string, unknown>) => post<PageResult<ModelAlias>>(`${base}/alias/list`, q);
+export const addAlias = (modelId: number, alias: string) => post<{ id: number }>(`${base}/alias/add`, { modelId, alias });
+export const deleteAliases = (ids: number[]) => post<null>(`${base}/alias/delete`, { ids });
