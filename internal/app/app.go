@@ -114,6 +114,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	if err != nil {
 		return nil, err
 	}
+	if cluster, ok := fleetRegistry.(*natsreg.Registry); ok {
+		if err := cluster.ShareStatus(a.Fleet.Hub); err != nil {
+			return nil, fmt.Errorf("nats status events: %w", err)
+		}
+	}
 	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, PingInterval: cfg.OCPPPingInterval,
 		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL})
 	registry := access.NewRegistry(d)

@@ -17,8 +17,16 @@ type StatusEvent struct {
 // Hub fans status events out to subscribers (server-sent event streams). A slow subscriber
 // loses events rather than slowing the gateway; the console's 30 s polling is the fallback.
 type Hub struct {
-	mu   sync.Mutex
-	subs map[chan StatusEvent]struct{}
+	mu    sync.Mutex
+	subs  map[chan StatusEvent]struct{}
+	relay func(StatusEvent) // sends this node's events to the other nodes (cluster), or nil
+}
+
+// SetRelay makes every event published here also go to f (another node's Deliver).
+func (h *Hub) SetRelay(f func(StatusEvent)) {
+	h.mu.Lock()
+	h.relay = f
+	h.mu.Unlock()
 }
 
 // NewHub returns an empty hub.
@@ -37,8 +45,19 @@ func (h *Hub) Subscribe() (<-chan StatusEvent, func()) {
 	}
 }
 
-// Publish sends e to every subscriber without blocking.
+// Publish sends an event of this node to every subscriber, and to the other nodes.
 func (h *Hub) Publish(e StatusEvent) {
+	h.Deliver(e)
+	h.mu.Lock()
+	relay := h.relay
+	h.mu.Unlock()
+	if relay != nil {
+		relay(e)
+	}
+}
+
+// Deliver sends e to this node's subscribers only, without blocking (events from other nodes).
+func (h *Hub) Deliver(e StatusEvent) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for ch := range h.subs {

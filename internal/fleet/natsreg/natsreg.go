@@ -222,3 +222,36 @@ func (x *remote) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome,
 	}
 	return fleet.Outcome{}, errors.New(rep.Err)
 }
+
+// statusSubject carries device status changes between nodes, so that a console connected to
+// any node sees every device change live.
+const statusSubject = "chargeops.status"
+
+type statusMsg struct {
+	Node  string            `json:"node"`
+	Event fleet.StatusEvent `json:"event"`
+}
+
+// ShareStatus joins h to the cluster: its events go to the other nodes and theirs arrive in h.
+func (r *Registry) ShareStatus(h *fleet.Hub) error {
+	sub, err := r.nc.Subscribe(statusSubject, func(m *nats.Msg) {
+		var msg statusMsg
+		if json.Unmarshal(m.Data, &msg) != nil || msg.Node == r.node {
+			return
+		}
+		h.Deliver(msg.Event)
+	})
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.subs[statusSubject] = sub
+	r.mu.Unlock()
+	h.SetRelay(func(e fleet.StatusEvent) {
+		b, _ := json.Marshal(statusMsg{Node: r.node, Event: e})
+		if err := r.nc.Publish(statusSubject, b); err != nil {
+			slog.Warn("status event not shared", "err", err)
+		}
+	})
+	return r.nc.Flush()
+}

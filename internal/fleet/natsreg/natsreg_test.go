@@ -65,6 +65,9 @@ func TestTwoNodesOverNATS(t *testing.T) {
 			})
 		}
 		a, b := mk("node-a"), mk("node-b")
+		// A console on node B sees status changes of a charger connected to node A.
+		events, stop := b.App.Fleet.Hub.Subscribe()
+		defer stop()
 		org := fleettest.Seed(t, d)
 		sn := fmt.Sprintf("NATS-%d", time.Now().UnixNano())
 		id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, sn)
@@ -102,6 +105,14 @@ func TestTwoNodesOverNATS(t *testing.T) {
 		c1 := charger(t, ws(a))
 		defer c1.Close()
 		wait("online on node A", func() bool { return status() == fleet.StatusIdle })
+		select {
+		case e := <-events:
+			if e.SN != sn {
+				t.Fatalf("node B heard of %q", e.SN)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("node B's consoles did not hear of node A's charger")
+		}
 		// The API of node B reaches the socket held by node A.
 		if v := send(b); v.Result != fleet.ResultSuccess {
 			t.Fatalf("command through node B to node A: %+v", v)

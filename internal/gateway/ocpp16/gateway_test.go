@@ -136,8 +136,12 @@ func (h *cpHandler) OnTriggerMessage(r *remotetrigger.TriggerMessageRequest) (*r
 
 // startCP connects an ocpp-go charge point (the independent client) as sn.
 func startCP(t *testing.T, base, sn, key string) (ocpp.ChargePoint, *cpHandler, error) {
+	return startCPWith(t, ocppws.NewClient(), base, sn, key)
+}
+
+// startCPWith starts an ocpp-go charge point over the given ws client (plain or TLS).
+func startCPWith(t *testing.T, client *ocppws.Client, base, sn, key string) (ocpp.ChargePoint, *cpHandler, error) {
 	t.Helper()
-	client := ocppws.NewClient()
 	if key != "" {
 		client.SetBasicAuth(sn, key)
 	}
@@ -153,6 +157,15 @@ func startCP(t *testing.T, base, sn, key string) (ocpp.ChargePoint, *cpHandler, 
 	t.Cleanup(func() { once.Do(cp.Stop) })
 	h.stop = func() { once.Do(cp.Stop) }
 	return cp, h, nil
+}
+
+// httpCode is the HTTP status with which the gateway refused a handshake (0: not refused).
+func httpCode(err error) int {
+	var he ocppws.HttpConnectionError
+	if errors.As(err, &he) {
+		return he.HttpCode
+	}
+	return 0
 }
 
 func wsBase(env *apitest.Env) string { return "ws" + strings.TrimPrefix(env.URL, "http") + "/ocpp" }
@@ -504,13 +517,6 @@ func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 		base := wsBase(env)
 
 		// The independent client sees the HTTP status of each refusal.
-		httpCode := func(err error) int {
-			var he ocppws.HttpConnectionError
-			if errors.As(err, &he) {
-				return he.HttpCode
-			}
-			return 0
-		}
 		for _, c := range []struct {
 			sn, key string
 			want    int
