@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/auth"
 	"chargeops/internal/catalogue"
+	"chargeops/internal/clientaddr"
 	"chargeops/internal/customer"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
@@ -149,18 +149,7 @@ func (s *Server) locale(r *http.Request) string {
 	return s.opt.DefaultLocale
 }
 
-func (s *Server) clientIP(r *http.Request) string {
-	if s.opt.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			return strings.TrimSpace(strings.Split(xff, ",")[0])
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+func (s *Server) clientIP(r *http.Request) string { return clientaddr.IP(r, s.opt.TrustProxy) }
 
 // api wraps one route: body limit, session, CSRF, permission keys, the handler, the action log.
 func (s *Server) api(rt Route) http.Handler {

@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"chargeops/internal/clientaddr"
 	"chargeops/internal/fleet"
 )
 
@@ -92,18 +92,7 @@ func (g *Gateway) Close() {
 	wg.Wait()
 }
 
-func (g *Gateway) clientIP(r *http.Request) string {
-	if g.opt.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			return strings.TrimSpace(strings.Split(xff, ",")[0])
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+func (g *Gateway) clientIP(r *http.Request) string { return clientaddr.IP(r, g.opt.TrustProxy) }
 
 func (g *Gateway) secure(r *http.Request) bool {
 	return r.TLS != nil || (g.opt.TrustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"))
