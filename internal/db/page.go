@@ -34,5 +34,12 @@ func (p Page) LimitOffset() (int, int) {
 // List is the answer of every list call.
 type List[T any] struct {
 	Total int64 `json:"total"`
-	List  []T   `json:"list"`
+	// TotalMore: Total is a lower bound; the list is windowed (see MaxWindow).
+	TotalMore bool `json:"totalMore,omitempty"`
+	List      []T  `json:"list"`
 }
+
+// MaxWindow bounds how deep the lists of very large tables (devices, protocol logs) are paged
+// and counted: past it the total reads "10,000 or more" and the screen asks for a narrower
+// filter, so every page stays a bounded index walk.
+const MaxWindow = 10000

@@ -21,10 +21,8 @@ type ListFilter struct {
 	Sort        string `json:"sort"`    // "" newest first, "id" oldest first
 }
 
-// MaxListWindow bounds how deep a list may be paged and how far it is counted: past it the
-// total reads "10,000 or more" and the screen asks for a narrower filter. This keeps every page
-// of every filter a bounded walk of an index, whatever the fleet's size (docs/benchmarks.md).
-const MaxListWindow = 10000
+// MaxListWindow is the device list's window (db.MaxWindow; docs/benchmarks.md).
+const MaxListWindow = db.MaxWindow
 
 // maxBranches is how many scope values are split into separate index walks; a longer list is
 // filtered with a plain IN.

@@ -389,8 +389,13 @@ func (s *Service) ProtocolLogs(ctx context.Context, p *access.Principal, in LogL
 	if len(conds) > 0 {
 		where = access.Where(conds...)
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM protocol_log l`+where, args...).Scan(&out.Total); err != nil {
+	// The busiest table is counted within the window only (db.MaxWindow).
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM protocol_log l`+where+` LIMIT ?) AS capped`,
+		append(append([]any{}, args...), db.MaxWindow+1)...).Scan(&out.Total); err != nil {
 		return out, err
+	}
+	if out.Total > db.MaxWindow {
+		out.Total, out.TotalMore = db.MaxWindow, true
 	}
 	order := ` ORDER BY l.created_at DESC, l.id DESC`
 	switch in.Sort {
@@ -404,6 +409,7 @@ func (s *Service) ProtocolLogs(ctx context.Context, p *access.Principal, in LogL
 		order = ` ORDER BY l.type DESC, l.created_at DESC, l.id DESC`
 	}
 	limit, offset := in.Page.LimitOffset()
+	offset = min(offset, max(0, db.MaxWindow-limit))
 	if in.BeforeID > 0 {
 		// Keyset: rows are written in time order, so id order is time order.
 		if where == "" {
