@@ -181,7 +181,7 @@ export const manageRoutes: RouteDef[] = [
             menuPath: 'action',
             page: () => import('./pages/system/logs/ActionLogs'),
           },
-          { path: 'protocol', name: 'menu.logs.protocol', keys: ['auth_logs_protocol'], page: notAvailable },
+          { path: 'protocol', name: 'menu.logs.protocol', keys: ['auth_logs_protocol'], page: () => import('./pages/system/logs/ProtocolLogs') },
           { path: 'error', name: 'menu.logs.error', keys: ['auth_logs_error'], page: notAvailable },
         ],
       },
@@ -243,7 +243,7 @@ export const manageRoutes: RouteDef[] = [
           { path: 'logDetail/:id/:appId', name: 'menu.openapi.logDetail', hideInMenu: true, page: notAvailable },
         ],
       },
-      { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', page: notAvailable },
+      { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', page: () => import('./pages/system/blacklist') },
     ],
   },
 ];

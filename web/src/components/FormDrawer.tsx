@@ -1,6 +1,7 @@
 /** Add/edit drawer used by every list page: vertical form, Save/Cancel, closes on success. */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Drawer, Form, Space, type FormInstance } from 'antd';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
 export interface FormDrawerProps<V> {
@@ -63,4 +64,18 @@ export default function FormDrawer<V extends object>({ open, title, initialValue
 export function useDrawer<R>() {
   const [row, setRow] = useState<Partial<R> | null>(null);
   return { open: row !== null, row, add: () => setRow({}), edit: (r: R) => setRow(r as Partial<R>), close: () => setRow(null) };
+}
+
+/** Save (submits the surrounding form) and Cancel (back) of a full-page form. */
+export function FormPageActions({ busy, testId }: { busy: boolean; testId?: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Space>
+      <Button type="primary" htmlType="submit" loading={busy} data-testid={testId}>
+        {t('com_save')}
+      </Button>
+      <Button onClick={() => void navigate(-1)}>{t('com_cancel')}</Button>
+    </Space>
+  );
 }

@@ -4,7 +4,8 @@
  * equal to the server's sort field.
  */
 import { useEffect, type ReactNode } from 'react';
-import { Button, Form, Input, Select, Space, Table, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, Table, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,8 @@ import { sortFrom, sortOrderOf, type ListController } from '../hooks/useListStat
 export interface FilterField {
   name: string;
   label: string;
+  /** A time range kept in two filters (unix ms): [start name, end name]; `name` is the form field only. */
+  timeRange?: [string, string];
   options?: { value: string | number; label: ReactNode }[];
   width?: number;
   placeholder?: string;
@@ -27,8 +30,8 @@ export interface ListResult<Row> {
 
 export interface ListPageProps<Row> {
   list: ListController;
-  /** Root of the react-query key; invalidate [queryKey] to refresh. */
-  queryKey: string;
+  /** Root of the react-query key (a string or a key prefix); invalidate it to refresh. */
+  queryKey: string | readonly unknown[];
   fetcher(q: Record<string, unknown>): Promise<ListResult<Row>>;
   columns: ColumnsType<Row>;
   filters?: FilterField[];
@@ -38,7 +41,34 @@ export interface ListPageProps<Row> {
   rowKey?: string;
   testId?: string;
   rowSelection?: TableProps<Row>['rowSelection'];
+  expandable?: TableProps<Row>['expandable'];
   enabled?: boolean;
+  /** Refetch period (ms), e.g. the 30 s status polling while the push stream is down. */
+  refetchInterval?: number | false;
+}
+
+/** Form values of the filters: time ranges as [Dayjs, Dayjs]. */
+function toFormValues(filters: FilterField[], values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const f of filters) {
+    if (!f.timeRange) continue;
+    const [a, b] = f.timeRange.map((n) => values[n]);
+    out[f.name] = typeof a === 'number' || typeof b === 'number' ? [typeof a === 'number' ? dayjs(a) : null, typeof b === 'number' ? dayjs(b) : null] : undefined;
+  }
+  return out;
+}
+
+/** Filter values of the form: time ranges split into their two unix-ms filters. */
+export function fromFormValues(filters: FilterField[], values: Record<string, unknown>): Record<string, string | number | undefined> {
+  const out: Record<string, unknown> = { ...values };
+  for (const f of filters) {
+    if (!f.timeRange) continue;
+    const r = values[f.name] as [Dayjs | null, Dayjs | null] | null | undefined;
+    delete out[f.name];
+    out[f.timeRange[0]] = r?.[0] ? r[0].valueOf() : undefined;
+    out[f.timeRange[1]] = r?.[1] ? r[1].valueOf() : undefined;
+  }
+  return out as Record<string, string | number | undefined>;
 }
 
 export default function ListPage<Row extends object>({
@@ -52,20 +82,23 @@ export default function ListPage<Row extends object>({
   rowKey = 'id',
   testId,
   rowSelection,
+  expandable,
   enabled = true,
+  refetchInterval,
 }: ListPageProps<Row>) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   useEffect(() => {
     form.resetFields();
-    form.setFieldsValue(list.filters);
+    form.setFieldsValue(toFormValues(filters, list.filters));
   }, [form, list.filters]);
 
   const q = useQuery({
-    queryKey: [queryKey, list.query],
+    queryKey: [...(typeof queryKey === 'string' ? [queryKey] : queryKey), list.query],
     queryFn: () => fetcher(list.query),
     placeholderData: keepPreviousData,
     enabled,
+    refetchInterval,
   });
 
   const cols: ColumnsType<Row> = columns.map((c) =>
@@ -76,10 +109,12 @@ export default function ListPage<Row extends object>({
     <div data-testid={testId}>
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         {filters.length > 0 && (
-          <Form form={form} name="search" layout="inline" onFinish={(v) => list.search(v)} style={{ rowGap: 8 }}>
+          <Form form={form} name="search" layout="inline" onFinish={(v: Record<string, unknown>) => list.search(fromFormValues(filters, v))} style={{ rowGap: 8 }}>
             {filters.map((f) => (
               <Form.Item key={f.name} name={f.name} label={f.label}>
-                {f.options ? (
+                {f.timeRange ? (
+                  <DatePicker.RangePicker showTime allowEmpty={[true, true]} data-testid={`filter-${f.name}`} />
+                ) : f.options ? (
                   <Select
                     allowClear
                     showSearch
@@ -115,6 +150,7 @@ export default function ListPage<Row extends object>({
           columns={cols}
           dataSource={q.data?.list ?? []}
           rowSelection={rowSelection}
+          expandable={expandable}
           scroll={{ x: 'max-content' }}
           onChange={(_p, _f, sorter) => {
             const s = Array.isArray(sorter) ? sorter[0] : sorter;
@@ -140,5 +176,14 @@ export default function ListPage<Row extends object>({
         />
       </Space>
     </div>
+  );
+}
+
+/** The primary "add" button of a list's toolbar. */
+export function AddButton({ label, onClick, testId }: { label: ReactNode; onClick(): void; testId?: string }) {
+  return (
+    <Button type="primary" onClick={onClick} data-testid={testId}>
+      {label}
+    </Button>
   );
 }

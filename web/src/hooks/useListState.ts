@@ -106,6 +106,12 @@ export function useListState(spec: FilterSpec, defaultSort = '', inMemory = fals
     search: (filters) => apply({ filters, page: 1 }),
     setPaging: (page, pageSize) => apply({ page: pageSize !== state.pageSize ? 1 : page, pageSize }),
     setSort: (sort) => apply({ sort, page: 1 }),
-    reset: () => setParams(new URLSearchParams()),
+    // only this list's keys: other parameters of the page (a tab, ...) stay
+    reset: () =>
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        for (const k of [...Object.keys(spec), ...RESERVED]) next.delete(k);
+        return next;
+      }),
   };
 }

@@ -2662,74 +2662,92 @@ export interface components {
         ListActionlogEntry: {
             list?: components["schemas"]["ActionlogEntry"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListCatalogueGroup: {
             list?: components["schemas"]["CatalogueGroup"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListCatalogueItem: {
             list?: components["schemas"]["CatalogueItem"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListCustomer: {
             list?: components["schemas"]["Customer"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListDevmodelAlias: {
             list?: components["schemas"]["DevmodelAlias"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListDevmodelModel: {
             list?: components["schemas"]["DevmodelModel"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListFleetBlacklistEntry: {
             list?: components["schemas"]["FleetBlacklistEntry"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListFleetCommandView: {
             list?: components["schemas"]["FleetCommandView"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListFleetEventView: {
             list?: components["schemas"]["FleetEventView"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListFleetFileInfo: {
             list?: components["schemas"]["FleetFileInfo"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListFleetLogView: {
             list?: components["schemas"]["FleetLogView"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListFleetPendingDevice: {
             list?: components["schemas"]["FleetPendingDevice"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListFleetRefusal: {
             list?: components["schemas"]["FleetRefusal"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListMailOutboxMail: {
             list?: components["schemas"]["MailOutboxMail"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListMenuInterface: {
             list?: components["schemas"]["MenuInterface"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListRole: {
             list?: components["schemas"]["Role"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListSite: {
             list?: components["schemas"]["Site"][];
             total?: number;
+            totalMore?: boolean;
         };
         ListUser: {
             list?: components["schemas"]["User"][];
             total?: number;
+            totalMore?: boolean;
         };
         LoginAnswer: {
             csrfToken?: string;

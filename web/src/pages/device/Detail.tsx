@@ -1,8 +1,10 @@
 /**
- * device/:listtype?/detail/:id/:type? — the device page frame: header (SN, name, status, model,
- * site) and the tabs Device Details / Remote Operations / Issues. Runtime, configuration,
- * alarms, logs and charts come with the live-fleet work: their sections say so.
+ * device/:listtype?/detail/:id/:type? — the device page: header (SN, name, live status, model,
+ * site) and the tabs Device Details (basic info, runtime, configuration, alarms, logs, charts),
+ * Remote Operations and Issues (placeholder until the tickets work). The status follows the
+ * push stream (30 s polling while it is down).
  */
+import { lazy, Suspense } from 'react';
 import { Button, Card, Descriptions, Space, Tabs, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -12,9 +14,22 @@ import { DeviceStatus, EnabledBadge, YesNo } from '../../components/Flag';
 import { useCan } from '../../components/access';
 import { getDevice } from '../../services/device';
 import { formatTime } from '../../utils/time';
+import { EventTable } from '../../components/fleet';
+import { useStatusStream } from '../../hooks/useStatusStream';
+import { pollInterval } from '../../utils/fleet';
 import { useDeviceActions } from './List';
+import { ConfigTable, LogsSection, RuntimeSection } from './sections';
+import Remote from './Remote';
+
+// ECharts lives in this chunk only
+const Charts = lazy(() => import('./Charts'));
 
 const TABS = ['details', 'remote', 'issues'] as const;
+
+function NotAllowed() {
+  const { t } = useTranslation();
+  return <Typography.Paragraph type="secondary">{t('remote.notAllowed')}</Typography.Paragraph>;
+}
 
 export default function DeviceDetail() {
   const { t } = useTranslation();
@@ -22,7 +37,8 @@ export default function DeviceDetail() {
   const id = Number(idText);
   const can = useCan();
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: ['device', id], queryFn: () => getDevice(id), enabled: id > 0, retry: false });
+  const streamUp = useStatusStream();
+  const q = useQuery({ queryKey: ['device', id], queryFn: () => getDevice(id), enabled: id > 0, retry: false, refetchInterval: pollInterval(streamUp) });
   const actions = useDeviceActions(() => void navigate('/manage/device/list'));
   if (!(id > 0) || q.isError) return <NotFoundResult />;
   const d = q.data;
@@ -93,15 +109,29 @@ export default function DeviceDetail() {
                     </Descriptions>
                   )}
                 </Card>
-                <PendingSection name={t('device.section.runtime')} testId="section-runtime" />
-                <PendingSection name={t('device.section.config')} testId="section-config" />
-                <PendingSection name={t('device.section.alarms')} testId="section-alarms" />
-                <PendingSection name={t('device.section.logs')} testId="section-logs" />
-                <PendingSection name={t('device.section.charts')} testId="section-charts" />
+                {d && (
+                  <>
+                    <RuntimeSection id={id} streamUp={streamUp} />
+                    <Card title={t('device.section.config')} style={{ marginBottom: 16 }} data-testid="section-config">
+                      <ConfigTable id={id} />
+                    </Card>
+                    <Card title={t('device.section.alarms')} style={{ marginBottom: 16 }} data-testid="section-alarms">
+                      <EventTable deviceId={id} testId="device-alarms" />
+                    </Card>
+                    <LogsSection deviceId={id} sn={d.sn} canProtocol={can('auth_logs_protocol')} />
+                    <Suspense fallback={<Card loading />}>
+                      <Charts id={id} streamUp={streamUp} />
+                    </Suspense>
+                  </>
+                )}
               </>
             ),
           },
-          { key: 'remote', label: t('device.tab.remote'), children: <PendingSection name={t('device.tab.remote')} /> },
+          {
+            key: 'remote',
+            label: t('device.tab.remote'),
+            children: d && (can('auth_device_edit') ? <Remote device={d} streamUp={streamUp} /> : <NotAllowed />),
+          },
           { key: 'issues', label: t('device.tab.issues'), children: <PendingSection name={t('device.tab.issues')} /> },
         ]}
       />

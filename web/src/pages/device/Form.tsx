@@ -1,6 +1,6 @@
 /** device/add/:SN? (SN pre-filled) and device/update/:id (SN read-only): every device field of spec §3. */
 import { useEffect, useState } from 'react';
-import { Button, Card, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
+import { Card, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
@@ -11,6 +11,7 @@ import { useCustomerOptions, useModelOptions, useSiteOptions } from '../../hooks
 import { addDevice, getDevice, updateDevice, type DeviceInput } from '../../services/device';
 import { isValidSN } from '../../utils/validators';
 import { DEVICE_LIST_KEY } from './List';
+import { FormPageActions } from '../../components/FormDrawer';
 
 type Values = Omit<DeviceInput, 'installDate' | 'arrivalDate' | 'images'> & {
   customerId?: number;
@@ -121,12 +122,7 @@ export default function DeviceForm() {
           <Form.Item name="images" label={t('device.images')} extra={t('device.imagesHint')}>
             <Input.TextArea rows={3} />
           </Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit" loading={busy} data-testid="device-save">
-              {t('com_save')}
-            </Button>
-            <Button onClick={() => void navigate(-1)}>{t('com_cancel')}</Button>
-          </Space>
+          <FormPageActions busy={busy} testId="device-save" />
         </Form>
       </Card>
     </div>

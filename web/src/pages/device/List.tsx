@@ -1,9 +1,10 @@
 /**
  * device/list — devices with filters (status, alarm, customer, site, model, SN or name prefix),
- * status badges with counts, add/import/export, enable/disable, maintenance and delete.
+ * status badges with counts, add/import/export, enable/disable, maintenance and delete. Status
+ * is live (push stream; 30 s polling while it is down); selected rows get a batch operation.
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Dropdown, Segmented, Space } from 'antd';
+import { Alert, Badge, Button, Dropdown, Segmented, Space, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -26,7 +27,10 @@ import {
 } from '../../services/device';
 import type { Device } from '../../services/typings';
 import { formatTime } from '../../utils/time';
+import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
+import { pollInterval } from '../../utils/fleet';
 import ImportModal from './ImportModal';
+import BatchModal from './BatchModal';
 
 const SPEC = { status: 'number', alarmStatus: 'number', customerId: 'number', siteId: 'number', modelId: 'number', keyword: 'string' } as const;
 const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
@@ -103,6 +107,18 @@ function useColumns(): ColumnsType<Device> {
   ];
 }
 
+const liveFetch = liveFetcher(listDevices);
+
+/** Whether status changes arrive live or by 30 s polling. */
+function LiveBadge({ up }: { up: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip title={up ? t('live.upHint') : t('live.downHint')}>
+      <Badge status={up ? 'processing' : 'warning'} text={up ? t('live.up') : t('live.down')} data-testid="live-status" data-live={up ? '1' : '0'} />
+    </Tooltip>
+  );
+}
+
 function TotalMore() {
   const { t } = useTranslation();
   return <Alert type="warning" showIcon message={t('device.totalMore')} data-testid="device-total-more" />;
@@ -139,6 +155,9 @@ export default function DeviceList() {
   const sites = useSiteOptions(list.filters.customerId as number | undefined);
   const models = useModelOptions();
   const columns = useColumns();
+  const streamUp = useStatusStream();
+  const [selected, setSelected] = useState<Device[]>([]);
+  const [batch, setBatch] = useState(false);
   const filters: FilterField[] = [
     { name: 'keyword', label: t('device.keyword'), placeholder: t('device.keywordHint') },
     { name: 'customerId', label: t('device.customer'), options: customers },
@@ -164,13 +183,22 @@ export default function DeviceList() {
       <ListPage<Device>
         list={list}
         queryKey={DEVICE_LIST_KEY}
-        fetcher={listDevices}
+        fetcher={liveFetch}
         columns={columns}
         filters={filters}
         testId="device-list"
+        refetchInterval={pollInterval(streamUp)}
+        rowSelection={
+          can('auth_device_edit')
+            ? { selectedRowKeys: selected.map((d) => d.id), onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true }
+            : undefined
+        }
         header={(d) => (
           <>
-            <StatusBar list={list} />
+            <Space wrap>
+              <StatusBar list={list} />
+              <LiveBadge up={streamUp} />
+            </Space>
             {d?.totalMore && <TotalMore />}
           </>
         )}
@@ -189,10 +217,16 @@ export default function DeviceList() {
             <Button loading={exporting} onClick={() => void doExport()} data-testid="device-export">
               {t('device.export')}
             </Button>
+            {can('auth_device_edit') && (
+              <Button disabled={selected.length === 0} onClick={() => setBatch(true)} data-testid="device-batch">
+                {t('batch.button', { count: selected.length })}
+              </Button>
+            )}
           </>
         }
       />
       <ImportModal open={importing} onClose={() => setImporting(false)} />
+      <BatchModal open={batch} devices={selected} onClose={() => setBatch(false)} />
     </>
   );
 }
@@ -202,11 +236,13 @@ export function DeviceTable({ fixed, queryKey }: { fixed: Record<string, unknown
   const { t } = useTranslation();
   const list = useListState(EMBEDDED_SPEC, '', true);
   const columns = useColumns();
+  const streamUp = useStatusStream();
   return (
     <ListPage<Device>
       list={list}
       queryKey={queryKey}
-      fetcher={(q) => listDevices({ ...q, ...fixed })}
+      fetcher={(q) => liveFetch({ ...q, ...fixed })}
+      refetchInterval={pollInterval(streamUp)}
       columns={columns}
       filters={[
         { name: 'keyword', label: t('device.keyword') },

@@ -1,15 +1,17 @@
 /**
  * site/detail/:id — site info with overview (devices by status, alarms), devices, faults and
- * events. A site outside the caller's scope answers not found: the page says so, nothing else.
+ * events (dev/alarm/list of the site: alarms and faults; offline and unavailable events). A site outside the caller's scope answers not found: the page says so, nothing else.
  */
 import { Button, Card, Col, Descriptions, Image, Row, Statistic, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PageHeader, PendingSection, NotFoundResult } from '../../components/PageHeader';
+import { PageHeader, NotFoundResult } from '../../components/PageHeader';
+import { EventTable } from '../../components/fleet';
 import { useCan } from '../../components/access';
 import { getSite, siteOverview, SITE_ENABLED } from '../../services/site';
 import { DEVICE_STATUSES } from '../../services/device';
+import { ALARM_KINDS, OUTAGE_KINDS } from '../../services/fleet';
 import { formatTime } from '../../utils/time';
 import { SiteStatus, useSiteActions } from './List';
 import { DeviceTable } from '../device/List';
@@ -91,8 +93,8 @@ export default function SiteDetail() {
           ...(can('auth_device_list')
             ? [{ key: 'devices', label: t('site.tab.devices'), children: <DeviceTable fixed={{ siteId: id }} queryKey={`site/${id}/devices`} /> }]
             : []),
-          { key: 'faults', label: t('site.tab.faults'), children: <PendingSection name={t('site.tab.faults')} /> },
-          { key: 'events', label: t('site.tab.events'), children: <PendingSection name={t('site.tab.events')} /> },
+          { key: 'faults', label: t('site.tab.faults'), children: <EventTable siteId={id} kinds={ALARM_KINDS} testId="site-faults" /> },
+          { key: 'events', label: t('site.tab.events'), children: <EventTable siteId={id} kinds={OUTAGE_KINDS} testId="site-events" /> },
         ]}
       />
     </div>

@@ -1,6 +1,6 @@
 /** site/add and site/update/:id — every site field; receivers are users of the site's customer. */
 import { useEffect, useState } from 'react';
-import { Button, Card, DatePicker, Form, Input, Select, Space } from 'antd';
+import { Card, DatePicker, Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
@@ -13,6 +13,7 @@ import { addSite, getSite, updateSite, type SiteInput } from '../../services/sit
 import { listUsers } from '../../services/user';
 import { useCan } from '../../components/access';
 import { SITE_LIST_KEY } from './List';
+import { FormPageActions } from '../../components/FormDrawer';
 
 type Values = Omit<SiteInput, 'buildDate'> & { buildDate?: Dayjs | null };
 
@@ -96,12 +97,7 @@ export default function SiteForm() {
           <Form.Item name="receivers" label={t('site.receivers')} extra={t('site.receiversHint')}>
             <Select mode="multiple" optionFilterProp="label" options={receiverOptions} disabled={!customerId} />
           </Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit" loading={busy} data-testid="site-save">
-              {t('com_save')}
-            </Button>
-            <Button onClick={() => void navigate(-1)}>{t('com_cancel')}</Button>
-          </Space>
+          <FormPageActions busy={busy} testId="site-save" />
         </Form>
       </Card>
     </div>

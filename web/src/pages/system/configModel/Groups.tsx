@@ -1,9 +1,10 @@
 /** system/config-model/group — data groups of the catalogue. */
-import { Button, Form, Input, Space } from 'antd';
+import { Form, Input } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import ListPage from '../../../components/ListPage';
+import ListPage, { AddButton } from '../../../components/ListPage';
+import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
@@ -18,23 +19,15 @@ export default function DataGroups() {
   const { t } = useTranslation();
   const list = useListState(SPEC);
   const drawer = useDrawer<DataGroup>();
-  const { run, confirm } = useActions();
+  const { run } = useActions();
+  const actions = useActionsColumn();
   const invalidate = [KEY, 'dict/group/all'];
   const columns: ColumnsType<DataGroup> = [
     { title: t('dict.groupName'), dataIndex: 'name', key: 'name', render: (v: string, r) => <Link to={`/manage/system/config-model/list?groupId=${r.id}`}>{v}</Link> },
     { title: t('dict.description'), dataIndex: 'description', key: 'description', render: (v: string) => v || '-' },
     { title: t('dict.itemCount'), dataIndex: 'itemCount', key: 'itemCount' },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
-    {
-      title: t('com_actions'),
-      key: 'actions',
-      render: (_: unknown, r) => (
-        <Space>
-          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
-          <a onClick={() => confirm(() => deleteGroups([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate })}>{t('com_delete')}</a>
-        </Space>
-      ),
-    },
+    actions<DataGroup>({ edit: drawer.edit, remove: (r) => ({ name: r.name, call: () => deleteGroups([r.id]), invalidate }) }),
   ];
   return (
     <>
@@ -45,11 +38,7 @@ export default function DataGroups() {
         columns={columns}
         testId="dict-group-list"
         filters={[{ name: 'name', label: t('dict.groupName') }]}
-        toolbar={
-          <Button type="primary" onClick={drawer.add} data-testid="dict-group-add">
-            {t('dict.addGroup')}
-          </Button>
-        }
+        toolbar={<AddButton onClick={drawer.add} testId="dict-group-add" label={t('dict.addGroup')} />}
       />
       <FormDrawer<GroupInput>
         open={drawer.open}

@@ -1,8 +1,9 @@
 /** system/config-model/list — data items of the catalogue (name, group, category, type, range, unit). */
-import { Button, Form, Input, Select, Space } from 'antd';
+import { Form, Input, Select } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import ListPage from '../../../components/ListPage';
+import ListPage, { AddButton } from '../../../components/ListPage';
+import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
@@ -24,7 +25,8 @@ export default function DataItems() {
   const list = useListState(SPEC);
   const groups = useGroupOptions();
   const drawer = useDrawer<DataItem>();
-  const { run, confirm } = useActions();
+  const { run } = useActions();
+  const actions = useActionsColumn();
   const columns: ColumnsType<DataItem> = [
     { title: t('dict.name'), dataIndex: 'name', key: 'name' },
     { title: t('dict.group'), dataIndex: 'groupName', key: 'groupName', render: (v: string) => v || '-' },
@@ -32,18 +34,7 @@ export default function DataItems() {
     { title: t('item.dataType'), dataIndex: 'dataType', key: 'dataType', render: (v: string) => t(`dataType.${v}`) },
     { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string) => <span style={{ whiteSpace: 'pre' }}>{v || '-'}</span> },
     { title: t('dict.unit'), dataIndex: 'unit', key: 'unit', render: (v: string) => v || '-' },
-    {
-      title: t('com_actions'),
-      key: 'actions',
-      render: (_: unknown, r) => (
-        <Space>
-          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
-          <a onClick={() => confirm(() => deleteDataItems([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate: [KEY, 'dict/group'] })}>
-            {t('com_delete')}
-          </a>
-        </Space>
-      ),
-    },
+    actions<DataItem>({ edit: drawer.edit, remove: (r) => ({ name: r.name, call: () => deleteDataItems([r.id]), invalidate: [KEY, 'dict/group'] }) }),
   ];
   const submit = (v: DataItemInput) => {
     const body = { ...v, category: v.category ?? '', unit: v.unit ?? '', dataRange: v.dataRange ?? '' };
@@ -63,11 +54,7 @@ export default function DataItems() {
           { name: 'groupId', label: t('dict.group'), options: groups },
           { name: 'category', label: t('dict.category') },
         ]}
-        toolbar={
-          <Button type="primary" onClick={drawer.add} data-testid="dict-item-add">
-            {t('dict.addItem')}
-          </Button>
-        }
+        toolbar={<AddButton onClick={drawer.add} testId="dict-item-add" label={t('dict.addItem')} />}
       />
       <FormDrawer<DataItemInput>
         open={drawer.open}

@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../../components/ListPage';
+import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import ImageField from '../../../components/ImageField';
 import { Thumb, YesNo } from '../../../components/Flag';
@@ -65,7 +66,7 @@ export default function CustomerList() {
   const can = useCan();
   const list = useListState(SPEC, '-createTime');
   const drawer = useDrawer<Customer>();
-  const { confirm } = useActions();
+  const actions = useActionsColumn();
   const save = useSaveCustomer();
   const editable = can('auth_customer_list');
 
@@ -87,24 +88,12 @@ export default function CustomerList() {
     { title: t('customer.userCount'), dataIndex: 'userCount', key: 'userCount' },
     { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createTime', sorter: true, render: (v: number) => formatTime(v) },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updateTime', sorter: true, render: (v: number) => formatTime(v) },
-    {
-      title: t('com_actions'),
-      key: 'actions',
-      fixed: 'right',
-      render: (_: unknown, r) =>
-        editable && (
-          <Space>
-            <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
-            <a
-              onClick={() =>
-                confirm(() => deleteCustomers([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate: [CUSTOMER_LIST_KEY] })
-              }
-            >
-              {t('com_delete')}
-            </a>
-          </Space>
-        ),
-    },
+    actions<Customer>({
+      fixed: true,
+      show: () => editable,
+      edit: drawer.edit,
+      remove: (r) => ({ name: r.name, call: () => deleteCustomers([r.id]), invalidate: [CUSTOMER_LIST_KEY] }),
+    }),
   ];
 
   return (

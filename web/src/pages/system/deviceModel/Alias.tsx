@@ -1,8 +1,9 @@
 /** system/device-model-alias — other names a model is known by (used by the import and by devices that report them). */
-import { Button, Form, Input, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import ListPage from '../../../components/ListPage';
+import ListPage, { AddButton } from '../../../components/ListPage';
+import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
@@ -19,20 +20,13 @@ export default function AliasList() {
   const list = useListState(SPEC);
   const models = useModelOptions();
   const drawer = useDrawer<ModelAlias>();
-  const { run, confirm } = useActions();
+  const { run } = useActions();
+  const actions = useActionsColumn();
   const columns: ColumnsType<ModelAlias> = [
     { title: t('alias.alias'), dataIndex: 'alias', key: 'alias' },
     { title: t('alias.model'), dataIndex: 'modelName', key: 'modelName' },
     { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
-    {
-      title: t('com_actions'),
-      key: 'actions',
-      render: (_: unknown, r) => (
-        <a onClick={() => confirm(() => deleteAliases([r.id]), { title: t('com_confirm_delete', { name: r.alias }), danger: true, invalidate: [KEY, 'dev/model'] })}>
-          {t('com_delete')}
-        </a>
-      ),
-    },
+    actions<ModelAlias>({ remove: (r) => ({ name: r.alias, call: () => deleteAliases([r.id]), invalidate: [KEY, 'dev/model'] }) }),
   ];
   return (
     <>
@@ -46,11 +40,7 @@ export default function AliasList() {
           { name: 'alias', label: t('alias.alias') },
           { name: 'modelId', label: t('alias.model'), options: models },
         ]}
-        toolbar={
-          <Button type="primary" onClick={drawer.add} data-testid="alias-add">
-            {t('alias.add')}
-          </Button>
-        }
+        toolbar={<AddButton onClick={drawer.add} testId="alias-add" label={t('alias.add')} />}
       />
       <FormDrawer<{ modelId: number; alias: string }>
         open={drawer.open}

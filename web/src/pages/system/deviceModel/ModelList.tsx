@@ -1,8 +1,9 @@
-import { Button, Space, Tag } from 'antd';
+import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import ListPage from '../../../components/ListPage';
+import ListPage, { AddButton } from '../../../components/ListPage';
+import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { Thumb, YesNo } from '../../../components/Flag';
 import { useActions } from '../../../hooks/useActions';
@@ -43,7 +44,7 @@ export default function ModelList() {
   const { t } = useTranslation();
   const list = useListState(SPEC);
   const drawer = useDrawer<DeviceModel>();
-  const { confirm } = useActions();
+  const actions = useActionsColumn();
   const save = useSaveModel();
   const models = useModelOptions();
   const columns: ColumnsType<DeviceModel> = [
@@ -57,20 +58,12 @@ export default function ModelList() {
     { title: t('model.aliases'), dataIndex: 'aliases', key: 'aliases', render: (v: string[]) => (v.length ? v.map((a) => <Tag key={a}>{a}</Tag>) : '-') },
     { title: t('model.deviceCount'), dataIndex: 'deviceCount', key: 'deviceCount' },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
-    {
-      title: t('com_actions'),
-      key: 'actions',
-      fixed: 'right',
-      render: (_: unknown, r) => (
-        <Space>
-          <Link to={`/manage/system/device-model/${r.id}`}>{t('model.items')}</Link>
-          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
-          <a onClick={() => confirm(() => deleteModels([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate: [MODEL_LIST_KEY, 'dev/model/all'] })}>
-            {t('com_delete')}
-          </a>
-        </Space>
-      ),
-    },
+    actions<DeviceModel>({
+      fixed: true,
+      edit: drawer.edit,
+      extra: (r) => <Link to={`/manage/system/device-model/${r.id}`}>{t('model.items')}</Link>,
+      remove: (r) => ({ name: r.name, call: () => deleteModels([r.id]), invalidate: [MODEL_LIST_KEY, 'dev/model/all'] }),
+    }),
   ];
   return (
     <>
@@ -84,11 +77,7 @@ export default function ModelList() {
           { name: 'name', label: t('model.name') },
           { name: 'deviceType', label: t('model.deviceType'), options: DEVICE_TYPES.map((v) => ({ value: v, label: t(`model.type.${v}`) })) },
         ]}
-        toolbar={
-          <Button type="primary" onClick={drawer.add} data-testid="model-add">
-            {t('model.add')}
-          </Button>
-        }
+        toolbar={<AddButton onClick={drawer.add} testId="model-add" label={t('model.add')} />}
       />
       <FormDrawer<ModelValues>
         open={drawer.open}

@@ -1,9 +1,10 @@
 /** system/role/list — roles; links to menu and data authorisation. */
-import { Button, Form, Input, Space } from 'antd';
+import { Form, Input } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import ListPage from '../../../components/ListPage';
+import ListPage, { AddButton } from '../../../components/ListPage';
+import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useCan } from '../../../components/access';
 import { useActions } from '../../../hooks/useActions';
@@ -20,7 +21,8 @@ export default function RoleList() {
   const can = useCan();
   const list = useListState(SPEC);
   const drawer = useDrawer<Role>();
-  const { run, confirm } = useActions();
+  const { run } = useActions();
+  const actions = useActionsColumn();
   const invalidate = [ROLE_LIST_KEY, 'role/all', 'role'];
   const columns: ColumnsType<Role> = [
     { title: t('role.name'), dataIndex: 'name', key: 'name' },
@@ -29,19 +31,17 @@ export default function RoleList() {
     { title: t('role.siteAccess'), dataIndex: 'siteAccess', key: 'siteAccess', render: (v: number) => t(`role.siteAccess.${v}`) },
     { title: t('role.userCount'), dataIndex: 'userCount', key: 'userCount' },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
-    {
-      title: t('com_actions'),
-      key: 'actions',
-      fixed: 'right',
-      render: (_: unknown, r) => (
-        <Space>
-          <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
+    actions<Role>({
+      fixed: true,
+      edit: drawer.edit,
+      extra: (r) => (
+        <>
           {can('auth_role_authMenu') && <Link to={`/manage/system/role/auth/menu/${r.id}`}>{t('menu.role.authMenu')}</Link>}
           {can('auth_role_authData') && <Link to={`/manage/system/role/auth/data/${r.id}`}>{t('menu.role.authData')}</Link>}
-          <a onClick={() => confirm(() => deleteRoles([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate })}>{t('com_delete')}</a>
-        </Space>
+        </>
       ),
-    },
+      remove: (r) => ({ name: r.name, call: () => deleteRoles([r.id]), invalidate }),
+    }),
   ];
   return (
     <>
@@ -52,11 +52,7 @@ export default function RoleList() {
         columns={columns}
         testId="role-list"
         filters={[{ name: 'name', label: t('role.name') }]}
-        toolbar={
-          <Button type="primary" onClick={drawer.add} data-testid="role-add">
-            {t('role.add')}
-          </Button>
-        }
+        toolbar={<AddButton onClick={drawer.add} testId="role-add" label={t('role.add')} />}
       />
       <FormDrawer<{ name: string; description?: string }>
         open={drawer.open}

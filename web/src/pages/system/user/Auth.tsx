@@ -1,6 +1,6 @@
 /** system/user/auth/:id — the customers and sites a user may see (used by roles with "assigned" access). */
 import { useEffect, useState } from 'react';
-import { Button, Card, Form, Select, Space, Typography } from 'antd';
+import { Card, Form, Select, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useActions } from '../../../hooks/useActions';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
 import { assignUser, getUser } from '../../../services/user';
 import { USER_LIST_KEY } from './List';
+import { FormPageActions } from '../../../components/FormDrawer';
 
 export default function UserAuth() {
   const { t } = useTranslation();
@@ -42,12 +43,7 @@ export default function UserAuth() {
           <Form.Item name="siteIds" label={t('user.sites')}>
             <Select mode="multiple" optionFilterProp="label" options={sites} />
           </Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit" loading={busy}>
-              {t('com_save')}
-            </Button>
-            <Button onClick={() => void navigate(-1)}>{t('com_cancel')}</Button>
-          </Space>
+          <FormPageActions busy={busy} />
         </Form>
       </Card>
     </div>

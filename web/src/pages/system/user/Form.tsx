@@ -1,6 +1,6 @@
 /** system/user/add and update/:id — user name (fixed after creation), role, owner customer, max sites, password rules of spec §5. */
 import { useEffect, useState } from 'react';
-import { Button, Card, Form, Input, InputNumber, Select, Space } from 'antd';
+import { Card, Form, Input, InputNumber, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { useCustomerOptions, useRoleOptions } from '../../../hooks/useOptions';
 import { addUser, getUser, updateUser, type UserInput } from '../../../services/user';
 import { isValidUserName } from '../../../utils/validators';
 import { USER_LIST_KEY } from './List';
+import { FormPageActions } from '../../../components/FormDrawer';
 
 type Values = UserInput & { password?: string; confirm?: string };
 
@@ -85,12 +86,7 @@ export default function UserForm() {
           <Form.Item name="maxSites" label={t('user.maxSites')} extra={t('user.maxSitesHint')} rules={[{ type: 'number', min: 0, max: 100000 }]}>
             <InputNumber min={0} precision={0} />
           </Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit" loading={busy} data-testid="user-save">
-              {t('com_save')}
-            </Button>
-            <Button onClick={() => void navigate(-1)}>{t('com_cancel')}</Button>
-          </Space>
+          <FormPageActions busy={busy} testId="user-save" />
         </Form>
       </Card>
     </div>

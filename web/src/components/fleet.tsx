@@ -1,0 +1,124 @@
+/** Display pieces of the live-fleet screens: command results, event tables, level tags. */
+import { Badge, Progress, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage from './ListPage';
+import { useCan } from './access';
+import { useListState } from '../hooks/useListState';
+import type { CommandState } from '../hooks/useCommands';
+import { EVENT_KINDS, EVENT_LEVELS, listEvents, RESULT_COLORS, type DeviceEvent } from '../services/fleet';
+import { batchProgress } from '../utils/fleet';
+import { formatTime } from '../utils/time';
+
+/** A command result 1-5 as a badge (`data-result` for tests). */
+export function ResultBadge({ result }: { result: number }) {
+  const { t } = useTranslation();
+  return (
+    <span data-testid="command-result" data-result={result}>
+      <Badge status={(RESULT_COLORS[result] ?? 'default') as 'default'} text={t(`command.result.${result}`)} />
+    </span>
+  );
+}
+
+/** The name of a control type, or the model's own name for it. */
+export function useControlName() {
+  const { t } = useTranslation();
+  return (type: number, name?: string | null) => name || t(`control.type.${type}`);
+}
+
+/** Per-device results of the last operation, with a progress bar when there are several. */
+export function CommandResults({ states, sending }: { states: CommandState[]; sending?: boolean }) {
+  const { t } = useTranslation();
+  const controlName = useControlName();
+  if (!states.length && !sending) return null;
+  const p = batchProgress(states.map((s) => (s.id ? s.result : -1)));
+  const columns: ColumnsType<CommandState> = [
+    { title: t('device.sn'), dataIndex: 'sn', key: 'sn' },
+    { title: t('command.operation'), key: 'type', render: (_: unknown, s) => controlName(s.controlType) },
+    {
+      title: t('command.result'),
+      key: 'result',
+      render: (_: unknown, s) =>
+        s.id ? (
+          <ResultBadge result={s.result ?? 1} />
+        ) : (
+          <span data-testid="command-refused" data-code={s.code}>
+            <Tag color="orange">{t('command.refused')}</Tag>
+          </span>
+        ),
+    },
+    { title: t('command.message'), key: 'message', render: (_: unknown, s) => <span data-testid="command-message">{s.message || '-'}</span> },
+  ];
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="command-results">
+      {states.length > 1 && (
+        <Space>
+          <Progress percent={p.percent} size="small" style={{ width: 240 }} data-testid="command-progress" />
+          <Typography.Text type="secondary">{t('command.progress', { done: p.done, total: p.total })}</Typography.Text>
+        </Space>
+      )}
+      <Table<CommandState> rowKey="deviceId" size="small" pagination={false} loading={sending} columns={columns} dataSource={states} />
+    </Space>
+  );
+}
+
+export function LevelTag({ level }: { level: number }) {
+  const { t } = useTranslation();
+  const color = ['gold', 'orange', 'red'][level] ?? 'default';
+  return <Tag color={color}>{t(`event.level.${level}`)}</Tag>;
+}
+
+const EVENT_SPEC = { status: 'number', level: 'number' } as const;
+
+/**
+ * Alarms, faults and offline/unavailable events of a device or a site (POST dev/alarm/list),
+ * newest first, with open/ended and level filters. `kinds` limits the kinds shown.
+ */
+export function EventTable({ deviceId, siteId, kinds, testId }: { deviceId?: number; siteId?: number; kinds?: number[]; testId?: string }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const list = useListState(EVENT_SPEC, '', true);
+  const columns: ColumnsType<DeviceEvent> = [
+    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <Tag>{t(`event.kind.${v}`)}</Tag> },
+    { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
+    ...(deviceId
+      ? []
+      : [
+          {
+            title: t('device.sn'),
+            dataIndex: 'sn',
+            key: 'sn',
+            render: (v: string, r: DeviceEvent) => (can('auth_device_detail') ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
+          },
+          { title: t('device.name'), dataIndex: 'deviceName', key: 'deviceName' },
+        ]),
+    { title: t('event.connector'), dataIndex: 'connectorId', key: 'connectorId' },
+    { title: t('event.name'), key: 'name', render: (_: unknown, r) => [r.name || r.code, r.vendorCode].filter(Boolean).join(' · ') || '-' },
+    { title: t('event.info'), dataIndex: 'info', key: 'info', render: (v: string) => v || '-' },
+    {
+      title: t('event.status'),
+      dataIndex: 'status',
+      key: 'status',
+      render: (v: number) => <Badge status={v === 0 ? 'error' : 'default'} text={t(`event.status.${v}`)} />,
+    },
+    { title: t('event.startedAt'), dataIndex: 'startedAt', key: 'startedAt', render: (v: number) => formatTime(v) },
+    { title: t('event.endedAt'), dataIndex: 'endedAt', key: 'endedAt', render: (v: number) => formatTime(v) },
+  ];
+  const fixed = { deviceId, siteId, kinds: kinds ?? EVENT_KINDS };
+  return (
+    <ListPage<DeviceEvent>
+      list={list}
+      queryKey={['dev/alarm/list', deviceId ?? `site-${siteId}`, kinds?.join(',') ?? 'all']}
+      fetcher={(q) => listEvents({ ...q, ...fixed })}
+      columns={columns}
+      testId={testId}
+      filters={[
+        { name: 'status', label: t('event.status'), width: 120, options: [0, 1].map((v) => ({ value: v, label: t(`event.status.${v}`) })) },
+        ...(kinds && !kinds.some((k) => k === 1 || k === 2)
+          ? []
+          : [{ name: 'level', label: t('event.level'), width: 160, options: EVENT_LEVELS.map((v) => ({ value: v, label: t(`event.level.${v}`) })) }]),
+      ]}
+    />
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Live device status (spec §9, docs/gateway.md): one EventSource on
+ * GET /api/auth/sys/dev/events/stream per tab, shared by every screen that shows device status.
+ * Each `event: status` patches the cached device lists and details at once, and is kept in a
+ * StatusBook so that a list answer fetched before it cannot undo it (`liveFetcher`). While the
+ * stream is down the screens poll every 30 s instead (`pollInterval`).
+ */
+import { useEffect, useSyncExternalStore } from 'react';
+import type { Query } from '@tanstack/react-query';
+import { queryClient } from '../services/queryClient';
+import { STATUS_STREAM_URL } from '../services/fleet';
+import { parseStatusEvent, patchPage, patchRow, StatusBook, type StatusChange } from '../utils/fleet';
+
+export const statusBook = new StatusBook();
+
+/** Query-key roots holding device list pages: the device list and a site's devices. */
+export function isDeviceListKey(root: unknown): boolean {
+  return typeof root === 'string' && (root === 'dev/basic/list' || /^site\/\d+\/devices$/.test(root));
+}
+
+const RETRY_CLOSED_MS = 15_000;
+let source: EventSource | null = null;
+let users = 0;
+let up = false;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let countTimer: ReturnType<typeof setTimeout> | undefined;
+const listeners = new Set<() => void>();
+
+function setUp(v: boolean) {
+  if (up === v) return;
+  up = v;
+  listeners.forEach((l) => l());
+}
+
+/** Applies one change to every cached query that shows it. */
+export function applyStatusChange(c: StatusChange, at = Date.now()): void {
+  statusBook.record(c, at);
+  queryClient.setQueriesData({ predicate: (q: Query) => isDeviceListKey(q.queryKey[0]) }, (d: unknown) =>
+    patchPage(d as { list: { id: number; status: number; alarmStatus: number }[] } | undefined, c),
+  );
+  queryClient.setQueryData(['device', c.deviceId], (d: { id: number; status: number; alarmStatus: number } | undefined) => (d ? patchRow(d, c) : d));
+  void queryClient.invalidateQueries({ queryKey: ['dev/runtime', c.deviceId] });
+  void queryClient.invalidateQueries({ queryKey: ['dev/alarm/list', c.deviceId] });
+  clearTimeout(countTimer);
+  countTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['dev/basic/status/count'] }), 1000);
+}
+
+function open() {
+  if (source || typeof EventSource === 'undefined') return;
+  const es = new EventSource(STATUS_STREAM_URL, { withCredentials: true });
+  source = es;
+  es.onopen = () => setUp(true);
+  es.addEventListener('status', (e) => {
+    const c = parseStatusEvent((e as MessageEvent<string>).data);
+    if (c) applyStatusChange(c);
+  });
+  es.onerror = () => {
+    setUp(false);
+    // CONNECTING: the browser retries by itself (retry: 5000). CLOSED (an error answer such as
+    // an expired session): open again later; polling covers the gap.
+    if (es.readyState === EventSource.CLOSED) {
+      es.close();
+      if (source === es) source = null;
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => users > 0 && open(), RETRY_CLOSED_MS);
+    }
+  };
+}
+
+function close() {
+  clearTimeout(retryTimer);
+  source?.close();
+  source = null;
+  setUp(false);
+}
+
+function subscribe(l: () => void) {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+/** Keeps the stream open while mounted; true while it is connected. */
+export function useStatusStream(enabled = true): boolean {
+  useEffect(() => {
+    if (!enabled) return;
+    users++;
+    open();
+    return () => {
+      users--;
+      if (users === 0) close();
+    };
+  }, [enabled]);
+  return useSyncExternalStore(subscribe, () => up);
+}
+
+/** A list fetcher whose rows get the pushed changes received since the fetch started. */
+export function liveFetcher<Q, P extends { list: { id: number; status: number; alarmStatus: number }[] }>(fetch: (q: Q) => Promise<P>) {
+  return async (q: Q): Promise<P> => {
+    const at = Date.now();
+    const page = await fetch(q);
+    const list = statusBook.overlay(page.list, at);
+    return list === page.list ? page : { ...page, list };
+  };
+}

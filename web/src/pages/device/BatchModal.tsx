@@ -1,0 +1,143 @@
+/**
+ * Batch operation over the selected devices: one control type with its parameters, confirmed,
+ * then a command per device followed live, with a progress bar; devices that refused (busy —
+ * the answer is then 30003 "some devices busy" —, disabled, offline, ...) are listed as such.
+ */
+import { App, Button, Form, Input, InputNumber, Modal, Radio, Select, Space, Typography } from 'antd';
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { CommandResults, useControlName } from '../../components/fleet';
+import { useCommands } from '../../hooks/useCommands';
+import { CTL, listFirmware, TRIGGER_MESSAGES, type ControlParams } from '../../services/fleet';
+import { CONTROL_TYPES } from '../../services/deviceModel';
+
+interface Values {
+  controlType: number;
+  enable?: boolean;
+  connectorId?: number;
+  firmwareId?: number;
+  message?: string;
+  items?: { key: string; value: string }[];
+}
+
+/** The control/send params of the form's values. */
+export function paramsOf(v: Values): ControlParams {
+  switch (v.controlType) {
+    case CTL.availability:
+      return { enable: !!v.enable };
+    case CTL.connectorAvailability:
+      return { connectorId: v.connectorId, enable: !!v.enable };
+    case CTL.updateFirmware:
+      return { firmwareId: v.firmwareId };
+    case CTL.triggerMessage:
+      return { message: v.message };
+    case CTL.changeConfiguration:
+      return { items: (v.items ?? []).filter((i) => i?.key?.trim()).map((i) => ({ key: i.key.trim(), value: i.value ?? '' })) };
+    default:
+      return {};
+  }
+}
+
+export default function BatchModal({ devices, open, onClose }: { devices: { id: number; sn: string }[]; open: boolean; onClose(): void }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const controlName = useControlName();
+  const [form] = Form.useForm<Values>();
+  const type = Form.useWatch('controlType', form);
+  const cmds = useCommands();
+  const firmware = useQuery({ queryKey: ['dev/firmware/list'], queryFn: () => listFirmware({ page: 1, pageSize: 100 }), enabled: open && type === CTL.updateFirmware });
+  const req = { required: true, message: t('com_value_required') };
+  const close = () => {
+    cmds.clear();
+    form.resetFields();
+    onClose();
+  };
+  const submit = (v: Values) =>
+    modal.confirm({
+      title: t('batch.confirm', { op: controlName(v.controlType), count: devices.length }),
+      okText: t('com_ok'),
+      cancelText: t('com_cancel'),
+      okButtonProps: { 'data-testid': 'confirm-ok' } as Record<string, string>,
+      onOk: () => void cmds.send(devices, v.controlType, paramsOf(v)),
+    });
+  return (
+    <Modal
+      open={open}
+      title={t('batch.title', { count: devices.length })}
+      onCancel={close}
+      width={760}
+      destroyOnHidden
+      footer={
+        <Space>
+          <Button onClick={close}>{t('com_close')}</Button>
+          <Button type="primary" loading={cmds.sending} onClick={() => form.submit()} data-testid="batch-run">
+            {t('batch.run')}
+          </Button>
+        </Space>
+      }
+    >
+      <div data-testid="batch-modal">
+        <Typography.Paragraph type="secondary" ellipsis={{ rows: 2, tooltip: devices.map((d) => d.sn).join(', ') }}>
+          {devices.map((d) => d.sn).join(', ')}
+        </Typography.Paragraph>
+        <Form<Values> form={form} layout="vertical" onFinish={submit} initialValues={{ enable: false, message: 'MeterValues', items: [{ key: '', value: '' }] }}>
+          <Form.Item name="controlType" label={t('batch.operation')} rules={[req]}>
+            <Select options={CONTROL_TYPES.map((c) => ({ value: c, label: controlName(c) }))} data-testid="batch-type" />
+          </Form.Item>
+          {(type === CTL.availability || type === CTL.connectorAvailability) && (
+            <Form.Item name="enable" label={t('batch.availability')}>
+              <Radio.Group
+                options={[
+                  { value: false, label: t('com_disable') },
+                  { value: true, label: t('com_enable') },
+                ]}
+              />
+            </Form.Item>
+          )}
+          {type === CTL.connectorAvailability && (
+            <Form.Item name="connectorId" label={t('runtime.connector')} rules={[req]}>
+              <InputNumber min={1} precision={0} />
+            </Form.Item>
+          )}
+          {type === CTL.updateFirmware && (
+            <Form.Item name="firmwareId" label={t('firmware.pick')} rules={[req]}>
+              <Select options={(firmware.data?.list ?? []).filter((f) => f.complete).map((f) => ({ value: f.id, label: f.name }))} loading={firmware.isFetching} />
+            </Form.Item>
+          )}
+          {type === CTL.triggerMessage && (
+            <Form.Item name="message" label={t('batch.message')}>
+              <Select options={TRIGGER_MESSAGES.map((m) => ({ value: m, label: m }))} />
+            </Form.Item>
+          )}
+          {type === CTL.changeConfiguration && (
+            <>
+              <Typography.Paragraph type="secondary">{t('batch.configHint')}</Typography.Paragraph>
+              <Form.List name="items">
+                {(fields, { add, remove }) => (
+                  <>
+                    {fields.map((f) => (
+                      <Space key={f.key} align="baseline">
+                        <Form.Item name={[f.name, 'key']} rules={[req, { max: 50 }]}>
+                          <Input placeholder={t('config.key')} />
+                        </Form.Item>
+                        <Form.Item name={[f.name, 'value']} rules={[{ max: 500 }]}>
+                          <Input placeholder={t('config.value')} />
+                        </Form.Item>
+                        {fields.length > 1 && <MinusCircleOutlined onClick={() => remove(f.name)} />}
+                      </Space>
+                    ))}
+                    <Button type="dashed" onClick={() => add({ key: '', value: '' })} icon={<PlusOutlined />}>
+                      {t('batch.addItem')}
+                    </Button>
+                  </>
+                )}
+              </Form.List>
+            </>
+          )}
+        </Form>
+        <CommandResults states={cmds.states} sending={cmds.sending} />
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,394 @@
+/**
+ * Remote Operations tab: the model's control items the user's param level allows (all the
+ * standard ones but VPN when the model lists none), each behind a confirm dialog; the command
+ * followed live until it is no longer waiting. Connectors (enable/disable), firmware (upload,
+ * then UpdateFirmware), log upload (GetDiagnostics) with the diagnostics files, parameters
+ * (GetConfiguration, ChangeConfiguration of one or many values).
+ */
+import { useState } from 'react';
+import { App, Button, Card, Empty, Form, Input, Modal, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { CommandResults, useControlName } from '../../components/fleet';
+import { useCommands } from '../../hooks/useCommands';
+import { useSession } from '../../models/session';
+import { listItems } from '../../services/deviceModel';
+import {
+  addFirmware,
+  CTL,
+  fileUrl,
+  listDiagnostics,
+  listFirmware,
+  TRIGGER_MESSAGES,
+  uploadBytes,
+  type ConfigValue,
+  type ControlParams,
+  type FleetFile,
+} from '../../services/fleet';
+import type { Device } from '../../services/typings';
+import { canWriteConfig, configChanges, usableControls, type Levels } from '../../utils/fleet';
+import { formatTime } from '../../utils/time';
+import { ConfigTable, useConfigValues, useRuntime } from './sections';
+
+/** Operations run from the operations card (the others have their own cards). */
+const SIMPLE = [CTL.softReset, CTL.hardReset, CTL.availability, CTL.vpnStart, CTL.vpnStop, CTL.triggerMessage];
+
+function useLevels(): { param: Levels; cfgWrite: Levels } {
+  const { session } = useSession();
+  const root = !!session?.user.root;
+  return {
+    param: { root, level: session?.role.paramLevel ?? 5 },
+    cfgWrite: { root, level: session?.role.cfgWriteLevel ?? 5 },
+  };
+}
+
+function formatSize(n: number): string {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
+export default function Remote({ device, streamUp }: { device: Device; streamUp: boolean }) {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const qc = useQueryClient();
+  const levels = useLevels();
+  const controlName = useControlName();
+  const cmds = useCommands();
+  const items = useQuery({ queryKey: ['dev/model/item/list', device.modelId, 'control'], queryFn: () => listItems(device.modelId, 'control') });
+  const runtime = useRuntime(device.id, streamUp);
+  const config = useConfigValues(device.id);
+  const [trigger, setTrigger] = useState('MeterValues');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [editing, setEditing] = useState<ConfigValue[] | null>(null);
+
+  if (items.isPending) return <Card loading />;
+  const controls = usableControls(items.data ?? [], levels.param);
+  const offered = new Map(controls.map((c) => [c.type, c]));
+  const nameOf = (type: number) => controlName(type, offered.get(type)?.name);
+  const target = [{ id: device.id, sn: device.sn }];
+
+  /** Confirms, sends, and when the command ends runs `after` (e.g. refresh the config values). */
+  const run = (type: number, params: ControlParams = {}, o: { title?: string; after?: () => void; danger?: boolean } = {}) =>
+    modal.confirm({
+      title: o.title ?? t('command.confirm', { op: nameOf(type), sn: device.sn }),
+      okText: t('com_ok'),
+      cancelText: t('com_cancel'),
+      okButtonProps: { danger: o.danger, 'data-testid': 'confirm-ok' } as { danger?: boolean },
+      onOk: () => {
+        void cmds.send(target, type, params).then((r) => {
+          if (r?.some((s) => s.result === 2)) o.after?.();
+        });
+      },
+    });
+
+  const refreshConfig = () => void qc.invalidateQueries({ queryKey: ['dev/config/values', device.id] });
+  const refreshRuntime = () => void qc.invalidateQueries({ queryKey: ['dev/runtime', device.id] });
+
+  if (controls.length === 0)
+    return <Empty description={t('remote.none')} data-testid="remote-none" />;
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="remote-operations">
+      <Card title={t('remote.operations')} size="small">
+        <Space wrap>
+          {SIMPLE.filter((type) => offered.has(type)).map((type) =>
+            type === CTL.availability ? (
+              <Space key={type}>
+                <Button danger onClick={() => run(type, { enable: false }, { danger: true, after: refreshRuntime })} data-testid={`control-${type}`}>
+                  {nameOf(type)}
+                </Button>
+                <Button
+                  onClick={() => run(type, { enable: true }, { title: t('command.confirm', { op: t('remote.enableDevice'), sn: device.sn }), after: refreshRuntime })}
+                  data-testid={`control-${type}-enable`}
+                >
+                  {t('remote.enableDevice')}
+                </Button>
+              </Space>
+            ) : type === CTL.triggerMessage ? (
+              <Space.Compact key={type}>
+                <Select style={{ width: 220 }} value={trigger} onChange={setTrigger} options={TRIGGER_MESSAGES.map((m) => ({ value: m, label: m }))} />
+                <Button onClick={() => run(type, { message: trigger }, { after: refreshRuntime })} data-testid={`control-${type}`}>
+                  {nameOf(type)}
+                </Button>
+              </Space.Compact>
+            ) : (
+              <Button key={type} danger={type === CTL.hardReset} onClick={() => run(type, {}, { danger: type === CTL.hardReset })} data-testid={`control-${type}`}>
+                {nameOf(type)}
+              </Button>
+            ),
+          )}
+        </Space>
+        <div style={{ marginTop: 12 }}>
+          <CommandResults states={cmds.states} sending={cmds.sending} />
+        </div>
+      </Card>
+
+      {offered.has(CTL.connectorAvailability) && (
+        <Card title={t('remote.connectors')} size="small" data-testid="remote-connectors">
+          <Table
+            rowKey="connectorId"
+            size="small"
+            pagination={false}
+            loading={runtime.isPending}
+            dataSource={(runtime.data?.connectors ?? []).filter((c) => c.connectorId > 0)}
+            columns={[
+              { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
+              { title: t('runtime.connectorStatus'), dataIndex: 'status', key: 'status', render: (v: string) => <Tag>{v || '-'}</Tag> },
+              {
+                title: t('com_actions'),
+                key: 'actions',
+                render: (_: unknown, c) => (
+                  <Space>
+                    <a
+                      onClick={() =>
+                        run(CTL.connectorAvailability, { connectorId: c.connectorId, enable: false }, {
+                          title: t('remote.confirmConnector', { op: t('com_disable'), id: c.connectorId, sn: device.sn }),
+                          danger: true,
+                          after: refreshRuntime,
+                        })
+                      }
+                    >
+                      {t('com_disable')}
+                    </a>
+                    <a
+                      onClick={() =>
+                        run(CTL.connectorAvailability, { connectorId: c.connectorId, enable: true }, {
+                          title: t('remote.confirmConnector', { op: t('com_enable'), id: c.connectorId, sn: device.sn }),
+                          after: refreshRuntime,
+                        })
+                      }
+                    >
+                      {t('com_enable')}
+                    </a>
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        </Card>
+      )}
+
+      {offered.has(CTL.updateFirmware) && <FirmwareCard name={nameOf(CTL.updateFirmware)} onStart={(firmwareId) => run(CTL.updateFirmware, { firmwareId }, { after: refreshRuntime })} />}
+
+      {offered.has(CTL.getDiagnostics) && (
+        <DiagnosticsCard deviceId={device.id} name={nameOf(CTL.getDiagnostics)} onStart={() => run(CTL.getDiagnostics, {}, { after: () => void qc.invalidateQueries({ queryKey: ['dev/diagnostics/list', device.id] }) })} />
+      )}
+
+      {(offered.has(CTL.getConfiguration) || offered.has(CTL.changeConfiguration)) && (
+        <Card
+          title={t('remote.parameters')}
+          size="small"
+          data-testid="remote-parameters"
+          extra={
+            <Space>
+              {offered.has(CTL.getConfiguration) && (
+                <Button onClick={() => run(CTL.getConfiguration, {}, { after: refreshConfig })} data-testid={`control-${CTL.getConfiguration}`}>
+                  {nameOf(CTL.getConfiguration)}
+                </Button>
+              )}
+              {offered.has(CTL.changeConfiguration) && (
+                <Button
+                  type="primary"
+                  disabled={selected.length === 0}
+                  onClick={() => setEditing((config.data ?? []).filter((c) => selected.includes(c.key)))}
+                  data-testid="config-set-selected"
+                >
+                  {t('config.setSelected', { count: selected.length })}
+                </Button>
+              )}
+            </Space>
+          }
+        >
+          <ConfigTable
+            id={device.id}
+            rowSelection={
+              offered.has(CTL.changeConfiguration)
+                ? {
+                    selectedRowKeys: selected,
+                    onChange: (keys) => setSelected(keys as string[]),
+                    getCheckboxProps: (r) => ({ disabled: !canWriteConfig(r, levels.cfgWrite) }),
+                  }
+                : undefined
+            }
+            extraColumns={
+              offered.has(CTL.changeConfiguration)
+                ? [
+                    {
+                      title: t('com_actions'),
+                      key: 'actions',
+                      render: (_: unknown, r: ConfigValue) =>
+                        canWriteConfig(r, levels.cfgWrite) ? (
+                          <a onClick={() => setEditing([r])} data-testid={`config-edit-${r.key}`}>
+                            {t('com_edit')}
+                          </a>
+                        ) : (
+                          '-'
+                        ),
+                    },
+                  ]
+                : []
+            }
+          />
+          {!config.data?.length && offered.has(CTL.changeConfiguration) && (
+            <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+              {t('config.readFirst')}
+            </Typography.Paragraph>
+          )}
+        </Card>
+      )}
+
+      <ConfigEditModal
+        items={editing}
+        onClose={() => setEditing(null)}
+        onSubmit={(edits) => {
+          const current = Object.fromEntries((config.data ?? []).map((c) => [c.key, c.value]));
+          const { items: changes, same } = configChanges(edits, current);
+          if (same.length) {
+            void message.error(t('config.sameValue', { keys: same.join(', ') }));
+            return false;
+          }
+          if (!changes.length) return false;
+          setEditing(null);
+          setSelected([]);
+          run(CTL.changeConfiguration, { items: changes }, { title: t('config.confirmSet', { count: changes.length, sn: device.sn }), after: refreshConfig });
+          return true;
+        }}
+      />
+    </Space>
+  );
+}
+
+function ConfigEditModal({ items, onClose, onSubmit }: { items: ConfigValue[] | null; onClose(): void; onSubmit(edits: { key: string; value: string }[]): boolean }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Record<string, string>>();
+  return (
+    <Modal
+      open={!!items}
+      title={t('config.setTitle')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('com_ok')}
+      cancelText={t('com_cancel')}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'config-edit-ok' } as Record<string, string>}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={Object.fromEntries((items ?? []).map((i) => [i.key, i.value]))}
+        onFinish={(v) => onSubmit((items ?? []).map((i) => ({ key: i.key, value: v[i.key] ?? '' })))}
+      >
+        {(items ?? []).map((i) => (
+          <Form.Item key={i.key} name={i.key} label={i.name ? `${i.name} (${i.key})` : i.key} extra={t('config.current', { value: i.value })} rules={[{ max: 500 }]}>
+            <Input data-testid={`config-value-${i.key}`} />
+          </Form.Item>
+        ))}
+      </Form>
+    </Modal>
+  );
+}
+
+function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: number): void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [firmwareId, setFirmwareId] = useState<number>();
+  const list = useQuery({ queryKey: ['dev/firmware/list'], queryFn: () => listFirmware({ page: 1, pageSize: 100 }) });
+  const upload = async () => {
+    if (!file) return;
+    setProgress(0);
+    try {
+      const f = await addFirmware(file.name);
+      await uploadBytes(f.uploadUrl, file, setProgress);
+      void message.success(t('firmware.uploaded', { name: file.name }));
+      await qc.invalidateQueries({ queryKey: ['dev/firmware/list'] });
+      setFirmwareId(f.id);
+      setFile(null);
+    } catch (e) {
+      void message.error(t('firmware.uploadFailed', { reason: e instanceof Error ? e.message : String(e) }));
+    } finally {
+      setProgress(null);
+    }
+  };
+  const files = (list.data?.list ?? []).filter((f) => f.complete);
+  return (
+    <Card title={t('remote.firmware')} size="small" data-testid="remote-firmware">
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Space wrap>
+          <Upload
+            maxCount={1}
+            showUploadList={!!file}
+            beforeUpload={(f) => {
+              setFile(f);
+              return false;
+            }}
+            onRemove={() => setFile(null)}
+          >
+            <Button icon={<UploadOutlined />}>{t('firmware.choose')}</Button>
+          </Upload>
+          <Button disabled={!file} loading={progress !== null} onClick={() => void upload()} data-testid="firmware-upload">
+            {t('firmware.upload')}
+          </Button>
+          {progress !== null && <Progress percent={progress} size="small" style={{ width: 200 }} data-testid="firmware-progress" />}
+        </Space>
+        <Space wrap>
+          <Select
+            style={{ minWidth: 320 }}
+            placeholder={t('firmware.pick')}
+            value={firmwareId}
+            onChange={setFirmwareId}
+            loading={list.isFetching}
+            options={files.map((f) => ({ value: f.id, label: `${f.name} · ${formatSize(f.size)} · ${formatTime(f.createdAt)}` }))}
+            data-testid="firmware-select"
+          />
+          <Button type="primary" disabled={!firmwareId} onClick={() => firmwareId && onStart(firmwareId)} data-testid={`control-${CTL.updateFirmware}`}>
+            {name}
+          </Button>
+        </Space>
+      </Space>
+    </Card>
+  );
+}
+
+function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: string; onStart(): void }) {
+  const { t } = useTranslation();
+  const list = useQuery({ queryKey: ['dev/diagnostics/list', deviceId], queryFn: () => listDiagnostics({ deviceId, page: 1, pageSize: 50 }) });
+  const open = async (f: FleetFile) => {
+    try {
+      const { url } = await fileUrl(f.id);
+      window.open(url, '_blank', 'noopener');
+    } catch {
+      /* toasted */
+    }
+  };
+  const columns: ColumnsType<FleetFile> = [
+    { title: t('file.name'), dataIndex: 'name', key: 'name' },
+    { title: t('file.size'), dataIndex: 'size', key: 'size', render: (v: number) => formatSize(v) },
+    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      render: (_: unknown, f) => (f.complete ? <a onClick={() => void open(f)}>{t('file.download')}</a> : <Tag>{t('file.incomplete')}</Tag>),
+    },
+  ];
+  return (
+    <Card
+      title={t('remote.diagnostics')}
+      size="small"
+      data-testid="remote-diagnostics"
+      extra={
+        <Button onClick={onStart} data-testid={`control-${CTL.getDiagnostics}`}>
+          {name}
+        </Button>
+      }
+    >
+      <Table<FleetFile> rowKey="id" size="small" loading={list.isFetching} columns={columns} dataSource={list.data?.list ?? []} pagination={false} />
+    </Card>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * logs/protocol — every OCPP frame in and out and every open/close (POST logs/protocol/list).
+ * SN, communication type and time filters; order fields of spec §9 (default = newest first,
+ * SN, communication type) as column sorters; all in the URL. A row expands to its frame as
+ * indented JSON. The device page embeds the same table for one SN (state kept in memory).
+ */
+import { Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage, { type FilterField } from '../../../components/ListPage';
+import { useCan } from '../../../components/access';
+import { useListState } from '../../../hooks/useListState';
+import { LOG_TYPES, listProtocolLogs, type ProtocolLog } from '../../../services/fleet';
+import { frameSummary, prettyFrame } from '../../../utils/fleet';
+import { formatTime } from '../../../utils/time';
+
+const SPEC = { sn: 'string', type: 'number', startTime: 'number', endTime: 'number' } as const;
+const EMBEDDED_SPEC = { type: 'number', startTime: 'number', endTime: 'number' } as const;
+const TYPE_COLORS = ['green', 'default', 'blue', 'purple'];
+
+export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
+  const { t } = useTranslation();
+  const list = useListState(fixedSn ? EMBEDDED_SPEC : SPEC, '', !!fixedSn);
+  const columns: ColumnsType<ProtocolLog> = [
+    { title: t('logs.time'), dataIndex: 'time', key: 'time', render: (v: number) => formatTime(v) },
+    { title: t('device.sn'), dataIndex: 'sn', key: 'sn', sorter: !fixedSn },
+    {
+      title: t('protocol.type'),
+      dataIndex: 'type',
+      key: 'type',
+      sorter: true,
+      render: (v: number) => <Tag color={TYPE_COLORS[v]}>{t(`protocol.type.${v}`)}</Tag>,
+    },
+    { title: t('protocol.message'), key: 'summary', render: (_: unknown, r) => frameSummary(r.data) || '-' },
+    {
+      title: t('logs.data'),
+      dataIndex: 'data',
+      key: 'data',
+      render: (v: string) => (
+        <Typography.Text ellipsis style={{ maxWidth: 420 }} code>
+          {v || '-'}
+        </Typography.Text>
+      ),
+    },
+  ];
+  const filters: FilterField[] = [
+    ...(fixedSn ? [] : [{ name: 'sn', label: t('device.sn') }]),
+    { name: 'type', label: t('protocol.type'), width: 140, options: LOG_TYPES.map((v) => ({ value: v, label: t(`protocol.type.${v}`) })) },
+    { name: 'time', label: t('logs.time'), timeRange: ['startTime', 'endTime'] },
+  ];
+  return (
+    <ListPage<ProtocolLog>
+      list={list}
+      queryKey={['logs/protocol/list', fixedSn ?? '']}
+      fetcher={(q) => listProtocolLogs(fixedSn ? { ...q, sn: fixedSn } : q)}
+      columns={columns}
+      filters={filters}
+      testId="protocol-logs"
+      expandable={{
+        rowExpandable: (r) => !!r.data,
+        expandedRowRender: (r) => (
+          <pre style={{ margin: 0, maxHeight: 360, overflow: 'auto', fontSize: 12 }} data-testid="protocol-frame">
+            {prettyFrame(r.data)}
+          </pre>
+        ),
+      }}
+    />
+  );
+}
+
+export default function ProtocolLogs() {
+  const { t } = useTranslation();
+  const can = useCan();
+  return (
+    <div>
+      <Typography.Paragraph type="secondary">
+        {t('protocol.hint')} {can('auth_black_device') && <Link to="/manage/system/list?tab=refusals">{t('blacklist.tab.refusals')}</Link>}
+      </Typography.Paragraph>
+      <ProtocolLogTable />
+    </div>
+  );
+}
