@@ -5,11 +5,12 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, Table, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_OPTIONS } from '../utils/paging';
+import { fromPicker, toPicker } from '../utils/time';
 import { sortFrom, sortOrderOf, type ListController } from '../hooks/useListState';
 
 export interface FilterField {
@@ -53,7 +54,7 @@ function toFormValues(filters: FilterField[], values: Record<string, unknown>): 
   for (const f of filters) {
     if (!f.timeRange) continue;
     const [a, b] = f.timeRange.map((n) => values[n]);
-    out[f.name] = typeof a === 'number' || typeof b === 'number' ? [typeof a === 'number' ? dayjs(a) : null, typeof b === 'number' ? dayjs(b) : null] : undefined;
+    out[f.name] = typeof a === 'number' || typeof b === 'number' ? [typeof a === 'number' ? toPicker(a) : null, typeof b === 'number' ? toPicker(b) : null] : undefined;
   }
   return out;
 }
@@ -65,8 +66,8 @@ export function fromFormValues(filters: FilterField[], values: Record<string, un
     if (!f.timeRange) continue;
     const r = values[f.name] as [Dayjs | null, Dayjs | null] | null | undefined;
     delete out[f.name];
-    out[f.timeRange[0]] = r?.[0] ? r[0].valueOf() : undefined;
-    out[f.timeRange[1]] = r?.[1] ? r[1].valueOf() : undefined;
+    out[f.timeRange[0]] = r?.[0] ? fromPicker(r[0]) : undefined;
+    out[f.timeRange[1]] = r?.[1] ? fromPicker(r[1]) : undefined;
   }
   return out as Record<string, string | number | undefined>;
 }

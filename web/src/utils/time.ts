@@ -31,3 +31,13 @@ export function formatTime(value: number | string | Date | null | undefined, tz:
   if (!d.isValid()) return '-';
   return d.tz(tz).format(TIME_FORMAT);
 }
+
+/** An instant as the configured zone's wall clock, for a date picker to show. */
+export function toPicker(ms: number): dayjs.Dayjs {
+  return dayjs.tz(dayjs(ms).tz(zone).format(TIME_FORMAT), TIME_FORMAT, dayjs.tz.guess());
+}
+
+/** A picked wall clock read in the configured zone (not the browser's), as unix ms. */
+export function fromPicker(d: { format: (f: string) => string }): number {
+  return dayjs.tz(d.format(TIME_FORMAT), TIME_FORMAT, zone).valueOf();
+}

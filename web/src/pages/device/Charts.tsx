@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Card, DatePicker, Empty, Form, Select, Space } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import * as echarts from 'echarts/core';
@@ -14,6 +14,7 @@ import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } f
 import { CanvasRenderer } from 'echarts/renderers';
 import { getSeries } from '../../services/fleet';
 import { alignSeries, STEPS, stepLabel, suggestStep } from '../../utils/fleet';
+import { fromPicker, toPicker } from '../../utils/time';
 import { useRuntime } from './sections';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
@@ -69,7 +70,7 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
     const l = stepLabel(s);
     return t(l.key, { count: l.count });
   };
-  const initial = { connectorId: 0, range: [dayjs().subtract(24, 'hour'), dayjs()] as [Dayjs, Dayjs], step: 15 };
+  const initial = { connectorId: 0, range: [toPicker(Date.now() - 24 * 3600 * 1000), toPicker(Date.now())] as [Dayjs, Dayjs], step: 15 };
   return (
     <Card title={t('device.section.charts')} style={{ marginBottom: 16 }} data-testid="section-charts">
       <Space direction="vertical" style={{ width: '100%' }}>
@@ -79,13 +80,13 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
           initialValues={initial}
           style={{ rowGap: 8 }}
           onValuesChange={(changed: { range?: [Dayjs, Dayjs]; names?: string[] }) => {
-            if (changed.range?.[0] && changed.range[1]) form.setFieldValue('step', suggestStep(changed.range[1].valueOf() - changed.range[0].valueOf()));
+            if (changed.range?.[0] && changed.range[1]) form.setFieldValue('step', suggestStep(fromPicker(changed.range[1]) - fromPicker(changed.range[0])));
             // values are kept per connector: follow the connector that reports the first item
             const first = changed.names?.[0];
             const at = first ? runtime.data?.values.find((v) => v.name === first) : undefined;
             if (at) form.setFieldValue('connectorId', at.connectorId);
           }}
-          onFinish={(v) => setQuery({ names: v.names, connectorId: v.connectorId, range: [v.range[0].valueOf(), v.range[1].valueOf()], step: v.step })}
+          onFinish={(v) => setQuery({ names: v.names, connectorId: v.connectorId, range: [fromPicker(v.range[0]), fromPicker(v.range[1])], step: v.step })}
         >
           <Form.Item name="names" label={t('chart.items')} rules={[{ required: true, message: t('com_value_required') }]}>
             <Select mode="tags" style={{ minWidth: 280 }} maxCount={20} options={numeric.map((n) => ({ value: n, label: n }))} data-testid="chart-items" />
