@@ -5,7 +5,7 @@ LDFLAGS   := -X chargeops/internal/app.Version=$(VERSION)
 PG_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 ADDR      ?= 127.0.0.1:8080
 
-.PHONY: build web web-deps run test test-go test-web test-e2e openapi lint clean
+.PHONY: build web web-deps run test test-go test-web test-e2e openapi lint clean bench
 
 build: web
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/chargeops ./cmd/chargeops
@@ -45,3 +45,8 @@ lint:
 
 clean:
 	rm -rf bin web/dist
+
+# The 1M-device list benchmark on SQLite and PostgreSQL (several minutes; see docs/benchmarks.md).
+bench:
+	scripts/ensure-postgres.sh
+	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -run '^$$' -bench DeviceList -benchtime 200x -timeout 60m ./internal/device

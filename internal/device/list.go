@@ -120,7 +120,13 @@ func (p plan) ids(desc bool, limit, offset int, count bool) (string, []any) {
 		parts = append(parts, "SELECT id FROM (SELECT d.id FROM device d"+where+" AND "+b.cond+" ORDER BY "+order+" LIMIT ?) AS b"+strconv.Itoa(i))
 		args = append(append(append(args, p.args...), b.args...), take)
 	}
-	union := strings.Join(parts, " UNION ")
+	// Branches on one column's distinct values are disjoint: UNION ALL spares the
+	// de-duplicating sort. SN and name branches can match the same device: UNION.
+	glue := " UNION ALL "
+	if p.branches[0].order != "" {
+		glue = " UNION "
+	}
+	union := strings.Join(parts, glue)
 	if count {
 		return "SELECT COUNT(*) FROM (SELECT id FROM (" + union + ") AS u LIMIT ?) AS capped", append(args, MaxListWindow+1)
 	}
