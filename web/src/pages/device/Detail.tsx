@@ -18,7 +18,7 @@ import { EventTable } from '../../components/fleet';
 import { useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval } from '../../utils/fleet';
 import { useDeviceActions } from './List';
-import { ConfigTable, LogsSection, RuntimeSection } from './sections';
+import { ConfigTable, formatDuration, LogsSection, RuntimeSection } from './sections';
 import Remote from './Remote';
 
 // ECharts lives in this chunk only
@@ -103,7 +103,7 @@ export default function DeviceDetail() {
                       <Descriptions.Item label={t('device.maintainMode')}>
                         <YesNo value={d.maintainMode} />
                       </Descriptions.Item>
-                      <Descriptions.Item label={t('device.totalRuntime')}>{d.totalRuntime}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.totalRuntime')}>{formatDuration(d.totalRuntime, t)}</Descriptions.Item>
                       <Descriptions.Item label={t('device.lastRefresh')}>{formatTime(d.lastRefreshAt)}</Descriptions.Item>
                       <Descriptions.Item label={t('com_create_time')}>{formatTime(d.createdAt)}</Descriptions.Item>
                     </Descriptions>
