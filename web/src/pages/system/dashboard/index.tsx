@@ -56,20 +56,25 @@ function LockedAccounts() {
           ),
         },
       ]}
-      pagination={{
-        current: p.page,
-        pageSize: p.pageSize,
-        total: q.data?.total ?? 0,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        onChange: (pg, ps) => {
-          p.setPage(pg);
-          p.setPageSize(ps);
-        },
-      }}
+      pagination={pagination(p, q.data?.total)}
     />
     </div>
   );
+}
+
+/** The pagination of a table paged by usePaging. */
+function pagination(p: ReturnType<typeof usePaging>, total: number | undefined) {
+  return {
+    current: p.page,
+    pageSize: p.pageSize,
+    total: total ?? 0,
+    showSizeChanger: true,
+    pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+    onChange: (pg: number, ps: number) => {
+      p.setPage(pg);
+      p.setPageSize(ps);
+    },
+  };
 }
 
 function Outbox() {
@@ -98,17 +103,7 @@ function Outbox() {
         { title: t('dashboard.mailSubject'), dataIndex: 'subject' },
         { title: t('dashboard.mailTime'), dataIndex: 'createdAt', render: (v: number) => formatTime(v) },
       ]}
-      pagination={{
-        current: p.page,
-        pageSize: p.pageSize,
-        total: q.data?.total ?? 0,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        onChange: (pg, ps) => {
-          p.setPage(pg);
-          p.setPageSize(ps);
-        },
-      }}
+      pagination={pagination(p, q.data?.total)}
     />
     </div>
   );
