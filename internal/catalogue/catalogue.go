@@ -98,13 +98,7 @@ func (s *Service) UpdateGroup(ctx context.Context, in GroupInput) error {
 		return err
 	}
 	res, err := s.db.Exec(ctx, `UPDATE data_group SET name = ?, description = ?, updated_at = ? WHERE id = ?`, in.Name, in.Description, db.NowMS(), in.ID)
-	if err != nil {
-		return nameConflict(err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return db.Affected(res, nameConflict(err), apperr.ErrNotFound)
 }
 
 // DeleteGroups removes groups that hold no item.
@@ -206,13 +200,7 @@ func (s *Service) UpdateItem(ctx context.Context, in ItemInput) error {
 	}
 	res, err := s.db.Exec(ctx, `UPDATE data_item SET group_id = ?, name = ?, category = ?, data_type = ?, data_range = ?, unit = ?, updated_at = ? WHERE id = ?`,
 		in.GroupID, in.Name, in.Category, in.DataType, in.DataRange, in.Unit, db.NowMS(), in.ID)
-	if err != nil {
-		return nameConflict(err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return db.Affected(res, nameConflict(err), apperr.ErrNotFound)
 }
 
 // DeleteItems removes items.

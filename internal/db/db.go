@@ -207,3 +207,14 @@ func BoolInt(b bool) int {
 	}
 	return 0
 }
+
+// Affected passes err through, or returns notFound when the statement touched no row.
+func Affected(res sql.Result, err error, notFound error) error {
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound
+	}
+	return nil
+}

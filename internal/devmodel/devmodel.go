@@ -191,11 +191,8 @@ func (s *Service) Delete(ctx context.Context, ids []int64) error {
 				return apperr.New(apperr.Conflict, "err.in_use")
 			}
 			res, err := tx.Exec(ctx, `DELETE FROM device_model WHERE id = ?`, id)
-			if err != nil {
+			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
 				return err
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return apperr.ErrNotFound
 			}
 		}
 		return nil

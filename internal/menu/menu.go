@@ -4,6 +4,7 @@ package menu
 
 import (
 	"context"
+	"database/sql"
 	"regexp"
 	"strings"
 
@@ -125,13 +126,7 @@ func (s *Service) UpdateMenu(ctx context.Context, in MenuInput) error {
 	}
 	res, err := s.db.Exec(ctx, `UPDATE permission SET parent_key = ?, name_en = ?, name_zh = ?, sort = ?, url = ?, customised = 1 WHERE key = ?`,
 		in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, in.Key)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return db.Affected(res, err, apperr.ErrNotFound)
 }
 
 // DeleteMenu removes a menu of the administrator's own that has no interface and no child.
@@ -151,11 +146,8 @@ func (s *Service) DeleteMenu(ctx context.Context, key string) error {
 		return apperr.New(apperr.Conflict, "err.in_use")
 	}
 	res, err := s.db.Exec(ctx, `DELETE FROM permission WHERE key = ?`, key)
-	if err != nil {
+	if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
 		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return apperr.ErrNotFound
 	}
 	_, err = s.db.Exec(ctx, `DELETE FROM role_permission WHERE perm_key = ?`, key)
 	return err
@@ -228,13 +220,9 @@ func (s *Service) SaveInterface(ctx context.Context, in Interface) (int64, error
 		if id == 0 {
 			id, err = db.InsertID(ctx, tx, `INSERT INTO api_interface (name, method, url, common, customised) VALUES (?, ?, ?, ?, 1)`, in.Name, in.Method, in.URL, db.BoolInt(in.Common))
 		} else {
-			var res interface{ RowsAffected() (int64, error) }
+			var res sql.Result
 			res, err = tx.Exec(ctx, `UPDATE api_interface SET name = ?, method = ?, url = ?, common = ?, customised = 1 WHERE id = ?`, in.Name, in.Method, in.URL, db.BoolInt(in.Common), id)
-			if err == nil {
-				if n, _ := res.RowsAffected(); n == 0 {
-					return apperr.ErrNotFound
-				}
-			}
+			err = db.Affected(res, err, apperr.ErrNotFound)
 		}
 		if db.IsUniqueViolation(err) {
 			return apperr.New(apperr.Conflict, "err.name_taken")

@@ -184,7 +184,7 @@ func (s *Service) Update(ctx context.Context, p *access.Principal, in Input) err
 	if db.IsUniqueViolation(err) {
 		return apperr.New(apperr.Conflict, "err.name_taken")
 	}
-	return affected(res, err)
+	return db.Affected(res, err, apperr.ErrNotFound)
 }
 
 var errEscalation = apperr.New(apperr.NoPermission, "err.escalation")
@@ -205,7 +205,7 @@ func (s *Service) SetKeys(ctx context.Context, p *access.Principal, id int64, ke
 	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE role SET updated_at = ? WHERE id = ?`, db.NowMS(), id)
-		if err := affected(res, err); err != nil {
+		if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM role_permission WHERE role_id = ?`, id); err != nil {
@@ -249,7 +249,7 @@ func (s *Service) SetSettings(ctx context.Context, p *access.Principal, id int64
 			cfg_write_level = ?, cfg_download_level = ?, param_level = ?, doc_level = ?, attach_level = ?, email_alarm = ?, user_access = ?, updated_at = ?
 			WHERE id = ?`, st.CustomerAccess, st.SiteAccess, st.WebSSHAccess, st.WebSSHLevel, st.CfgReadLevel, st.CfgWriteLevel,
 			st.CfgDownloadLevel, st.ParamLevel, st.DocLevel, st.AttachLevel, db.BoolInt(st.EmailAlarm), db.BoolInt(st.UserAccess), db.NowMS(), id)
-		if err := affected(res, err); err != nil {
+		if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
 			return err
 		}
 		return s.sessions.EndAllOfRole(ctx, tx, id)
@@ -271,22 +271,12 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) 
 				return apperr.New(apperr.Conflict, "err.in_use")
 			}
 			res, err := tx.Exec(ctx, `DELETE FROM role WHERE id = ?`, id)
-			if err := affected(res, err); err != nil {
+			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-}
-
-func affected(res interface{ RowsAffected() (int64, error) }, err error) error {
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
 }
 
 // narrowerOrEqual reports whether st grants no more than p holds (levels: 0 is the highest).

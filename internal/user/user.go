@@ -228,11 +228,8 @@ func (s *Service) SetStatus(ctx context.Context, ids []int64, status int) error 
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, id := range ids {
 			res, err := tx.Exec(ctx, `UPDATE app_user SET status = ?, updated_at = ? WHERE id = ?`, status, db.NowMS(), id)
-			if err != nil {
+			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
 				return err
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return apperr.ErrNotFound
 			}
 			if status == Disabled {
 				if err := s.sessions.EndAllOfUser(ctx, tx, id, session.ReasonAccountDisable, ""); err != nil {
