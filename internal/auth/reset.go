@@ -111,7 +111,7 @@ func (s *Service) Reset(ctx context.Context, in ResetInput, c Client) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Users.CheckNewPassword(vals[0]); err != nil {
+	if err := user.CheckPassword(vals[0]); err != nil {
 		return err
 	}
 	res, err := s.DB.Exec(ctx, `UPDATE password_reset SET used_at = ? WHERE token_hash = ? AND used_at = 0 AND expires_at > ?`,

@@ -117,11 +117,13 @@ func ValidEmail(s string) bool {
 func (in *CreateInput) validate() error {
 	in.UserName = strings.TrimSpace(in.UserName)
 	in.Email = strings.TrimSpace(in.Email)
-	switch {
-	case !passwd.ValidUserName(in.UserName):
+	if !passwd.ValidUserName(in.UserName) {
 		return apperr.New(apperr.Invalid, "err.username_rule")
-	case !passwd.ValidPassword(in.Password):
-		return apperr.New(apperr.Invalid, "err.password_rule")
+	}
+	if err := CheckPassword(in.Password); err != nil {
+		return err
+	}
+	switch {
 	case in.Email != "" && !ValidEmail(in.Email):
 		return apperr.InvalidField("email", "err.invalid")
 	case !in.Root && in.RoleID == 0:
@@ -244,8 +246,8 @@ func (s *Service) SetStatus(ctx context.Context, ids []int64, status int) error 
 // SetPassword stores a new password (plain, checked against the rules) and ends every other
 // session of the user (forced re-login), keeping keepSession.
 func (s *Service) SetPassword(ctx context.Context, id int64, plain, keepSession string) error {
-	if !passwd.ValidPassword(plain) {
-		return apperr.New(apperr.Invalid, "err.password_rule")
+	if err := CheckPassword(plain); err != nil {
+		return err
 	}
 	hash, err := passwd.Hash(passwd.Digest(plain))
 	if err != nil {
@@ -397,8 +399,8 @@ func (s *Service) Count(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// CheckNewPassword applies the password rules of spec §5.
-func (s *Service) CheckNewPassword(plain string) error {
+// CheckPassword applies the password rules of spec §5 to a new password.
+func CheckPassword(plain string) error {
 	if !passwd.ValidPassword(plain) {
 		return apperr.New(apperr.Invalid, "err.password_rule")
 	}
