@@ -37,6 +37,9 @@ type Handler struct {
 	raw     bool // the handler wrote its own answer (event streams, files)
 }
 
+// validator is an input that checks itself once decoded (e.g. the id list of an action).
+type validator interface{ validate() error }
+
 // Empty is the input or output of an endpoint that has none.
 type Empty struct{}
 
@@ -49,6 +52,11 @@ func H[In, Out any](fn func(c *Ctx, in In) (Out, error)) Handler {
 			var in In
 			if err := c.decode(&in); err != nil {
 				return nil, err
+			}
+			if v, ok := any(in).(validator); ok {
+				if err := v.validate(); err != nil {
+					return nil, err
+				}
 			}
 			return fn(c, in)
 		},

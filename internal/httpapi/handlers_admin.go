@@ -25,8 +25,11 @@ type IDAnswer struct {
 	ID int64 `json:"id"`
 }
 
-func (in IDsInput) check() error {
-	if len(in.IDs) == 0 || len(in.IDs) > 1000 {
+// validate: an action names 1 to 1,000 objects (checked by H for every such input).
+func (in IDsInput) validate() error { return checkIDs(in.IDs) }
+
+func checkIDs(ids []int64) error {
+	if len(ids) == 0 || len(ids) > 1000 {
 		return apperr.InvalidField("ids", "err.required")
 	}
 	return nil
@@ -72,9 +75,6 @@ func (s *Server) roleUpdate(c *Ctx, in role.Input) (*Empty, error) {
 }
 
 func (s *Server) roleDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Roles.Delete(c, c.P, in.IDs)
 }
 
@@ -162,10 +162,9 @@ type StatusInput struct {
 	Status int     `json:"status"`
 }
 
+func (in StatusInput) validate() error { return checkIDs(in.IDs) }
+
 func (s *Server) userStatus(c *Ctx, in StatusInput) (*Empty, error) {
-	if err := (IDsInput{IDs: in.IDs}).check(); err != nil {
-		return nil, err
-	}
 	for _, id := range in.IDs {
 		if id == c.P.UserID {
 			return nil, apperr.New(apperr.Invalid, "err.self_role")
@@ -200,9 +199,6 @@ func (s *Server) lockList(c *Ctx, in db.Page) (db.List[user.User], error) {
 }
 
 func (s *Server) unlock(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Users.Unlock(c, in.IDs)
 }
 

@@ -29,9 +29,6 @@ func (s *Server) customerUpdate(c *Ctx, in customer.Input) (*Empty, error) {
 	return nil, s.Customers.Update(c, c.P.Scope, in)
 }
 func (s *Server) customerDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Customers.Delete(c, c.P.Scope, in.IDs)
 }
 func (s *Server) customerOptions(c *Ctx, _ Empty) ([]customer.Option, error) {
@@ -54,15 +51,9 @@ func (s *Server) siteUpdate(c *Ctx, in site.Input) (*Empty, error) {
 	return nil, s.Sites.Update(c, c.P.Scope, in)
 }
 func (s *Server) siteStatus(c *Ctx, in StatusInput) (*Empty, error) {
-	if err := (IDsInput{IDs: in.IDs}).check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Sites.SetStatus(c, c.P.Scope, in.IDs, in.Status)
 }
 func (s *Server) siteDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Sites.Delete(c, c.P.Scope, in.IDs)
 }
 func (s *Server) siteOverview(c *Ctx, in IDInput) (site.Overview, error) {
@@ -94,9 +85,6 @@ func (s *Server) modelUpdate(c *Ctx, in devmodel.Input) (*Empty, error) {
 	return nil, s.Models.Update(c, in)
 }
 func (s *Server) modelDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Models.Delete(c, in.IDs)
 }
 func (s *Server) modelItems(c *Ctx, in devmodel.ItemFilter) ([]devmodel.Item, error) {
@@ -110,9 +98,6 @@ func (s *Server) modelItemUpdate(c *Ctx, in devmodel.Item) (*Empty, error) {
 	return nil, s.Models.UpdateItem(c, in)
 }
 func (s *Server) modelItemDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Models.DeleteItems(c, in.IDs)
 }
 func (s *Server) aliasList(c *Ctx, in devmodel.AliasFilter) (db.List[devmodel.Alias], error) {
@@ -123,9 +108,6 @@ func (s *Server) aliasAdd(c *Ctx, in devmodel.AliasInput) (IDAnswer, error) {
 	return IDAnswer{ID: id}, err
 }
 func (s *Server) aliasDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Models.DeleteAliases(c, in.IDs)
 }
 
@@ -142,9 +124,6 @@ func (s *Server) dataGroupUpdate(c *Ctx, in catalogue.GroupInput) (*Empty, error
 	return nil, s.Catalogue.UpdateGroup(c, in)
 }
 func (s *Server) dataGroupDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Catalogue.DeleteGroups(c, in.IDs)
 }
 func (s *Server) dataItemList(c *Ctx, in catalogue.ItemFilter) (db.List[catalogue.Item], error) {
@@ -158,9 +137,6 @@ func (s *Server) dataItemUpdate(c *Ctx, in catalogue.ItemInput) (*Empty, error) 
 	return nil, s.Catalogue.UpdateItem(c, in)
 }
 func (s *Server) dataItemDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Catalogue.DeleteItems(c, in.IDs)
 }
 
@@ -180,9 +156,6 @@ func (s *Server) deviceUpdate(c *Ctx, in device.Input) (*Empty, error) {
 	return nil, s.Devices.Update(c, c.P.Scope, in)
 }
 func (s *Server) deviceDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Devices.Delete(c, c.P.Scope, in.IDs)
 }
 
@@ -192,10 +165,9 @@ type EnableInput struct {
 	Enabled bool    `json:"enabled"`
 }
 
+func (in EnableInput) validate() error { return checkIDs(in.IDs) }
+
 func (s *Server) deviceEnable(c *Ctx, in EnableInput) (*Empty, error) {
-	if err := (IDsInput{IDs: in.IDs}).check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Devices.SetEnabled(c, c.P.Scope, in.IDs, in.Enabled)
 }
 
@@ -205,16 +177,12 @@ type MaintainInput struct {
 	On  bool    `json:"on"`
 }
 
+func (in MaintainInput) validate() error { return checkIDs(in.IDs) }
+
 func (s *Server) deviceMaintain(c *Ctx, in MaintainInput) (*Empty, error) {
-	if err := (IDsInput{IDs: in.IDs}).check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Devices.SetMaintainMode(c, c.P.Scope, in.IDs, in.On)
 }
 func (s *Server) deviceMaintained(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Devices.Maintained(c, c.P.Scope, in.IDs)
 }
 func (s *Server) deviceStatusCounts(c *Ctx, _ Empty) (map[int]int64, error) {
@@ -273,8 +241,5 @@ func (s *Server) interfaceSave(c *Ctx, in menu.Interface) (IDAnswer, error) {
 	return IDAnswer{ID: id}, err
 }
 func (s *Server) interfaceDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
 	return nil, s.Menus.DeleteInterfaces(c, in.IDs)
 }

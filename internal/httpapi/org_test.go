@@ -87,6 +87,10 @@ func TestDeviceRegister(t *testing.T) {
 		// A site with devices cannot be deleted; a model in use neither.
 		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/site/delete", map[string]any{"ids": []int64{o.siteA}}), apperr.Conflict)
 		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/dev/model/delete", map[string]any{"ids": []int64{o.model}}), apperr.Conflict)
+		// Every action checks its id list before anything runs: none, or more than 1,000, is refused.
+		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/dev/basic/delete", map[string]any{"ids": []int64{}}), apperr.Invalid)
+		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": make([]int64, 1001), "enabled": true}), apperr.Invalid)
+		apitest.WantCode(t, r.Call("POST", "/api/auth/sys/site/status", map[string]any{"status": 1}), apperr.Invalid)
 		apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/delete", map[string]any{"ids": []int64{devID}}))
 		apitest.WantCode(t, r.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": devID}), apperr.NotFound)
 	})
