@@ -204,13 +204,13 @@ func (s *Service) Add(ctx context.Context, sc access.Scope, in Input) (int64, er
 	var id int64
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		var err error
-		id, err = insert(ctx, tx, s, sc, in)
+		id, err = s.insert(ctx, tx, sc, in)
 		return err
 	})
 	return id, err
 }
 
-func insert(ctx context.Context, tx *db.Tx, s *Service, sc access.Scope, in Input) (int64, error) {
+func (s *Service) insert(ctx context.Context, tx *db.Tx, sc access.Scope, in Input) (int64, error) {
 	customerID, err := s.siteCustomer(ctx, tx, sc, in.SiteID, in.ModelID)
 	if err != nil {
 		return 0, err

@@ -113,7 +113,7 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 	if len(bad) == 0 {
 		err = s.db.InTx(ctx, func(tx *db.Tx) error {
 			for i, in := range inputs {
-				if _, err := insert(ctx, tx, s, sc, in); err != nil {
+				if _, err := s.insert(ctx, tx, sc, in); err != nil {
 					if _, business := apperr.As(err); !business {
 						return err
 					}
