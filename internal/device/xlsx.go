@@ -12,6 +12,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/devmodel"
 	"chargeops/internal/i18n"
 )
 
@@ -172,11 +173,8 @@ func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (In
 		}
 		in.MaintenanceCycle = n
 	}
-	model := cell(r, 2)
-	err := s.db.QueryRow(ctx, `SELECT id FROM device_model WHERE name = ? UNION SELECT model_id FROM device_model_alias WHERE alias = ?`, model, model).Scan(&in.ModelID)
-	if db.NotFound(err) {
-		return in, apperr.New(apperr.Invalid, "err.model_not_selectable")
-	} else if err != nil {
+	var err error
+	if in.ModelID, err = devmodel.IDByNameOrAlias(ctx, s.db, cell(r, 2), apperr.New(apperr.Invalid, "err.model_not_selectable")); err != nil {
 		return in, err
 	}
 	var customerID int64

@@ -263,12 +263,13 @@ func (s *Service) DeleteAliases(ctx context.Context, ids []int64) error {
 	return nil
 }
 
-// ByNameOrAlias finds the model a device reports (its name or one of its aliases).
-func (s *Service) ByNameOrAlias(ctx context.Context, name string) (int64, error) {
+// IDByNameOrAlias finds the model a device names: its name or one of its aliases (an xlsx
+// import row, a BootNotification's chargePointModel). It returns notFound when none matches.
+func IDByNameOrAlias(ctx context.Context, q db.Querier, name string, notFound error) (int64, error) {
 	var id int64
-	err := s.db.QueryRow(ctx, `SELECT id FROM device_model WHERE name = ? UNION SELECT model_id FROM device_model_alias WHERE alias = ?`, name, name).Scan(&id)
+	err := q.QueryRow(ctx, `SELECT id FROM device_model WHERE name = ? UNION SELECT model_id FROM device_model_alias WHERE alias = ?`, name, name).Scan(&id)
 	if db.NotFound(err) {
-		return 0, apperr.ErrNotFound
+		return 0, notFound
 	}
 	return id, err
 }
