@@ -53,11 +53,7 @@ func inList(col string, ids []int64) (string, []any) {
 	if len(ids) == 0 {
 		return "1 = 0", nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	return col + " IN (" + db.Placeholders(len(ids)) + ")", args
+	return col + " IN (" + db.Placeholders(len(ids)) + ")", db.Args(ids)
 }
 
 func contains(ids []int64, id int64) bool {

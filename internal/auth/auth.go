@@ -234,7 +234,7 @@ func (s *Service) scopeOf(ctx context.Context, p *access.Principal) (access.Scop
 			sc.CustomerIDs = []int64{p.CustomerID}
 		}
 	default:
-		sc.CustomerIDs, err = s.ids(ctx, `SELECT customer_id FROM user_customer WHERE user_id = ?`, p.UserID)
+		sc.CustomerIDs, err = db.Column[int64](ctx, s.DB, `SELECT customer_id FROM user_customer WHERE user_id = ?`, p.UserID)
 	}
 	if err != nil {
 		return sc, err
@@ -242,26 +242,9 @@ func (s *Service) scopeOf(ctx context.Context, p *access.Principal) (access.Scop
 	if p.Role.SiteAccess == 0 {
 		sc.AllSites = true
 	} else {
-		sc.SiteIDs, err = s.ids(ctx, `SELECT site_id FROM user_site WHERE user_id = ?`, p.UserID)
+		sc.SiteIDs, err = db.Column[int64](ctx, s.DB, `SELECT site_id FROM user_site WHERE user_id = ?`, p.UserID)
 	}
 	return sc, err
-}
-
-func (s *Service) ids(ctx context.Context, q string, arg any) ([]int64, error) {
-	rows, err := s.DB.Query(ctx, q, arg)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
 }
 
 // OnSessionTimeout records the logout of a session that timed out (reason 2).

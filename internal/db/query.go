@@ -102,3 +102,30 @@ func One[T any](ctx context.Context, d Querier, q *Query, cols string, scan func
 	}
 	return list[0], nil
 }
+
+// Column runs a query of one column and returns every row's value.
+func Column[T any](ctx context.Context, d Querier, query string, args ...any) ([]T, error) {
+	rows, err := d.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Args turns values into query arguments (for IN lists).
+func Args[T any](vs []T) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}

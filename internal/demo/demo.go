@@ -208,18 +208,5 @@ func SNs(ctx context.Context, a *app.App) ([]string, error) {
 	for _, s := range sites {
 		codes = append(codes, s.code)
 	}
-	rows, err := a.DB.Query(ctx, `SELECT d.sn FROM device d JOIN site s ON s.id = d.site_id WHERE s.code IN (`+db.Placeholders(len(codes))+`) ORDER BY d.sn LIMIT 500`, codes...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var sn string
-		if err := rows.Scan(&sn); err != nil {
-			return nil, err
-		}
-		out = append(out, sn)
-	}
-	return out, rows.Err()
+	return db.Column[string](ctx, a.DB, `SELECT d.sn FROM device d JOIN site s ON s.id = d.site_id WHERE s.code IN (`+db.Placeholders(len(codes))+`) ORDER BY d.sn LIMIT 500`, codes...)
 }

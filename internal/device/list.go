@@ -151,7 +151,7 @@ func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (List
 	}
 	desc := f.Sort != "id"
 	q, args = p.ids(desc, limit, offset, false)
-	ids, err := s.pageIDs(ctx, q, args)
+	ids, err := db.Column[int64](ctx, s.db, q, args...)
 	if err != nil || len(ids) == 0 {
 		return out, err
 	}
@@ -159,25 +159,8 @@ func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (List
 	if !desc {
 		order = "d.id ASC"
 	}
-	out.List, err = db.All(ctx, s.db, (&db.Query{From: from}).And("d.id IN ("+db.Placeholders(len(ids))+")", ids...), columns, order, len(ids), 0, scan)
+	out.List, err = db.All(ctx, s.db, (&db.Query{From: from}).And("d.id IN ("+db.Placeholders(len(ids))+")", db.Args(ids)...), columns, order, len(ids), 0, scan)
 	return out, err
-}
-
-func (s *Service) pageIDs(ctx context.Context, q string, args []any) ([]any, error) {
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []any
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // filtered is the plain (unbranched) query of a filter, for exports that walk all matches.

@@ -67,20 +67,7 @@ func (s *Service) Get(ctx context.Context, id int64) (Role, error) {
 
 // Keys returns the permission keys a role holds.
 func (s *Service) Keys(ctx context.Context, id int64) ([]string, error) {
-	rows, err := s.db.Query(ctx, `SELECT perm_key FROM role_permission WHERE role_id = ? ORDER BY perm_key`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	keys := []string{}
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, err
-		}
-		keys = append(keys, k)
-	}
-	return keys, rows.Err()
+	return db.Column[string](ctx, s.db, `SELECT perm_key FROM role_permission WHERE role_id = ? ORDER BY perm_key`, id)
 }
 
 // ListFilter filters the role list.

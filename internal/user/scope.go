@@ -44,29 +44,12 @@ func (s *Service) GetScoped(ctx context.Context, p *access.Principal, id int64) 
 	if err != nil {
 		return u, err
 	}
-	u.CustomerIDs, err = s.assigned(ctx, `SELECT customer_id FROM user_customer WHERE user_id = ? ORDER BY customer_id`, id)
+	u.CustomerIDs, err = db.Column[int64](ctx, s.db, `SELECT customer_id FROM user_customer WHERE user_id = ? ORDER BY customer_id`, id)
 	if err != nil {
 		return u, err
 	}
-	u.SiteIDs, err = s.assigned(ctx, `SELECT site_id FROM user_site WHERE user_id = ? ORDER BY site_id`, id)
+	u.SiteIDs, err = db.Column[int64](ctx, s.db, `SELECT site_id FROM user_site WHERE user_id = ? ORDER BY site_id`, id)
 	return u, err
-}
-
-func (s *Service) assigned(ctx context.Context, q string, id int64) ([]int64, error) {
-	rows, err := s.db.Query(ctx, q, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []int64{}
-	for rows.Next() {
-		var v int64
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }
 
 // Assignment is the customers and sites assigned to a user (auth_user_customerStationList).
