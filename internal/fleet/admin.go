@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"chargeops/internal/access"
@@ -47,29 +46,15 @@ type BlacklistInput struct {
 
 // Blacklist lists blacklisted SNs.
 func (s *Service) Blacklist(ctx context.Context, in BlacklistInput) (db.List[BlacklistEntry], error) {
-	out := db.List[BlacklistEntry]{List: []BlacklistEntry{}}
-	where, args := "", []any{}
+	q := &db.Query{From: "device_blacklist"}
 	if in.SN != "" {
-		where, args = ` WHERE sn LIKE ? ESCAPE '\'`, append(args, db.Contains(in.SN))
+		q.And(`sn LIKE ? ESCAPE '\'`, db.Contains(in.SN))
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_blacklist`+where, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := in.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, `SELECT id, sn, mac, protocol_version, created_by, created_at FROM device_blacklist`+where+
-		fmt.Sprintf(` ORDER BY id DESC LIMIT %d OFFSET %d`, limit, offset), args...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return db.Paged(ctx, s.db, q, "id, sn, mac, protocol_version, created_by, created_at", "id DESC", in.Page, func(r db.Scanner) (BlacklistEntry, error) {
 		var b BlacklistEntry
-		if err := rows.Scan(&b.ID, &b.SN, &b.MAC, &b.ProtocolVersion, &b.CreatedBy, &b.CreatedAt); err != nil {
-			return out, err
-		}
-		out.List = append(out.List, b)
-	}
-	return out, rows.Err()
+		err := r.Scan(&b.ID, &b.SN, &b.MAC, &b.ProtocolVersion, &b.CreatedBy, &b.CreatedAt)
+		return b, err
+	})
 }
 
 // BlacklistDelete removes entries.
@@ -77,7 +62,7 @@ func (s *Service) BlacklistDelete(ctx context.Context, ids []int64) error {
 	if len(ids) == 0 {
 		return apperr.InvalidField("ids", "err.required")
 	}
-	_, err := s.db.Exec(ctx, `DELETE FROM device_blacklist WHERE id IN (`+db.Placeholders(len(ids))+`)`, int64Args(ids)...)
+	_, err := s.db.Exec(ctx, `DELETE FROM device_blacklist WHERE id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
 	return err
 }
 
@@ -103,30 +88,17 @@ type PendingInput struct {
 
 // Pending lists unknown SNs (not yet added as devices, not blacklisted), latest first.
 func (s *Service) Pending(ctx context.Context, in PendingInput) (db.List[PendingDevice], error) {
-	out := db.List[PendingDevice]{List: []PendingDevice{}}
-	where := ` WHERE NOT EXISTS (SELECT 1 FROM device d WHERE d.sn = p.sn) AND NOT EXISTS (SELECT 1 FROM device_blacklist b WHERE b.sn = p.sn)`
-	var args []any
+	q := (&db.Query{From: "device_pending p"}).
+		And(`NOT EXISTS (SELECT 1 FROM device d WHERE d.sn = p.sn) AND NOT EXISTS (SELECT 1 FROM device_blacklist b WHERE b.sn = p.sn)`)
 	if in.SN != "" {
-		where, args = where+` AND p.sn LIKE ? ESCAPE '\'`, append(args, db.Contains(in.SN))
+		q.And(`p.sn LIKE ? ESCAPE '\'`, db.Contains(in.SN))
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_pending p`+where, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := in.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, `SELECT p.id, p.sn, p.remote_addr, p.protocol_version, p.vendor, p.model, p.firmware_version, p.count, p.first_seen, p.last_seen
-		FROM device_pending p`+where+fmt.Sprintf(` ORDER BY p.last_seen DESC, p.id DESC LIMIT %d OFFSET %d`, limit, offset), args...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var d PendingDevice
-		if err := rows.Scan(&d.ID, &d.SN, &d.RemoteAddr, &d.ProtocolVersion, &d.Vendor, &d.Model, &d.FirmwareVersion, &d.Count, &d.FirstSeen, &d.LastSeen); err != nil {
-			return out, err
-		}
-		out.List = append(out.List, d)
-	}
-	return out, rows.Err()
+	return db.Paged(ctx, s.db, q, "p.id, p.sn, p.remote_addr, p.protocol_version, p.vendor, p.model, p.firmware_version, p.count, p.first_seen, p.last_seen",
+		"p.last_seen DESC, p.id DESC", in.Page, func(r db.Scanner) (PendingDevice, error) {
+			var d PendingDevice
+			err := r.Scan(&d.ID, &d.SN, &d.RemoteAddr, &d.ProtocolVersion, &d.Vendor, &d.Model, &d.FirmwareVersion, &d.Count, &d.FirstSeen, &d.LastSeen)
+			return d, err
+		})
 }
 
 // Refusal is a kept refused connection.
@@ -142,29 +114,15 @@ type Refusal struct {
 
 // Refusals lists refused connections, latest first.
 func (s *Service) Refusals(ctx context.Context, in PendingInput) (db.List[Refusal], error) {
-	out := db.List[Refusal]{List: []Refusal{}}
-	where, args := "", []any{}
+	q := &db.Query{From: "device_refusal"}
 	if in.SN != "" {
-		where, args = ` WHERE sn LIKE ? ESCAPE '\'`, append(args, db.Contains(in.SN))
+		q.And(`sn LIKE ? ESCAPE '\'`, db.Contains(in.SN))
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_refusal`+where, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := in.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, `SELECT id, sn, reason, remote_addr, count, first_seen, last_seen FROM device_refusal`+where+
-		fmt.Sprintf(` ORDER BY last_seen DESC, id DESC LIMIT %d OFFSET %d`, limit, offset), args...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r Refusal
-		if err := rows.Scan(&r.ID, &r.SN, &r.Reason, &r.RemoteAddr, &r.Count, &r.FirstSeen, &r.LastSeen); err != nil {
-			return out, err
-		}
-		out.List = append(out.List, r)
-	}
-	return out, rows.Err()
+	return db.Paged(ctx, s.db, q, "id, sn, reason, remote_addr, count, first_seen, last_seen", "last_seen DESC, id DESC", in.Page, func(r db.Scanner) (Refusal, error) {
+		var x Refusal
+		err := r.Scan(&x.ID, &x.SN, &x.Reason, &x.RemoteAddr, &x.Count, &x.FirstSeen, &x.LastSeen)
+		return x, err
+	})
 }
 
 // FileListInput filters files.
@@ -176,35 +134,20 @@ type FileListInput struct {
 
 // Files lists firmware files, or a device's diagnostics files (device in scope).
 func (s *Service) Files(ctx context.Context, p *access.Principal, in FileListInput) (db.List[FileInfo], error) {
-	out := db.List[FileInfo]{List: []FileInfo{}}
-	args := []any{}
-	where := ` WHERE kind = 'firmware'`
+	q := (&db.Query{From: "fleet_file"}).And("kind = 'firmware'")
 	if in.Kind == "diagnostics" {
 		if _, err := s.ScopedDevice(ctx, p, in.DeviceID); err != nil {
-			return out, err
+			return db.List[FileInfo]{List: []FileInfo{}}, err
 		}
-		where, args = ` WHERE kind = 'diagnostics' AND device_id = ?`, append(args, in.DeviceID)
+		q = (&db.Query{From: "fleet_file"}).And("kind = 'diagnostics' AND device_id = ?", in.DeviceID)
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM fleet_file`+where, args...).Scan(&out.Total); err != nil {
-		return out, err
-	}
-	limit, offset := in.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, `SELECT id, kind, device_id, name, size, sha256, complete, created_by, created_at FROM fleet_file`+where+
-		fmt.Sprintf(` ORDER BY id DESC LIMIT %d OFFSET %d`, limit, offset), args...)
-	if err != nil {
-		return out, err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return db.Paged(ctx, s.db, q, "id, kind, device_id, name, size, sha256, complete, created_by, created_at", "id DESC", in.Page, func(r db.Scanner) (FileInfo, error) {
 		var f FileInfo
 		var c int
-		if err := rows.Scan(&f.ID, &f.Kind, &f.DeviceID, &f.Name, &f.Size, &f.SHA256, &c, &f.CreatedBy, &f.CreatedAt); err != nil {
-			return out, err
-		}
+		err := r.Scan(&f.ID, &f.Kind, &f.DeviceID, &f.Name, &f.Size, &f.SHA256, &c, &f.CreatedBy, &f.CreatedAt)
 		f.Complete = c == 1
-		out.List = append(out.List, f)
-	}
-	return out, rows.Err()
+		return f, err
+	})
 }
 
 // FileDownload returns the signed download path of a file the caller may see (diagnostics

@@ -81,7 +81,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	}
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
 	rows, err := s.db.Query(ctx, `SELECT d.id, d.model_id, d.sn, d.enabled FROM device d WHERE d.id IN (`+db.Placeholders(len(ids))+`) AND `+cond+` ORDER BY d.id`,
-		append(int64Args(ids), args...)...)
+		append(db.Args(ids), args...)...)
 	if err != nil {
 		return res, err
 	}
@@ -145,14 +145,6 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 		return res, apperr.ErrSomeDevicesBusy.WithData(res)
 	}
 	return res, nil
-}
-
-func int64Args(ids []int64) []any {
-	out := make([]any, len(ids))
-	for i, id := range ids {
-		out[i] = id
-	}
-	return out
 }
 
 func validateParams(ct int, p *Params) error {
