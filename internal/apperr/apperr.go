@@ -69,6 +69,12 @@ func As(err error) (*Error, bool) {
 	return e, ok
 }
 
+// IsNotFound reports a not-found business error.
+func IsNotFound(err error) bool {
+	e, ok := As(err)
+	return ok && e.Code == NotFound
+}
+
 // Frequently returned errors.
 var (
 	ErrNotFound       = New(NotFound, "err.not_found")

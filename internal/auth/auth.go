@@ -106,7 +106,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (string, s
 	name = strings.TrimSpace(name)
 	u, err := s.Users.GetByName(ctx, name)
 	if err != nil {
-		if e, ok := apperr.As(err); !ok || e.Code != apperr.NotFound {
+		if !apperr.IsNotFound(err) {
 			return "", session.Session{}, err
 		}
 		passwd.VerifyDummy(digest)
@@ -195,7 +195,7 @@ func (s *Service) Principal(ctx context.Context, token string) (*access.Principa
 		SessionID: sess.ID, CSRFToken: sess.CSRFToken, Keys: map[string]bool{}}
 	if u.RoleID != 0 {
 		r, err := s.Roles.Get(ctx, u.RoleID)
-		if err != nil && !isNotFound(err) {
+		if err != nil && !apperr.IsNotFound(err) {
 			return nil, err
 		}
 		p.Role = r.RoleSettings
@@ -343,11 +343,6 @@ func (s *Service) AcceptPrivacy(ctx context.Context, p *access.Principal, versio
 		return apperr.InvalidField("version", "err.invalid")
 	}
 	return s.Users.AcceptPrivacy(ctx, p.UserID, version)
-}
-
-func isNotFound(err error) bool {
-	e, ok := apperr.As(err)
-	return ok && e.Code == apperr.NotFound
 }
 
 func firstErr(err error, fallback error) error {

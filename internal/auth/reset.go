@@ -48,7 +48,7 @@ func (s *Service) RequestReset(ctx context.Context, in ResetRequest, baseURL str
 		}
 	}
 	u, err := s.Users.GetByEmail(ctx, email)
-	if isNotFound(err) || (err == nil && u.Status != user.Enabled) {
+	if apperr.IsNotFound(err) || (err == nil && u.Status != user.Enabled) {
 		return nil
 	}
 	if err != nil {

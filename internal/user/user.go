@@ -385,7 +385,7 @@ func (s *Service) UpsertRoot(ctx context.Context, name, plain string) (int64, bo
 		_, err := s.db.Exec(ctx, `UPDATE app_user SET root = 1, status = 1 WHERE id = ?`, u.ID)
 		return u.ID, false, err
 	}
-	if e, ok := apperr.As(err); !ok || e.Code != apperr.NotFound {
+	if !apperr.IsNotFound(err) {
 		return 0, false, err
 	}
 	id, err := s.Create(ctx, CreateInput{UserName: name, Password: plain, Root: true})
