@@ -139,3 +139,14 @@ var messages = map[string][2]string{
 	"err.device_rejected":   {"The device rejected the command: {status}", "设备拒绝了命令：{status}"},
 	"err.blacklist_exists":  {"This SN is already on the blacklist", "该 SN 已在黑名单中"},
 }
+
+// register adds a domain's messages (one messages_<domain>.go file each). A key given twice is
+// a programming error and stops the process at start-up.
+func register(m map[string][2]string) {
+	for k, v := range m {
+		if _, dup := messages[k]; dup {
+			panic("i18n: message key defined twice: " + k)
+		}
+		messages[k] = v
+	}
+}
