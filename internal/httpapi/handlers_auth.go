@@ -4,8 +4,9 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/auth"
-	"chargeops/internal/user"
 )
+
+// Sign-in, sign-out, session info and password reset (no session needed).
 
 // PublicConfig is what the console needs before sign-in.
 type PublicConfig struct {
@@ -112,15 +113,6 @@ func (s *Server) info(c *Ctx, _ Empty) (Info, error) {
 	}, nil
 }
 
-// VersionInput names a privacy-policy version.
-type VersionInput struct {
-	Version string `json:"version"`
-}
-
-func (s *Server) acceptPrivacy(c *Ctx, in VersionInput) (*Empty, error) {
-	return nil, s.Auth.AcceptPrivacy(c, c.P, in.Version)
-}
-
 func (s *Server) resetMail(c *Ctx, in auth.ResetRequest) (*Empty, error) {
 	if in.Locale == "" {
 		in.Locale = c.Locale
@@ -145,18 +137,4 @@ func (s *Server) resetValid(c *Ctx, in TokenInput) (MaskedEmail, error) {
 
 func (s *Server) resetPassword(c *Ctx, in auth.ResetInput) (*Empty, error) {
 	return nil, s.Auth.Reset(c, in, c.Client)
-}
-
-func (s *Server) ownerDetail(c *Ctx, _ Empty) (user.User, error) { return s.Users.Get(c, c.P.UserID) }
-
-func (s *Server) ownerUpdate(c *Ctx, in user.ProfileInput) (*Empty, error) {
-	return nil, s.Users.UpdateProfile(c, c.P.UserID, in)
-}
-
-func (s *Server) ownerPassword(c *Ctx, in auth.ChangePasswordInput) (*Empty, error) {
-	return nil, s.Auth.ChangePassword(c, c.P, in)
-}
-
-func (s *Server) ownerEmail(c *Ctx, in auth.ChangeEmailInput) (*Empty, error) {
-	return nil, s.Auth.ChangeEmail(c, c.P, in)
 }

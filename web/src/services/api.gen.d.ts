@@ -2461,12 +2461,6 @@ export interface components {
             page?: number;
             pageSize?: number;
         };
-        FleetIDAnswer: {
-            id?: number;
-        };
-        FleetIDs: {
-            ids?: number[];
-        };
         FleetKV: {
             key?: string;
             value?: string;
@@ -3548,7 +3542,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["FleetIDAnswer"];
+                        data: components["schemas"]["IDAnswer"];
                         message: string;
                     };
                 };
@@ -3564,7 +3558,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FleetIDs"];
+                "application/json": components["schemas"]["IDsInput"];
             };
         };
         responses: {

@@ -1,0 +1,42 @@
+package httpapi
+
+import (
+	"chargeops/internal/catalogue"
+	"chargeops/internal/db"
+)
+
+// Data model catalogue: groups and data items.
+
+func (s *Server) dataGroupList(c *Ctx, in catalogue.GroupFilter) (db.List[catalogue.Group], error) {
+	return s.Catalogue.Groups(c, in)
+}
+
+func (s *Server) dataGroupAdd(c *Ctx, in catalogue.GroupInput) (IDAnswer, error) {
+	id, err := s.Catalogue.AddGroup(c, in)
+	return IDAnswer{ID: id}, err
+}
+
+func (s *Server) dataGroupUpdate(c *Ctx, in catalogue.GroupInput) (*Empty, error) {
+	return nil, s.Catalogue.UpdateGroup(c, in)
+}
+
+func (s *Server) dataGroupDelete(c *Ctx, in IDsInput) (*Empty, error) {
+	return nil, s.Catalogue.DeleteGroups(c, in.IDs)
+}
+
+func (s *Server) dataItemList(c *Ctx, in catalogue.ItemFilter) (db.List[catalogue.Item], error) {
+	return s.Catalogue.Items(c, in)
+}
+
+func (s *Server) dataItemAdd(c *Ctx, in catalogue.ItemInput) (IDAnswer, error) {
+	id, err := s.Catalogue.AddItem(c, in)
+	return IDAnswer{ID: id}, err
+}
+
+func (s *Server) dataItemUpdate(c *Ctx, in catalogue.ItemInput) (*Empty, error) {
+	return nil, s.Catalogue.UpdateItem(c, in)
+}
+
+func (s *Server) dataItemDelete(c *Ctx, in IDsInput) (*Empty, error) {
+	return nil, s.Catalogue.DeleteItems(c, in.IDs)
+}

@@ -1,0 +1,64 @@
+package httpapi
+
+import (
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/fleet"
+	"chargeops/internal/i18n"
+	"time"
+)
+
+// Remote operations and what a device reports: commands, runtime, alarms, series, configuration.
+
+func (s *Server) controlSend(c *Ctx, in fleet.SendInput) (fleet.SendResult, error) {
+	res, err := s.Fleet.Send(c, c.P, in)
+	for i := range res.Commands {
+		if res.Commands[i].Message != "" {
+			res.Commands[i].Message = i18n.T(c.Locale, res.Commands[i].Message, nil)
+		}
+	}
+	if e, ok := apperr.As(err); ok && e.Data != nil {
+		err = e.WithData(res)
+	}
+	return res, err
+}
+
+func (s *Server) localiseCommand(c *Ctx, v *fleet.CommandView) {
+	if v.Message != "" {
+		v.Message = i18n.T(c.Locale, v.Message, nil)
+	}
+}
+
+func (s *Server) controlDetail(c *Ctx, in IDInput) (fleet.CommandView, error) {
+	v, err := s.Fleet.CommandDetail(c, c.P, in.ID)
+	s.localiseCommand(c, &v)
+	return v, err
+}
+
+func (s *Server) controlList(c *Ctx, in fleet.CommandListInput) (db.List[fleet.CommandView], error) {
+	l, err := s.Fleet.CommandList(c, c.P, in)
+	for i := range l.List {
+		s.localiseCommand(c, &l.List[i])
+	}
+	return l, err
+}
+
+func (s *Server) runtimeDetail(c *Ctx, in IDInput) (fleet.RuntimeView, error) {
+	return s.Fleet.Runtime(c, c.P, in.ID)
+}
+
+func (s *Server) alarmList(c *Ctx, in fleet.EventListInput) (db.List[fleet.EventView], error) {
+	return s.Fleet.Events(c, c.P, in)
+}
+
+func (s *Server) dataSeries(c *Ctx, in fleet.SeriesInput) ([]fleet.Series, error) {
+	loc, err := time.LoadLocation(s.opt.TimeZone)
+	if err != nil || s.opt.TimeZone == "" {
+		loc = time.UTC
+	}
+	return s.Fleet.SeriesData(c, c.P, in, loc)
+}
+
+func (s *Server) configValues(c *Ctx, in FleetDeviceQuery) ([]fleet.ConfigItem, error) {
+	return s.Fleet.ConfigValues(c, c.P, in.DeviceID)
+}

@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"chargeops/internal/apperr"
+	"chargeops/internal/device"
+	"encoding/base64"
+)
+
+// The device register: CRUD, status, maintenance, xlsx import and export.
+
+// xlsxType is the content type of xlsx downloads.
+const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+func (s *Server) deviceList(c *Ctx, in device.ListFilter) (device.List, error) {
+	return s.Devices.List(c, c.P.Scope, in)
+}
+
+func (s *Server) deviceDetail(c *Ctx, in IDInput) (device.Device, error) {
+	return s.Devices.Get(c, c.P.Scope, in.ID)
+}
+
+func (s *Server) deviceAdd(c *Ctx, in device.Input) (IDAnswer, error) {
+	id, err := s.Devices.Add(c, c.P.Scope, in)
+	return IDAnswer{ID: id}, err
+}
+
+func (s *Server) deviceUpdate(c *Ctx, in device.Input) (*Empty, error) {
+	return nil, s.Devices.Update(c, c.P.Scope, in)
+}
+
+func (s *Server) deviceDelete(c *Ctx, in IDsInput) (*Empty, error) {
+	return nil, s.Devices.Delete(c, c.P.Scope, in.IDs)
+}
+
+func (s *Server) deviceEnable(c *Ctx, in EnableInput) (*Empty, error) {
+	return nil, s.Devices.SetEnabled(c, c.P.Scope, in.IDs, in.Enabled)
+}
+
+// MaintainInput puts devices into maintenance mode (on) or takes them out.
+type MaintainInput struct {
+	IDs []int64 `json:"ids"`
+	On  bool    `json:"on"`
+}
+
+func (in MaintainInput) validate() error { return checkIDs(in.IDs) }
+
+func (s *Server) deviceMaintain(c *Ctx, in MaintainInput) (*Empty, error) {
+	return nil, s.Devices.SetMaintainMode(c, c.P.Scope, in.IDs, in.On)
+}
+
+func (s *Server) deviceMaintained(c *Ctx, in IDsInput) (*Empty, error) {
+	return nil, s.Devices.Maintained(c, c.P.Scope, in.IDs)
+}
+
+func (s *Server) deviceStatusCounts(c *Ctx, _ Empty) (map[int]int64, error) {
+	return s.Devices.StatusCounts(c, c.P.Scope)
+}
+
+func (s *Server) deviceImport(c *Ctx, in FileInput) (device.ImportResult, error) {
+	raw, err := base64.StdEncoding.DecodeString(in.Content)
+	if err != nil {
+		return device.ImportResult{}, apperr.New(apperr.Invalid, "err.import_not_xlsx")
+	}
+	return s.Devices.Import(c, c.P.Scope, c.Locale, raw)
+}
+
+func (s *Server) deviceTemplate(c *Ctx, _ Empty) (*File, error) {
+	b, err := device.Template(c.Locale)
+	return &File{Name: "device-import-template.xlsx", ContentType: xlsxType, Body: b}, err
+}
+
+func (s *Server) deviceExport(c *Ctx, in device.ListFilter) (*File, error) {
+	b, err := s.Devices.Export(c, c.P.Scope, c.Locale, in)
+	return &File{Name: "devices.xlsx", ContentType: xlsxType, Body: b}, err
+}

@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"chargeops/internal/apperr"
+	"chargeops/internal/fleet"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"time"
+)
+
+// Gateway counters and the server-push stream of device status.
+
+// GatewayStats are this node's gateway counters.
+type GatewayStats struct {
+	Connections  int   `json:"connections"`
+	LogQueue     int   `json:"logQueue"`
+	LogQueueCap  int   `json:"logQueueCap"`
+	LogsWritten  int64 `json:"logsWritten"`
+	LogsBlocked  int64 `json:"logsBlocked"`
+	LogMaxBatch  int64 `json:"logMaxBatch"`
+	CommandLimit int64 `json:"commandTimeoutMs"`
+}
+
+func (s *Server) gatewayStats(c *Ctx, _ Empty) (GatewayStats, error) {
+	w, b, m := s.Fleet.Logs.Stats()
+	return GatewayStats{Connections: s.Fleet.Registry.Count(), LogQueue: s.Fleet.Logs.QueueLen(), LogQueueCap: s.Fleet.Logs.QueueCap(),
+		LogsWritten: w, LogsBlocked: b, LogMaxBatch: m, CommandLimit: s.Fleet.Options().CommandTimeout.Milliseconds()}, nil
+}
+
+// StatusStreamEvent documents one server-sent event ("event: status", data is this JSON).
+type StatusStreamEvent = fleet.StatusEvent
+
+// statusStream streams device status changes (text/event-stream) to a console, filtered by
+// the caller's data scope. A comment line every 25 s keeps proxies from closing it.
+func (s *Server) statusStream() Handler {
+	return Handler{in: reflect.TypeFor[Empty](), out: reflect.TypeFor[StatusStreamEvent](), raw: true, serve: func(c *Ctx) (any, error) {
+		fl, ok := c.W.(http.Flusher)
+		if !ok {
+			return nil, apperr.ErrInternal
+		}
+		events, stop := s.Fleet.Hub.Subscribe()
+		defer stop()
+		h := c.W.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Accel-Buffering", "no")
+		c.W.WriteHeader(http.StatusOK)
+		fmt.Fprint(c.W, "retry: 5000\n: connected\n\n")
+		fl.Flush()
+		keep := time.NewTicker(25 * time.Second)
+		defer keep.Stop()
+		for {
+			select {
+			case <-c.R.Context().Done():
+				return nil, nil
+			case <-keep.C:
+				fmt.Fprint(c.W, ": keep-alive\n\n")
+			case e := <-events:
+				if !c.P.Scope.HasSite(e.CustomerID, e.SiteID) {
+					continue
+				}
+				b, _ := json.Marshal(e)
+				fmt.Fprintf(c.W, "event: status\ndata: %s\n\n", b)
+			}
+			fl.Flush()
+		}
+	}}
+}

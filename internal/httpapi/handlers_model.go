@@ -1,0 +1,59 @@
+package httpapi
+
+import (
+	"chargeops/internal/db"
+	"chargeops/internal/devmodel"
+)
+
+// Device models, their items and aliases.
+
+func (s *Server) modelList(c *Ctx, in devmodel.ListFilter) (db.List[devmodel.Model], error) {
+	return s.Models.List(c, in)
+}
+
+func (s *Server) modelDetail(c *Ctx, in IDInput) (devmodel.Model, error) {
+	return s.Models.Get(c, in.ID)
+}
+
+func (s *Server) modelAdd(c *Ctx, in devmodel.Input) (IDAnswer, error) {
+	id, err := s.Models.Add(c, in)
+	return IDAnswer{ID: id}, err
+}
+
+func (s *Server) modelUpdate(c *Ctx, in devmodel.Input) (*Empty, error) {
+	return nil, s.Models.Update(c, in)
+}
+
+func (s *Server) modelDelete(c *Ctx, in IDsInput) (*Empty, error) {
+	return nil, s.Models.Delete(c, in.IDs)
+}
+
+func (s *Server) modelItems(c *Ctx, in devmodel.ItemFilter) ([]devmodel.Item, error) {
+	return s.Models.Items(c, in)
+}
+
+func (s *Server) modelItemAdd(c *Ctx, in devmodel.Item) (IDAnswer, error) {
+	id, err := s.Models.AddItem(c, in)
+	return IDAnswer{ID: id}, err
+}
+
+func (s *Server) modelItemUpdate(c *Ctx, in devmodel.Item) (*Empty, error) {
+	return nil, s.Models.UpdateItem(c, in)
+}
+
+func (s *Server) modelItemDelete(c *Ctx, in IDsInput) (*Empty, error) {
+	return nil, s.Models.DeleteItems(c, in.IDs)
+}
+
+func (s *Server) aliasList(c *Ctx, in devmodel.AliasFilter) (db.List[devmodel.Alias], error) {
+	return s.Models.Aliases(c, in)
+}
+
+func (s *Server) aliasAdd(c *Ctx, in devmodel.AliasInput) (IDAnswer, error) {
+	id, err := s.Models.AddAlias(c, in)
+	return IDAnswer{ID: id}, err
+}
+
+func (s *Server) aliasDelete(c *Ctx, in IDsInput) (*Empty, error) {
+	return nil, s.Models.DeleteAliases(c, in.IDs)
+}

@@ -1,0 +1,57 @@
+package httpapi
+
+import "chargeops/internal/apperr"
+
+// Inputs and answers shared by the handlers of several domains.
+
+// IDInput names one object (GET detail?id=).
+type IDInput struct {
+	ID int64 `json:"id"`
+}
+
+// IDsInput names objects to act on.
+type IDsInput struct {
+	IDs []int64 `json:"ids"`
+}
+
+// IDAnswer is the answer of an add.
+type IDAnswer struct {
+	ID int64 `json:"id"`
+}
+
+// validate: an action names 1 to 1,000 objects (checked by H for every such input).
+func (in IDsInput) validate() error { return checkIDs(in.IDs) }
+
+func checkIDs(ids []int64) error {
+	if len(ids) == 0 || len(ids) > 1000 {
+		return apperr.InvalidField("ids", "err.required")
+	}
+	return nil
+}
+
+// StatusInput enables (1) or disables (0) objects.
+type StatusInput struct {
+	IDs    []int64 `json:"ids"`
+	Status int     `json:"status"`
+}
+
+func (in StatusInput) validate() error { return checkIDs(in.IDs) }
+
+// EnableInput enables or disables objects.
+type EnableInput struct {
+	IDs     []int64 `json:"ids"`
+	Enabled bool    `json:"enabled"`
+}
+
+func (in EnableInput) validate() error { return checkIDs(in.IDs) }
+
+// FileInput carries an uploaded file as base64 (JSON API; the body limit of the route applies).
+type FileInput struct {
+	FileName string `json:"fileName"`
+	Content  string `json:"content"`
+}
+
+// FleetDeviceQuery is the ?deviceId= of a GET.
+type FleetDeviceQuery struct {
+	DeviceID int64 `json:"deviceId"`
+}
