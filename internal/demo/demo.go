@@ -100,19 +100,19 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 	}
 	modelIDs := map[string]int64{}
 	for _, m := range models {
-		id, err := a.Models.Add(ctx, devmodel.Input{Name: m.name, DeviceType: m.deviceType, Vendor: m.vendor, SupportsSSH: m.deviceType != devmodel.TypeACPile, SupportsWeb: true})
+		id, err := a.Models.Add(ctx, root, devmodel.Input{Name: m.name, DeviceType: m.deviceType, Vendor: m.vendor, SupportsSSH: m.deviceType != devmodel.TypeACPile, SupportsWeb: true})
 		if err != nil {
 			return nil, nil, fmt.Errorf("model %s: %w", m.name, err)
 		}
 		modelIDs[m.name] = id
 		for _, it := range m.items {
 			it.ModelID = id
-			if _, err := a.Models.AddItem(ctx, it); err != nil {
+			if _, err := a.Models.AddItem(ctx, root, it); err != nil {
 				return nil, nil, fmt.Errorf("model %s item %s%s: %w", m.name, it.ConfigItem, it.ControlName, err)
 			}
 		}
 	}
-	if _, err := a.Models.AddAlias(ctx, devmodel.AliasInput{ModelID: modelIDs["DC-120kW"], Alias: "VT-DC120"}); err != nil {
+	if _, err := a.Models.AddAlias(ctx, root, devmodel.AliasInput{ModelID: modelIDs["DC-120kW"], Alias: "VT-DC120"}); err != nil {
 		return nil, nil, err
 	}
 	var sns []string

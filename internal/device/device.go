@@ -6,6 +6,7 @@ package device
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/devmodel"
 )
 
 // Device as the API shows it.
@@ -166,7 +168,8 @@ func (in *Input) normalise() error {
 	return nil
 }
 
-// siteCustomer returns the customer of a site the caller may use, checking the model exists.
+// siteCustomer returns the customer of a site the caller may use, checking the device may use
+// the model there: a platform model or one of that customer (docs/decisions.md#device-models).
 func (s *Service) siteCustomer(ctx context.Context, q db.Querier, sc access.Scope, siteID, modelID int64) (int64, error) {
 	var customerID int64
 	err := q.QueryRow(ctx, `SELECT customer_id FROM site WHERE id = ?`, siteID).Scan(&customerID)
@@ -174,30 +177,54 @@ func (s *Service) siteCustomer(ctx context.Context, q db.Querier, sc access.Scop
 		return 0, apperr.InvalidField("siteId", "err.invalid")
 	}
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("device: site: %w", err)
 	}
-	var n int
-	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM device_model WHERE id = ?`, modelID).Scan(&n); err != nil {
+	if err := devmodel.CheckUsable(ctx, q, modelID, customerID); err != nil {
 		return 0, err
-	}
-	if n == 0 {
-		return 0, apperr.New(apperr.Invalid, "err.model_not_selectable")
 	}
 	return customerID, nil
 }
 
+// checkUnique refuses an SN or a name another device holds. SNs and names are unique across
+// the platform, but only a clash with a device the caller sees says "already exists"; any
+// other clash gets a neutral refusal that tells neither whether nor whose the device is
+// (docs/decisions.md#device-sn-and-name).
+func checkUnique(ctx context.Context, q db.Querier, sc access.Scope, in Input) error {
+	for _, f := range []struct{ column, value, field, taken, unusable string }{
+		{"sn", in.SN, "sn", "err.sn_taken", "err.sn_unusable"},
+		{"name", in.Name, "name", "err.device_name_taken", "err.device_name_unusable"},
+	} {
+		var customerID, siteID int64
+		err := q.QueryRow(ctx, `SELECT customer_id, site_id FROM device WHERE `+f.column+` = ? AND id <> ?`, f.value, in.ID).Scan(&customerID, &siteID)
+		switch {
+		case db.NotFound(err):
+			continue
+		case err != nil:
+			return fmt.Errorf("device: unique %s: %w", f.column, err)
+		case sc.HasSite(customerID, siteID):
+			return apperr.New(apperr.Conflict, f.taken)
+		default:
+			return apperr.InvalidField(f.field, f.unusable)
+		}
+	}
+	return nil
+}
+
+// uniqueError maps a unique-constraint failure that the checks before the write could not see
+// (a device added at the same moment) to the neutral refusal, by constraint name.
 func uniqueError(err error) error {
 	if !db.IsUniqueViolation(err) {
 		return err
 	}
-	if strings.Contains(err.Error(), "sn") {
-		return apperr.New(apperr.Conflict, "err.sn_taken")
+	if msg := err.Error(); strings.Contains(msg, "device.sn") || strings.Contains(msg, "device_sn_key") {
+		return apperr.InvalidField("sn", "err.sn_unusable")
 	}
-	return apperr.New(apperr.Conflict, "err.device_name_taken")
+	return apperr.InvalidField("name", "err.device_name_unusable")
 }
 
 // Add registers a device at a site in scope.
 func (s *Service) Add(ctx context.Context, sc access.Scope, in Input) (int64, error) {
+	in.ID = 0
 	if err := in.normalise(); err != nil {
 		return 0, err
 	}
@@ -213,6 +240,9 @@ func (s *Service) Add(ctx context.Context, sc access.Scope, in Input) (int64, er
 func (s *Service) insert(ctx context.Context, tx *db.Tx, sc access.Scope, in Input) (int64, error) {
 	customerID, err := s.siteCustomer(ctx, tx, sc, in.SiteID, in.ModelID)
 	if err != nil {
+		return 0, err
+	}
+	if err := checkUnique(ctx, tx, sc, in); err != nil {
 		return 0, err
 	}
 	images, _ := json.Marshal(in.Images)
@@ -244,6 +274,9 @@ func (s *Service) Update(ctx context.Context, sc access.Scope, in Input) error {
 	}
 	customerID, err := s.siteCustomer(ctx, s.db, sc, in.SiteID, in.ModelID)
 	if err != nil {
+		return err
+	}
+	if err := checkUnique(ctx, s.db, sc, in); err != nil {
 		return err
 	}
 	images, _ := json.Marshal(in.Images)

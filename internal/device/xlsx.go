@@ -63,7 +63,7 @@ type ImportResult struct {
 }
 
 // Import adds every device of an xlsx file, or none: a bad row is reported by its row number
-// and nothing of that file is imported.
+// and nothing of that file is imported. The file is read within fixed bounds (xlsxread.go).
 func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, content []byte) (ImportResult, error) {
 	if len(content) == 0 {
 		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_no_file")
@@ -71,28 +71,19 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 	if len(content) > MaxImportBytes {
 		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_too_large")
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(content))
+	rows, err := readImportRows(content)
 	if err != nil {
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_not_xlsx")
+		return ImportResult{}, err
 	}
-	defer f.Close()
-	rows, err := f.GetRows(f.GetSheetName(0))
-	if err != nil {
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_not_xlsx")
+	if len(rows) == 0 {
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_empty")
 	}
 	var inputs []Input
 	var lines []int
 	var bad []RowError
 	seenSN, seenName := map[string]int{}, map[string]int{}
-	for i, r := range rows {
-		if i == 0 || blank(r) {
-			continue // header
-		}
-		line := i + 1
-		if len(inputs)+len(bad) >= MaxImportRows {
-			return ImportResult{}, apperr.New(apperr.Invalid, "err.import_too_many").With(map[string]any{"max": MaxImportRows})
-		}
-		in, rowErr := s.parseRow(ctx, sc, r)
+	for _, r := range rows {
+		in, rowErr := s.parseRow(ctx, sc, r.cells)
 		if rowErr == nil {
 			if prev, dup := seenSN[in.SN]; dup {
 				rowErr = apperr.New(apperr.Conflict, "err.sn_duplicate_in_file").With(map[string]any{"row": prev})
@@ -101,15 +92,12 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 			}
 		}
 		if rowErr != nil {
-			bad = append(bad, RowError{Row: line, Message: message(locale, rowErr)})
+			bad = append(bad, RowError{Row: r.line, Message: message(locale, rowErr)})
 			continue
 		}
-		seenSN[in.SN], seenName[in.Name] = line, line
+		seenSN[in.SN], seenName[in.Name] = r.line, r.line
 		inputs = append(inputs, in)
-		lines = append(lines, line)
-	}
-	if len(bad) == 0 && len(inputs) == 0 {
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_empty")
+		lines = append(lines, r.line)
 	}
 	if len(bad) == 0 {
 		err = s.db.InTx(ctx, func(tx *db.Tx) error {
@@ -127,7 +115,7 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 			return nil
 		})
 		if err != nil && err != errRollback {
-			return ImportResult{}, err
+			return ImportResult{}, fmt.Errorf("device: import: %w", err)
 		}
 	}
 	if len(bad) > 0 {
@@ -140,15 +128,6 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 }
 
 var errRollback = fmt.Errorf("rollback")
-
-func blank(r []string) bool {
-	for _, c := range r {
-		if strings.TrimSpace(c) != "" {
-			return false
-		}
-	}
-	return true
-}
 
 func message(locale string, err error) string {
 	if e, ok := apperr.As(err); ok {
@@ -164,6 +143,7 @@ func cell(r []string, i int) string {
 	return ""
 }
 
+// parseRow reads a row's cells; the model must be one the row's site may use.
 func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (Input, error) {
 	in := Input{SN: cell(r, 0), Name: cell(r, 1), SoftwareVersion: cell(r, 4), InstallDate: cell(r, 5), ArrivalDate: cell(r, 6)}
 	if c := cell(r, 7); c != "" {
@@ -173,15 +153,14 @@ func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (In
 		}
 		in.MaintenanceCycle = n
 	}
-	var err error
-	if in.ModelID, err = devmodel.IDByNameOrAlias(ctx, s.db, cell(r, 2), apperr.New(apperr.Invalid, "err.model_not_selectable")); err != nil {
-		return in, err
-	}
 	var customerID int64
-	err = s.db.QueryRow(ctx, `SELECT id, customer_id FROM site WHERE code = ?`, cell(r, 3)).Scan(&in.SiteID, &customerID)
+	err := s.db.QueryRow(ctx, `SELECT id, customer_id FROM site WHERE code = ?`, cell(r, 3)).Scan(&in.SiteID, &customerID)
 	if db.NotFound(err) || (err == nil && !sc.HasSite(customerID, in.SiteID)) {
 		return in, apperr.InvalidField("site", "err.invalid")
 	} else if err != nil {
+		return in, fmt.Errorf("device: import: site: %w", err)
+	}
+	if in.ModelID, err = devmodel.UsableByName(ctx, s.db, customerID, cell(r, 2)); err != nil {
 		return in, err
 	}
 	return in, in.normalise()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/datarange"
 	"chargeops/internal/db"
@@ -74,18 +75,18 @@ type ItemFilter struct {
 	Kind    string `json:"kind"`
 }
 
-// Items lists a model's items of one kind (or all), by display priority (at most 1,000).
-func (s *Service) Items(ctx context.Context, f ItemFilter) ([]Item, error) {
+// Items lists the items of one kind (or all) of a model p may read, by display priority (at
+// most 1,000).
+func (s *Service) Items(ctx context.Context, p *access.Principal, f ItemFilter) ([]Item, error) {
+	if _, err := s.get(ctx, s.db, p, f.ModelID); err != nil {
+		return nil, err
+	}
 	q := (&db.Query{From: "model_item"}).And("model_id = ?", f.ModelID)
 	if f.Kind != "" {
 		q.And("kind = ?", f.Kind)
 	}
-	return db.All(ctx, s.db, q, itemColumns, "kind, display_priority, id", 1000, 0, scanItem)
-}
-
-// GetItem returns one item.
-func (s *Service) GetItem(ctx context.Context, id int64) (Item, error) {
-	return db.One(ctx, s.db, (&db.Query{From: "model_item"}).And("id = ?", id), itemColumns, scanItem, apperr.ErrNotFound)
+	items, err := db.All(ctx, s.db, q, itemColumns, "kind, display_priority, id", 1000, 0, scanItem)
+	return items, wrap("items", err)
 }
 
 func level(v int) bool { return v >= 0 && v <= 5 }
@@ -140,45 +141,76 @@ func itemConflict(err error, it Item) error {
 	return apperr.New(apperr.Conflict, "err.protocol_key_taken")
 }
 
-// AddItem adds an item to a model.
-func (s *Service) AddItem(ctx context.Context, it Item) (int64, error) {
-	if _, err := s.Get(ctx, it.ModelID); err != nil {
-		return 0, err
-	}
+// AddItem adds an item to a model p may change.
+func (s *Service) AddItem(ctx context.Context, p *access.Principal, it Item) (int64, error) {
 	if err := it.validate(); err != nil {
 		return 0, err
 	}
-	now := db.NowMS()
-	id, err := db.InsertID(ctx, s.db, `INSERT INTO model_item (model_id, kind, config_group, config_item, protocol_key, display_priority, read_level, write_level,
-		batch, data_type, data_range, control_name, control_type_code, control_level, param1_name, param2_name, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, it.ModelID, it.Kind, it.ConfigGroup, it.ConfigItem, it.ProtocolKey, it.DisplayPriority,
-		it.ReadLevel, it.WriteLevel, db.BoolInt(it.Batch), it.DataType, it.DataRange, it.ControlName, it.ControlTypeCode, it.ControlLevel, it.Param1Name, it.Param2Name, now, now)
-	return id, itemConflict(err, it)
-}
-
-// UpdateItem changes an item; its model and kind stay.
-func (s *Service) UpdateItem(ctx context.Context, it Item) error {
-	old, err := s.GetItem(ctx, it.ID)
-	if err != nil {
-		return err
-	}
-	it.ModelID, it.Kind = old.ModelID, old.Kind
-	if err := it.validate(); err != nil {
-		return err
-	}
-	_, err = s.db.Exec(ctx, `UPDATE model_item SET config_group = ?, config_item = ?, protocol_key = ?, display_priority = ?, read_level = ?, write_level = ?,
-		batch = ?, data_type = ?, data_range = ?, control_name = ?, control_type_code = ?, control_level = ?, param1_name = ?, param2_name = ?, updated_at = ?
-		WHERE id = ?`, it.ConfigGroup, it.ConfigItem, it.ProtocolKey, it.DisplayPriority, it.ReadLevel, it.WriteLevel, db.BoolInt(it.Batch), it.DataType,
-		it.DataRange, it.ControlName, it.ControlTypeCode, it.ControlLevel, it.Param1Name, it.Param2Name, db.NowMS(), it.ID)
-	return itemConflict(err, it)
-}
-
-// DeleteItems removes items.
-func (s *Service) DeleteItems(ctx context.Context, ids []int64) error {
-	for _, id := range ids {
-		if _, err := s.db.Exec(ctx, `DELETE FROM model_item WHERE id = ?`, id); err != nil {
+	var id int64
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		if _, err := s.changeable(ctx, tx, p, it.ModelID); err != nil {
 			return err
 		}
+		now := db.NowMS()
+		var err error
+		id, err = db.InsertID(ctx, tx, `INSERT INTO model_item (model_id, kind, config_group, config_item, protocol_key, display_priority, read_level,
+			write_level, batch, data_type, data_range, control_name, control_type_code, control_level, param1_name, param2_name, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, it.ModelID, it.Kind, it.ConfigGroup, it.ConfigItem, it.ProtocolKey,
+			it.DisplayPriority, it.ReadLevel, it.WriteLevel, db.BoolInt(it.Batch), it.DataType, it.DataRange, it.ControlName, it.ControlTypeCode,
+			it.ControlLevel, it.Param1Name, it.Param2Name, now, now)
+		return itemConflict(err, it)
+	})
+	return id, wrap("add item", err)
+}
+
+// UpdateItem changes an item of a model p may change; its model and kind stay.
+func (s *Service) UpdateItem(ctx context.Context, p *access.Principal, it Item) error {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		var err error
+		if it.ModelID, it.Kind, err = s.itemModel(ctx, tx, p, it.ID); err != nil {
+			return err
+		}
+		if err := it.validate(); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE model_item SET config_group = ?, config_item = ?, protocol_key = ?, display_priority = ?, read_level = ?,
+			write_level = ?, batch = ?, data_type = ?, data_range = ?, control_name = ?, control_type_code = ?, control_level = ?, param1_name = ?,
+			param2_name = ?, updated_at = ? WHERE id = ?`, it.ConfigGroup, it.ConfigItem, it.ProtocolKey, it.DisplayPriority, it.ReadLevel,
+			it.WriteLevel, db.BoolInt(it.Batch), it.DataType, it.DataRange, it.ControlName, it.ControlTypeCode, it.ControlLevel, it.Param1Name,
+			it.Param2Name, db.NowMS(), it.ID)
+		return itemConflict(err, it)
+	})
+	return wrap("update item", err)
+}
+
+// itemModel returns the model and kind of an item whose model p may change.
+func (s *Service) itemModel(ctx context.Context, q db.Querier, p *access.Principal, id int64) (modelID int64, kind string, err error) {
+	var owner int64
+	err = q.QueryRow(ctx, `SELECT i.model_id, i.kind, m.customer_id FROM model_item i JOIN device_model m ON m.id = i.model_id WHERE i.id = ?`, id).
+		Scan(&modelID, &kind, &owner)
+	if db.NotFound(err) || (err == nil && !mayRead(p, owner)) {
+		return 0, "", apperr.ErrNotFound
 	}
-	return nil
+	if err != nil {
+		return 0, "", err
+	}
+	return modelID, kind, mayChange(p, owner)
+}
+
+// DeleteItems removes items of models p may change; all of them or none.
+func (s *Service) DeleteItems(ctx context.Context, p *access.Principal, ids []int64) error {
+	ids = distinct(ids)
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		owners, err := db.Column[int64](ctx, tx, `SELECT m.customer_id FROM model_item i JOIN device_model m ON m.id = i.model_id
+			WHERE i.id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
+		if err != nil {
+			return err
+		}
+		if err := mayChangeAll(p, owners, len(ids)); err != nil {
+			return err
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM model_item WHERE id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
+		return affectedAll(res, err, len(ids))
+	})
+	return wrap("delete items", err)
 }

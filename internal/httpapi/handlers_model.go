@@ -8,52 +8,52 @@ import (
 // Device models, their items and aliases.
 
 func (s *Server) modelList(c *Ctx, in devmodel.ListFilter) (db.List[devmodel.Model], error) {
-	return s.Models.List(c, in)
+	return s.Models.List(c, c.P, in)
 }
 
 func (s *Server) modelDetail(c *Ctx, in IDInput) (devmodel.Model, error) {
-	return s.Models.Get(c, in.ID)
+	return s.Models.Get(c, c.P, in.ID)
 }
 
 func (s *Server) modelAdd(c *Ctx, in devmodel.Input) (IDAnswer, error) {
-	id, err := s.Models.Add(c, in)
+	id, err := s.Models.Add(c, c.P, in)
 	return IDAnswer{ID: id}, err
 }
 
 func (s *Server) modelUpdate(c *Ctx, in devmodel.Input) (*Empty, error) {
-	return nil, s.Models.Update(c, in)
+	return nil, s.Models.Update(c, c.P, in)
 }
 
 func (s *Server) modelDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	return nil, s.Models.Delete(c, in.IDs)
+	return nil, s.Models.Delete(c, c.P, in.IDs)
 }
 
 func (s *Server) modelItems(c *Ctx, in devmodel.ItemFilter) ([]devmodel.Item, error) {
-	return s.Models.Items(c, in)
+	return s.Models.Items(c, c.P, in)
 }
 
 func (s *Server) modelItemAdd(c *Ctx, in devmodel.Item) (IDAnswer, error) {
-	id, err := s.Models.AddItem(c, in)
+	id, err := s.Models.AddItem(c, c.P, in)
 	return IDAnswer{ID: id}, err
 }
 
 func (s *Server) modelItemUpdate(c *Ctx, in devmodel.Item) (*Empty, error) {
-	return nil, s.Models.UpdateItem(c, in)
+	return nil, s.Models.UpdateItem(c, c.P, in)
 }
 
 func (s *Server) modelItemDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	return nil, s.Models.DeleteItems(c, in.IDs)
+	return nil, s.Models.DeleteItems(c, c.P, in.IDs)
 }
 
 func (s *Server) aliasList(c *Ctx, in devmodel.AliasFilter) (db.List[devmodel.Alias], error) {
-	return s.Models.Aliases(c, in)
+	return s.Models.Aliases(c, c.P, in)
 }
 
 func (s *Server) aliasAdd(c *Ctx, in devmodel.AliasInput) (IDAnswer, error) {
-	id, err := s.Models.AddAlias(c, in)
+	id, err := s.Models.AddAlias(c, c.P, in)
 	return IDAnswer{ID: id}, err
 }
 
 func (s *Server) aliasDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	return nil, s.Models.DeleteAliases(c, in.IDs)
+	return nil, s.Models.DeleteAliases(c, c.P, in.IDs)
 }

@@ -2288,6 +2288,7 @@ export interface components {
             modelId?: number;
         };
         DevmodelInput: {
+            customerId?: number;
             deviceType?: number;
             icon?: string;
             id?: number;
@@ -2330,6 +2331,8 @@ export interface components {
         DevmodelModel: {
             aliases?: string[];
             createdAt?: number;
+            customerId?: number;
+            customerName?: string;
             deviceCount?: number;
             deviceType?: number;
             icon?: string;
