@@ -145,6 +145,16 @@ func serve(ctx context.Context, args []string, demo bool) error {
 	if err != nil {
 		return err
 	}
+	if _, err := cfg.LinkBase(); err != nil {
+		if !demo {
+			return err
+		}
+		// The demo is for trying chargeops on this machine: without a public URL it listens on
+		// loopback only, so its mailed links are right and nothing is open to the network.
+		_, port, _ := net.SplitHostPort(cfg.Addr)
+		cfg.Addr = net.JoinHostPort("127.0.0.1", port)
+		slog.Info("demo without --public-url listens on loopback only", "addr", cfg.Addr)
+	}
 	d, err := app.OpenDB(ctx, cfg)
 	if err != nil {
 		return err

@@ -15,6 +15,9 @@ type InterfaceSpec struct {
 	Method, Path, Name string
 	Keys               []string
 	Common             bool
+	// Locked interfaces (root-only, every user's own, or security-relevant) always follow the
+	// code: the console cannot make them common, change their keys or delete them.
+	Locked bool
 }
 
 type rule struct {
@@ -25,16 +28,36 @@ type rule struct {
 // Registry answers which keys an /api/auth call needs, from the api_interface table (so that an
 // administrator's changes in the menu and interface screen apply) cached in memory.
 type Registry struct {
-	db    *db.DB
-	mu    sync.RWMutex
-	rules map[string]rule
+	db     *db.DB
+	mu     sync.RWMutex
+	rules  map[string]rule
+	locked map[string]rule // the code's rule of each locked interface
 }
 
-func NewRegistry(d *db.DB) *Registry { return &Registry{db: d, rules: map[string]rule{}} }
+func NewRegistry(d *db.DB) *Registry {
+	return &Registry{db: d, rules: map[string]rule{}, locked: map[string]rule{}}
+}
+
+// Locked reports whether the interface method url follows the code whatever the console says.
+func (r *Registry) Locked(method, url string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.locked[strings.ToUpper(method)+" "+url]
+	return ok
+}
 
 // Sync inserts the declared interfaces that are missing and refreshes those no administrator
 // has customised, then reloads the cache.
 func (r *Registry) Sync(ctx context.Context, specs []InterfaceSpec) error {
+	locked := map[string]rule{}
+	for _, s := range specs {
+		if s.Locked {
+			locked[s.Method+" "+s.Path] = rule{common: s.Common, keys: s.Keys}
+		}
+	}
+	r.mu.Lock()
+	r.locked = locked
+	r.mu.Unlock()
 	err := r.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, s := range specs {
 			for _, k := range s.Keys {
@@ -53,10 +76,10 @@ func (r *Registry) Sync(ctx context.Context, specs []InterfaceSpec) error {
 				}
 			case err != nil:
 				return err
-			case customised == 1:
+			case customised == 1 && !s.Locked:
 				continue
 			default:
-				if _, err := tx.Exec(ctx, `UPDATE api_interface SET name = ?, common = ? WHERE id = ?`, s.Name, db.BoolInt(s.Common), id); err != nil {
+				if _, err := tx.Exec(ctx, `UPDATE api_interface SET name = ?, common = ?, customised = 0 WHERE id = ?`, s.Name, db.BoolInt(s.Common), id); err != nil {
 					return err
 				}
 				if _, err := tx.Exec(ctx, `DELETE FROM api_interface_permission WHERE interface_id = ?`, id); err != nil {
@@ -112,8 +135,12 @@ func (r *Registry) Reload(ctx context.Context) error {
 // Allowed reports whether p may call method path. An interface with no row is refused: an
 // endpoint must be declared to be reachable.
 func (r *Registry) Allowed(p *Principal, method, path string) bool {
+	id := strings.ToUpper(method) + " " + path
 	r.mu.RLock()
-	ru, ok := r.rules[strings.ToUpper(method)+" "+path]
+	ru, ok := r.locked[id]
+	if !ok {
+		ru, ok = r.rules[id]
+	}
 	r.mu.RUnlock()
 	if !ok {
 		return p.Root

@@ -6,6 +6,7 @@ import (
 	"context"
 	"net/netip"
 
+	"chargeops/internal/access"
 	"chargeops/internal/db"
 )
 
@@ -80,9 +81,11 @@ type Filter struct {
 
 var sortColumns = map[string]string{"time": "created_at", "type": "type", "user": "user_name"}
 
-// List returns a page of rows.
-func (s *Store) List(ctx context.Context, f Filter) (db.List[Entry], error) {
-	q := &db.Query{From: "action_log"}
+// List returns a page of the rows p may read: those of users p may see (root's only to root;
+// sign-ins of unknown names and platform users' rows only to callers who see every customer).
+func (s *Store) List(ctx context.Context, p *access.Principal, f Filter) (db.List[Entry], error) {
+	cond, args := p.UserRowsCond("user_id")
+	q := (&db.Query{From: "action_log"}).And(cond, args...)
 	if f.Type != nil {
 		q.And("type = ?", *f.Type)
 	}

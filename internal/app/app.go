@@ -60,6 +60,8 @@ type App struct {
 	Sites     *site.Service
 	Models    *devmodel.Service
 	Gateway   *ocpp16.Gateway
+	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
+	linkBaseErr error
 }
 
 // OpenDB opens the configured database and applies the migrations and the catalogue.
@@ -92,17 +94,19 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a := &App{Cfg: cfg, DB: d, Metrics: prometheus.NewRegistry()}
 	a.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	a.Sessions = session.NewStore(d, cfg.SessionIdle, cfg.SessionMax)
-	a.Users = user.NewService(d, a.Sessions)
 	a.Roles = role.NewService(d, a.Sessions)
+	a.Users = user.NewService(d, a.Sessions, a.Roles)
 	a.Limiter = ratelimit.New(d)
 	actions := actionlog.NewStore(d)
 	mailer := mail.New(d, mail.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, User: cfg.SMTPUser, Password: cfg.SMTPPassword, From: cfg.SMTPFrom, TLS: cfg.SMTPTLS})
+	linkBase, linkBaseErr := cfg.LinkBase()
+	a.linkBaseErr = linkBaseErr
 	a.Auth, err = auth.New(ctx, auth.Deps{DB: d, Settings: setting.NewStore(d), Users: a.Users, Roles: a.Roles, Sessions: a.Sessions,
-		Limiter: a.Limiter, Mailer: mailer, ActionLog: actions}, auth.Config{Captcha: cfg.Captcha, LockAfter: cfg.LoginLockAfter, LockFor: cfg.LoginLockFor, Location: loc})
+		Limiter: a.Limiter, Mailer: mailer, ActionLog: actions}, auth.Config{Captcha: cfg.Captcha, LockAfter: cfg.LoginLockAfter, LockFor: cfg.LoginLockFor, Location: loc, PublicURL: linkBase})
 	if err != nil {
 		return nil, err
 	}
-	a.Sessions.OnTimeout = a.Auth.OnSessionTimeout
+	a.Sessions.OnEnded = a.Auth.OnSessionEnded
 	var fleetRegistry fleet.Registry
 	if cfg.NATSURL != "" {
 		if fleetRegistry, err = natsRegistry(cfg); err != nil {
@@ -119,7 +123,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 			return nil, fmt.Errorf("nats status events: %w", err)
 		}
 	}
-	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, PingInterval: cfg.OCPPPingInterval,
+	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, RequireKeys: cfg.RequireDeviceKeys, PingInterval: cfg.OCPPPingInterval,
 		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
@@ -129,7 +133,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
-			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
+			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
 	if err := registry.Sync(ctx, a.Server.InterfaceSpecs()); err != nil {
 		return nil, fmt.Errorf("seed interfaces: %w", err)
@@ -139,6 +143,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 
 // Serve listens until ctx ends, then shuts down gracefully (in-flight requests get 20 s).
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	if a.linkBaseErr != nil {
+		return a.linkBaseErr
+	}
 	srv := &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)

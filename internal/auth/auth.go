@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rsa"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -30,6 +31,8 @@ type Config struct {
 	LockAfter int
 	LockFor   time.Duration
 	Location  *time.Location
+	// PublicURL is where mailed links point (config.Config.LinkBase), never a request's Host.
+	PublicURL string
 }
 
 // Deps are the services sign-in uses.
@@ -110,46 +113,75 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (string, s
 			return "", session.Session{}, err
 		}
 		passwd.VerifyDummy(digest)
-		s.logLogin(ctx, 0, name, apperr.BadCredentials, c)
+		s.logFailedLogin(ctx, 0, name, apperr.BadCredentials, c)
 		return "", session.Session{}, apperr.ErrBadCredentials
 	}
-	now := db.NowMS()
-	if u.LockedUntil > now {
-		s.logLogin(ctx, u.ID, u.UserName, apperr.AccountLocked, c)
-		return "", session.Session{}, s.lockedError(u.LockedUntil)
-	}
-	if !passwd.Verify(u.PasswordHash(), digest) {
-		failures, lockedUntil, err := s.Users.RecordFailedLogin(ctx, u.ID, s.cfg.LockAfter, now+s.cfg.LockFor.Milliseconds())
-		if err != nil {
-			return "", session.Session{}, err
-		}
-		s.logLogin(ctx, u.ID, u.UserName, apperr.BadCredentials, c)
-		if lockedUntil > 0 {
-			return "", session.Session{}, s.lockedError(lockedUntil)
-		}
-		// Each failure in a row answers later than the one before (slow down, then lock).
-		if failures > 1 {
-			delay := time.Duration(failures-1) * 400 * time.Millisecond
-			select {
-			case <-time.After(min(delay, 3*time.Second)):
-			case <-ctx.Done():
-			}
-		}
-		return "", session.Session{}, apperr.ErrBadCredentials
+	if err := s.checkLogin(ctx, u, digest, c); err != nil {
+		return "", session.Session{}, err
 	}
 	if u.Status != user.Enabled {
-		s.logLogin(ctx, u.ID, u.UserName, apperr.AccountDisabled, c)
+		s.logFailedLogin(ctx, u.ID, u.UserName, apperr.AccountDisabled, c)
 		return "", session.Session{}, apperr.ErrDisabled
-	}
-	if err := s.Users.RecordLogin(ctx, u.ID); err != nil {
-		return "", session.Session{}, err
 	}
 	token, sess, err := s.Sessions.Create(ctx, u.ID, c.IP, c.UserAgent)
 	if err != nil {
 		return "", session.Session{}, err
 	}
-	s.logLogin(ctx, u.ID, u.UserName, apperr.OK, c)
+	s.logLogin(ctx, u.ID, u.UserName, c)
 	return token, sess, nil
+}
+
+// checkLogin checks u's password under the lock-out (docs/decisions.md, "Sign-in and
+// accounts"): the attempt is counted before the password is checked, and a right password is
+// accepted only if the account is not locked at that moment, so parallel guesses cannot slip a
+// login past it.
+func (s *Service) checkLogin(ctx context.Context, u user.User, digest string, c Client) error {
+	policy := user.LockPolicy{After: s.cfg.LockAfter, For: s.cfg.LockFor}
+	attempt, err := s.Users.BeginLogin(ctx, u.ID, policy)
+	if err != nil {
+		return s.loginGone(ctx, u, err, c)
+	}
+	if attempt.LockedUntil > 0 {
+		s.logFailedLogin(ctx, u.ID, u.UserName, apperr.AccountLocked, c)
+		return s.lockedError(attempt.LockedUntil)
+	}
+	if !passwd.Verify(u.PasswordHash(), digest) {
+		lockedUntil, err := s.Users.FailLogin(ctx, u.ID, attempt, policy)
+		if err != nil {
+			return s.loginGone(ctx, u, err, c)
+		}
+		s.logFailedLogin(ctx, u.ID, u.UserName, apperr.BadCredentials, c)
+		if lockedUntil > 0 {
+			return s.lockedError(lockedUntil)
+		}
+		// Each failure in a row answers later than the one before (slow down, then lock).
+		if attempt.N > 1 {
+			delay := time.Duration(attempt.N-1) * 400 * time.Millisecond
+			select {
+			case <-time.After(min(delay, 3*time.Second)):
+			case <-ctx.Done():
+			}
+		}
+		return apperr.ErrBadCredentials
+	}
+	lockedUntil, err := s.Users.SucceedLogin(ctx, u.ID)
+	if err != nil {
+		return s.loginGone(ctx, u, err, c)
+	}
+	if lockedUntil > 0 {
+		s.logFailedLogin(ctx, u.ID, u.UserName, apperr.AccountLocked, c)
+		return s.lockedError(lockedUntil)
+	}
+	return nil
+}
+
+// loginGone turns an account deleted during its login into wrong credentials.
+func (s *Service) loginGone(ctx context.Context, u user.User, err error, c Client) error {
+	if !apperr.IsNotFound(err) {
+		return fmt.Errorf("auth: login: %w", err)
+	}
+	s.logFailedLogin(ctx, u.ID, u.UserName, apperr.BadCredentials, c)
+	return apperr.ErrBadCredentials
 }
 
 func (s *Service) lockedError(until int64) error {
@@ -158,8 +190,15 @@ func (s *Service) lockedError(until int64) error {
 		WithData(map[string]int64{"lockedUntil": until})
 }
 
-func (s *Service) logLogin(ctx context.Context, userID int64, name string, code int, c Client) {
-	s.writeLog(ctx, actionlog.Entry{UserID: userID, UserName: name, Type: actionlog.TypeLogin, Action: "login", Code: code, IP: c.IP})
+func (s *Service) logLogin(ctx context.Context, userID int64, name string, c Client) {
+	s.writeLog(ctx, actionlog.Entry{UserID: userID, UserName: name, Type: actionlog.TypeLogin, Action: "login", Code: apperr.OK, IP: c.IP})
+}
+
+// logFailedLogin records a refused login as a logout row with reason 0, auth failed, and the
+// refusal's code (docs/decisions.md, "Sign-in and accounts").
+func (s *Service) logFailedLogin(ctx context.Context, userID int64, name string, code int, c Client) {
+	s.writeLog(ctx, actionlog.Entry{UserID: userID, UserName: name, Type: actionlog.TypeLogout, Action: "login", Code: code,
+		Reason: session.ReasonAuthFailed, IP: c.IP})
 }
 
 func (s *Service) writeLog(ctx context.Context, e actionlog.Entry) {
@@ -247,13 +286,14 @@ func (s *Service) scopeOf(ctx context.Context, p *access.Principal) (access.Scop
 	return sc, err
 }
 
-// OnSessionTimeout records the logout of a session that timed out (reason 2).
-func (s *Service) OnSessionTimeout(ctx context.Context, userID int64) {
-	u, err := s.Users.Get(ctx, userID)
+// OnSessionEnded records the logout of a session that timed out (reason 2) or was ended by a
+// forced re-login (reason 3), from the address it was signed in from.
+func (s *Service) OnSessionEnded(ctx context.Context, e session.Ended) {
+	u, err := s.Users.Get(ctx, e.UserID)
 	if err != nil {
 		return
 	}
-	s.writeLog(ctx, actionlog.Entry{UserID: u.ID, UserName: u.UserName, Type: actionlog.TypeLogout, Action: "logout", Reason: session.ReasonTimeout})
+	s.writeLog(ctx, actionlog.Entry{UserID: u.ID, UserName: u.UserName, Type: actionlog.TypeLogout, Action: "logout", Reason: e.Reason, IP: e.IP})
 }
 
 // ChangePasswordInput is the personal-page password change.

@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
 	"os"
 	"reflect"
 	"strconv"
@@ -26,8 +29,9 @@ type Config struct {
 	DefaultLocale  string        `name:"default-locale" help:"console and mail language when the user has not chosen one (en-US or zh-CN)"`
 	TimeZone       string        `name:"time-zone" help:"time zone in which times are shown"`
 	LanguageSwitch bool          `name:"language-switch" help:"show the language switch in the console"`
-	PublicURL      string        `name:"public-url" help:"the console's external URL, used in mailed links (empty: taken from the request)"`
+	PublicURL      string        `name:"public-url" help:"the console's external URL, used in mailed links; required unless --addr is a loopback address (empty: http://<addr>)"`
 	TrustProxy     bool          `name:"trust-proxy" help:"take the client address from X-Forwarded-For (only behind a trusted load balancer)"`
+	MetricsToken   string        `name:"metrics-token" help:"bearer token that GET /metrics requires (empty: /metrics answers loopback clients only)"`
 	LoginLockAfter int           `name:"login-lock-after" help:"failed logins in a row that lock an account"`
 	LoginLockFor   time.Duration `name:"login-lock-for" help:"how long a locked account stays locked"`
 	MaxBodyBytes   int           `name:"max-body-bytes" help:"largest JSON request body accepted"`
@@ -52,6 +56,9 @@ type Config struct {
 	ProtocolLogQueue int           `name:"protocol-log-queue" help:"protocol-log rows queued before the gateway stops reading from chargers (backpressure)"`
 	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
+
+	// Charger identity (docs/gateway.md, "Admission").
+	RequireDeviceKeys bool `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone"`
 }
 
 // Default returns the built-in defaults.
@@ -176,6 +183,9 @@ func (c Config) Validate() error {
 	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 {
 		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval and command-timeout must be at least 1s, protocol-log-queue positive, protocol-log-retention-days not negative")
 	}
+	if err := c.checkPublicURL(); err != nil {
+		return err
+	}
 	if (c.OCPPTLSCert == "") != (c.OCPPTLSKey == "") {
 		return fmt.Errorf("ocpp-tls-cert and ocpp-tls-key go together")
 	}
@@ -183,6 +193,38 @@ func (c Config) Validate() error {
 	case "starttls", "tls", "none":
 	default:
 		return fmt.Errorf("smtp-tls must be starttls, tls or none")
+	}
+	return nil
+}
+
+// LinkBase is where mailed links point (docs/configuration.md, --public-url): the public URL,
+// or when it is empty and --addr is a loopback address, http://<addr>. Otherwise it is an error
+// that stops serve: a link taken from a request's Host header would point wherever the one who
+// asked for the mail wants.
+func (c Config) LinkBase() (string, error) {
+	if c.PublicURL != "" {
+		return strings.TrimRight(c.PublicURL, "/"), nil
+	}
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err == nil && (host == "localhost" || isLoopbackIP(host)) {
+		return "http://" + net.JoinHostPort(host, port), nil
+	}
+	return "", fmt.Errorf("public-url is required when addr %q is not a loopback address: mailed links are built from it (e.g. --public-url https://console.example.com)", c.Addr)
+}
+
+func isLoopbackIP(host string) bool {
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// checkPublicURL accepts an absolute http(s) URL without query or fragment.
+func (c Config) checkPublicURL() error {
+	if c.PublicURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.PublicURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("public-url must be an absolute http or https URL such as https://console.example.com, not %q", c.PublicURL)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"chargeops/internal/access"
@@ -19,11 +21,50 @@ type BlacklistEntry struct {
 	CreatedAt       int64  `json:"createdAt"`
 }
 
-// BlacklistAdd puts an SN on the blacklist and drops its connection.
+// platformCaller reports whether p sees platform-level fleet data: unknown SNs, the node's
+// gateway figures, platform files by default. That is root, or a caller who sees every
+// customer (the route table's PlatformOnly; docs/gateway.md, "Who sees what").
+func platformCaller(p *access.Principal) bool { return p.Root || p.Scope.AllCustomers }
+
+// RequirePlatform refuses (20013) a caller without the full scope.
+func (s *Service) RequirePlatform(p *access.Principal) error {
+	if !platformCaller(p) {
+		return apperr.ErrNoPermission
+	}
+	return nil
+}
+
+// snScope limits rows keyed by an SN (blacklist, refusals): the SN of a known device follows
+// that device's customer and site; an unknown SN is platform-level.
+func snScope(p *access.Principal, snCol string) (string, []any) {
+	if p.Root || p.Scope.Everything() {
+		return "1 = 1", nil
+	}
+	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
+	known := `EXISTS (SELECT 1 FROM device d WHERE d.sn = ` + snCol + ` AND ` + cond + `)`
+	if platformCaller(p) {
+		return `(` + known + ` OR NOT EXISTS (SELECT 1 FROM device d WHERE d.sn = ` + snCol + `))`, args
+	}
+	return known, args
+}
+
+// BlacklistAdd puts an SN on the blacklist and drops its connection. The SN of a device must
+// be in the caller's scope; an unknown SN needs a platform caller. Both refusals are "not
+// found", so the answer does not tell another customer's SN from an unknown one.
 func (s *Service) BlacklistAdd(ctx context.Context, p *access.Principal, sn, mac, proto string) (int64, error) {
 	sn = strings.TrimSpace(sn)
-	if sn == "" || len(sn) > 64 {
+	if sn == "" {
 		return 0, apperr.InvalidField("sn", "err.required")
+	}
+	if len(sn) > 64 {
+		return 0, apperr.InvalidField("sn", "err.invalid")
+	}
+	dev, err := s.DeviceBySN(ctx, sn)
+	if err != nil {
+		return 0, fmt.Errorf("fleet: blacklist add: %w", err)
+	}
+	if (dev == nil && !platformCaller(p)) || (dev != nil && !p.Scope.HasSite(dev.CustomerID, dev.SiteID)) {
+		return 0, apperr.ErrNotFound
 	}
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO device_blacklist (sn, mac, protocol_version, created_by, created_at) VALUES (?, ?, ?, ?, ?)`,
 		sn, strings.TrimSpace(mac), strings.TrimSpace(proto), p.UserName, db.NowMS())
@@ -31,9 +72,11 @@ func (s *Service) BlacklistAdd(ctx context.Context, p *access.Principal, sn, mac
 		return 0, apperr.New(apperr.Conflict, "err.blacklist_exists")
 	}
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("fleet: blacklist add: %w", err)
 	}
-	_, _ = s.db.Exec(ctx, `DELETE FROM device_pending WHERE sn = ?`, sn)
+	if _, err := s.db.Exec(ctx, `DELETE FROM device_pending WHERE sn = ?`, sn); err != nil {
+		return id, fmt.Errorf("fleet: blacklist add: pending: %w", err)
+	}
 	s.Drop(sn, "blacklisted")
 	return id, nil
 }
@@ -44,9 +87,10 @@ type BlacklistInput struct {
 	SN string `json:"sn"`
 }
 
-// Blacklist lists blacklisted SNs.
-func (s *Service) Blacklist(ctx context.Context, in BlacklistInput) (db.List[BlacklistEntry], error) {
-	q := &db.Query{From: "device_blacklist"}
+// Blacklist lists the blacklisted SNs the caller may see (snScope).
+func (s *Service) Blacklist(ctx context.Context, p *access.Principal, in BlacklistInput) (db.List[BlacklistEntry], error) {
+	cond, args := snScope(p, "device_blacklist.sn")
+	q := (&db.Query{From: "device_blacklist"}).And(cond, args...)
 	if in.SN != "" {
 		q.And(`sn LIKE ? ESCAPE '\'`, db.Contains(in.SN))
 	}
@@ -57,13 +101,24 @@ func (s *Service) Blacklist(ctx context.Context, in BlacklistInput) (db.List[Bla
 	})
 }
 
-// BlacklistDelete removes entries.
-func (s *Service) BlacklistDelete(ctx context.Context, ids []int64) error {
+// BlacklistDelete removes entries the caller may see, all or none: when any id is not one of
+// them the call is "not found" and nothing is removed.
+func (s *Service) BlacklistDelete(ctx context.Context, p *access.Principal, ids []int64) error {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	if len(ids) == 0 {
 		return apperr.InvalidField("ids", "err.required")
 	}
-	_, err := s.db.Exec(ctx, `DELETE FROM device_blacklist WHERE id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
-	return err
+	cond, args := snScope(p, "device_blacklist.sn")
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM device_blacklist WHERE id IN (`+db.Placeholders(len(ids))+`) AND `+cond, append(db.Args(ids), args...)...)
+		if err != nil {
+			return fmt.Errorf("fleet: blacklist delete: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n != int64(len(ids)) {
+			return apperr.ErrNotFound // rolls the deletes back
+		}
+		return nil
+	})
 }
 
 // PendingDevice is an unknown SN that tried to connect.
@@ -86,8 +141,12 @@ type PendingInput struct {
 	SN string `json:"sn"`
 }
 
-// Pending lists unknown SNs (not yet added as devices, not blacklisted), latest first.
-func (s *Service) Pending(ctx context.Context, in PendingInput) (db.List[PendingDevice], error) {
+// Pending lists unknown SNs (not yet added as devices, not blacklisted), latest first. They
+// are platform-level: a caller without the full scope gets an empty list.
+func (s *Service) Pending(ctx context.Context, p *access.Principal, in PendingInput) (db.List[PendingDevice], error) {
+	if !platformCaller(p) {
+		return db.List[PendingDevice]{List: []PendingDevice{}}, nil
+	}
 	q := (&db.Query{From: "device_pending p"}).
 		And(`NOT EXISTS (SELECT 1 FROM device d WHERE d.sn = p.sn) AND NOT EXISTS (SELECT 1 FROM device_blacklist b WHERE b.sn = p.sn)`)
 	if in.SN != "" {
@@ -112,9 +171,10 @@ type Refusal struct {
 	LastSeen   int64  `json:"lastSeen"`
 }
 
-// Refusals lists refused connections, latest first.
-func (s *Service) Refusals(ctx context.Context, in PendingInput) (db.List[Refusal], error) {
-	q := &db.Query{From: "device_refusal"}
+// Refusals lists the refused connections the caller may see (snScope), latest first.
+func (s *Service) Refusals(ctx context.Context, p *access.Principal, in PendingInput) (db.List[Refusal], error) {
+	cond, args := snScope(p, "device_refusal.sn")
+	q := (&db.Query{From: "device_refusal"}).And(cond, args...)
 	if in.SN != "" {
 		q.And(`sn LIKE ? ESCAPE '\'`, db.Contains(in.SN))
 	}
@@ -132,43 +192,45 @@ type FileListInput struct {
 	DeviceID int64  `json:"deviceId"`
 }
 
-// Files lists firmware files, or a device's diagnostics files (device in scope).
+// Files lists the firmware files the caller may use (platform files and those of its
+// customers), or a device's diagnostics files (device and file customer in scope).
 func (s *Service) Files(ctx context.Context, p *access.Principal, in FileListInput) (db.List[FileInfo], error) {
-	q := (&db.Query{From: "fleet_file"}).And("kind = 'firmware'")
-	if in.Kind == "diagnostics" {
+	cond, args := p.Scope.CustomerCond("customer_id")
+	q := (&db.Query{From: "fleet_file"}).And("kind = ?", FileFirmware).And("(customer_id = 0 OR "+cond+")", args...)
+	if in.Kind == FileDiagnostics {
 		if _, err := s.ScopedDevice(ctx, p, in.DeviceID); err != nil {
 			return db.List[FileInfo]{List: []FileInfo{}}, err
 		}
-		q = (&db.Query{From: "fleet_file"}).And("kind = 'diagnostics' AND device_id = ?", in.DeviceID)
+		q = (&db.Query{From: "fleet_file"}).And("kind = ? AND device_id = ?", FileDiagnostics, in.DeviceID).And(cond, args...)
 	}
-	return db.Paged(ctx, s.db, q, "id, kind, device_id, name, size, sha256, complete, created_by, created_at", "id DESC", in.Page, func(r db.Scanner) (FileInfo, error) {
+	return db.Paged(ctx, s.db, q, "id, kind, customer_id, device_id, name, size, sha256, complete, created_by, created_at", "id DESC", in.Page, func(r db.Scanner) (FileInfo, error) {
 		var f FileInfo
 		var c int
-		err := r.Scan(&f.ID, &f.Kind, &f.DeviceID, &f.Name, &f.Size, &f.SHA256, &c, &f.CreatedBy, &f.CreatedAt)
+		err := r.Scan(&f.ID, &f.Kind, &f.CustomerID, &f.DeviceID, &f.Name, &f.Size, &f.SHA256, &c, &f.CreatedBy, &f.CreatedAt)
 		f.Complete = c == 1
 		return f, err
 	})
 }
 
-// FileDownload returns the signed download path of a file the caller may see (diagnostics
-// files: of a device in scope).
+// FileDownload returns the signed download path of a complete file the caller may see: a
+// platform firmware file, or a file of a customer in scope (a diagnostics file: also of a
+// device in scope). Any other file is "not found".
 func (s *Service) FileDownload(ctx context.Context, p *access.Principal, id int64) (string, error) {
 	var kind, name string
 	var deviceID int64
-	var complete int
-	if err := s.db.QueryRow(ctx, `SELECT kind, name, device_id, complete FROM fleet_file WHERE id = ?`, id).Scan(&kind, &name, &deviceID, &complete); err != nil {
-		if db.NotFound(err) {
-			return "", apperr.ErrNotFound
-		}
-		return "", err
+	cond, args := p.Scope.CustomerCond("customer_id")
+	err := s.db.QueryRow(ctx, `SELECT kind, name, device_id FROM fleet_file WHERE id = ? AND complete = 1 AND ((kind = ? AND customer_id = 0) OR `+cond+`)`,
+		append([]any{id, FileFirmware}, args...)...).Scan(&kind, &name, &deviceID)
+	if db.NotFound(err) {
+		return "", apperr.ErrNotFound
 	}
-	if kind == "diagnostics" {
+	if err != nil {
+		return "", fmt.Errorf("fleet: file download: %w", err)
+	}
+	if kind == FileDiagnostics {
 		if _, err := s.ScopedDevice(ctx, p, deviceID); err != nil {
 			return "", err
 		}
-	}
-	if complete == 0 {
-		return "", apperr.ErrNotFound
 	}
 	return s.DownloadPath(id, name), nil
 }

@@ -8,11 +8,14 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
+	"chargeops/internal/datarange"
 	"chargeops/internal/db"
+	"chargeops/internal/secret"
 )
 
 // Control types of spec §9 (decisions §2 maps them to OCPP 1.6).
@@ -58,6 +61,7 @@ type SendResult struct {
 
 type target struct {
 	id, modelID int64
+	customerID  int64
 	sn          string
 	enabled     bool
 }
@@ -80,7 +84,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 		return res, err
 	}
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
-	rows, err := s.db.Query(ctx, `SELECT d.id, d.model_id, d.sn, d.enabled FROM device d WHERE d.id IN (`+db.Placeholders(len(ids))+`) AND `+cond+` ORDER BY d.id`,
+	rows, err := s.db.Query(ctx, `SELECT d.id, d.model_id, d.customer_id, d.sn, d.enabled FROM device d WHERE d.id IN (`+db.Placeholders(len(ids))+`) AND `+cond+` ORDER BY d.id`,
 		append(db.Args(ids), args...)...)
 	if err != nil {
 		return res, err
@@ -89,7 +93,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	for rows.Next() {
 		var t target
 		var en int
-		if err := rows.Scan(&t.id, &t.modelID, &t.sn, &en); err != nil {
+		if err := rows.Scan(&t.id, &t.modelID, &t.customerID, &t.sn, &en); err != nil {
 			rows.Close()
 			return res, err
 		}
@@ -100,16 +104,26 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	if len(targets) != len(ids) {
 		return res, apperr.ErrNotFound
 	}
-	if in.ControlType == CtlUpdateFirmware && !s.FirmwareExists(ctx, in.Params.FirmwareID) {
-		return res, apperr.InvalidField("params.firmwareId", "err.invalid")
-	}
 	for _, t := range targets {
-		if err := s.checkModel(ctx, p, t, in, len(targets) > 1); err != nil {
+		// A platform file, or one of the device's customer (docs/gateway.md, "Files").
+		if in.ControlType == CtlUpdateFirmware && !s.FirmwareUsable(ctx, in.Params.FirmwareID, t.customerID) {
+			return res, apperr.InvalidField("params.firmwareId", "err.invalid")
+		}
+	}
+	check := sendCheck{p: p, in: in, batch: len(targets) > 1, rules: s.newRulesCache()}
+	for _, t := range targets {
+		if err := s.checkModel(ctx, check, t); err != nil {
 			return res, err
 		}
 	}
+	if in.ControlType == CtlVPNStart || in.ControlType == CtlVPNStop {
+		in.Params.Data = linkData(p, in.ControlType, in.Params.Link)
+	}
 	res.BatchID = strconv.FormatInt(time.Now().UnixNano(), 36)
+	// The row keeps the parameters with credentials masked; the command that runs carries
+	// in.Params, the real values, in memory (and over NATS to the node holding the socket).
 	params, _ := json.Marshal(in.Params)
+	params, _ = secret.MaskJSON(params)
 	anyBusy := false
 	for _, t := range targets {
 		sc := SentCommand{DeviceID: t.id, SN: t.sn}
@@ -148,7 +162,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 }
 
 func validateParams(ct int, p *Params) error {
-	p.Location = ""
+	p.Location, p.Data = "", ""
 	switch ct {
 	case CtlConnectorAvail:
 		if p.ConnectorID < 1 {
@@ -176,6 +190,13 @@ func validateParams(ct int, p *Params) error {
 			}
 		}
 	case CtlVPNStart, CtlVPNStop:
+		switch p.Link {
+		case "":
+			p.Link = access.LinkWeb
+		case access.LinkWeb, access.LinkSSH:
+		default:
+			return apperr.InvalidField("params.link", "err.invalid")
+		}
 		if p.VendorID == "" {
 			p.VendorID = "chargeops"
 		}
@@ -183,37 +204,229 @@ func validateParams(ct int, p *Params) error {
 	return nil
 }
 
-// checkModel applies the model's control items: when the model lists control items, the
-// control type must be one of them at a level the caller's role may use; ChangeConfiguration
-// on several devices needs every key's item to allow batch.
-func (s *Service) checkModel(ctx context.Context, p *access.Principal, t target, in SendInput, batch bool) error {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM model_item WHERE model_id = ? AND kind = 'control'`, t.modelID).Scan(&n); err != nil {
+// linkData is the DataTransfer data of a VPN start or stop: the link kind and, to start, the
+// device account the caller's role opens it with. The core writes it, never the caller
+// (docs/decisions.md, "Levels").
+func linkData(p *access.Principal, ct int, link string) string {
+	d := struct {
+		Link    string `json:"link"`
+		Account string `json:"account,omitempty"`
+	}{Link: link}
+	if ct == CtlVPNStart {
+		d.Account = access.LinkAccount(p)
+	}
+	b, _ := json.Marshal(d)
+	return string(b)
+}
+
+// sendCheck is what checkModel needs of one Send call.
+type sendCheck struct {
+	p     *access.Principal
+	in    SendInput
+	batch bool
+	rules *rulesCache
+}
+
+// checkModel holds a command to the device's model and the caller's levels
+// (docs/decisions.md, "Levels"): the control type to its control item, and each
+// ChangeConfiguration item to its config or param item.
+func (s *Service) checkModel(ctx context.Context, c sendCheck, t target) error {
+	if err := s.checkControl(ctx, c.p, t.modelID, c.in); err != nil {
 		return err
 	}
-	if n > 0 && !p.Root {
-		var level int
-		err := s.db.QueryRow(ctx, `SELECT control_level FROM model_item WHERE model_id = ? AND kind = 'control' AND control_type_code = ?`, t.modelID, in.ControlType).Scan(&level)
-		if db.NotFound(err) || (err == nil && !access.CanReadLevel(p.Role.ParamLevel, level)) {
-			return apperr.ErrNoPermission
-		}
-		if err != nil {
+	if c.in.ControlType != CtlChangeConfig {
+		return nil
+	}
+	rules, err := c.rules.get(ctx, t.modelID)
+	if err != nil {
+		return err
+	}
+	for i := range c.in.Params.Items {
+		if err := s.checkItem(ctx, c, t, rules, i); err != nil {
 			return err
 		}
 	}
-	if in.ControlType == CtlChangeConfig && batch {
-		for _, it := range in.Params.Items {
-			var b int
-			err := s.db.QueryRow(ctx, `SELECT batch FROM model_item WHERE model_id = ? AND kind <> 'control' AND protocol_key = ?`, t.modelID, it.Key).Scan(&b)
-			if err != nil && !db.NotFound(err) {
-				return err
-			}
-			if b != 1 {
-				return apperr.InvalidField(it.Key, "err.not_batch")
-			}
+	return nil
+}
+
+// checkControl: when the model lists control items, the control type must be one of them; the
+// item's level (5 when the model lists none) is compared with the role setting of the type.
+func (s *Service) checkControl(ctx context.Context, p *access.Principal, modelID int64, in SendInput) error {
+	if p.Root {
+		return nil
+	}
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM model_item WHERE model_id = ? AND kind = ?`, modelID, itemControl).Scan(&n); err != nil {
+		return fmt.Errorf("fleet: count control items: %w", err)
+	}
+	level := 5
+	if n > 0 {
+		err := s.db.QueryRow(ctx, `SELECT control_level FROM model_item WHERE model_id = ? AND kind = ? AND control_type_code = ?`,
+			modelID, itemControl, in.ControlType).Scan(&level)
+		if db.NotFound(err) {
+			return apperr.ErrNoPermission
+		}
+		if err != nil {
+			return fmt.Errorf("fleet: control item: %w", err)
+		}
+	}
+	switch in.ControlType {
+	case CtlVPNStart, CtlVPNStop:
+		if !access.CanOpenLink(p, in.Params.Link, level) {
+			return apperr.New(apperr.NoPermission, "err.link_not_allowed").With(map[string]any{"link": in.Params.Link})
+		}
+	case CtlGetConfiguration:
+		if !access.CanDownloadConfig(p, level) {
+			return apperr.ErrNoPermission
+		}
+	default:
+		if !access.CanUseParam(p, level) {
+			return apperr.ErrNoPermission
 		}
 	}
 	return nil
+}
+
+// checkItem holds item i of a ChangeConfiguration to what the model says of its key: who may
+// write it, the value's type and range, batch support; and to the device: read-only keys.
+// Credential keys (AuthorizationKey) and keys the model does not list need root or config
+// write level 0.
+func (s *Service) checkItem(ctx context.Context, c sendCheck, t target, rules modelRules, i int) error {
+	it := c.in.Params.Items[i]
+	field := fmt.Sprintf("params.items[%d]", i)
+	listed := rules[strings.ToLower(it.Key)]
+	switch {
+	case secret.IsSecretConfigKey(it.Key) && !access.CanWriteUnlistedConfig(c.p):
+		return apperr.New(apperr.NoPermission, "err.config_secret_key").With(map[string]any{"key": it.Key})
+	case len(listed) == 0 && !access.CanWriteUnlistedConfig(c.p):
+		return apperr.New(apperr.NoPermission, "err.config_unlisted_key").With(map[string]any{"key": it.Key})
+	case len(listed) == 0 && c.batch:
+		return apperr.InvalidField(it.Key, "err.not_batch")
+	}
+	for _, r := range listed {
+		if !r.canWrite(c.p) {
+			return apperr.New(apperr.NoPermission, "err.config_write_level").With(map[string]any{"key": it.Key})
+		}
+		if !datarange.CheckValue(r.dataType, r.dataRange, it.Value) {
+			return apperr.InvalidField(field+".value", "err.config_value_range").
+				With(map[string]any{"field": field + ".value", "key": it.Key, "type": r.dataType, "range": strings.TrimSpace(r.dataRange)})
+		}
+		if c.batch && !r.batch {
+			return apperr.InvalidField(it.Key, "err.not_batch")
+		}
+	}
+	var ro int
+	err := s.db.QueryRow(ctx, `SELECT readonly FROM device_config WHERE device_id = ? AND LOWER(key) = LOWER(?)`, t.id, it.Key).Scan(&ro)
+	if err != nil && !db.NotFound(err) {
+		return fmt.Errorf("fleet: config readonly: %w", err)
+	}
+	if ro == 1 {
+		return apperr.InvalidField(field+".key", "err.config_readonly").With(map[string]any{"field": field + ".key", "key": it.Key})
+	}
+	return nil
+}
+
+// Model item kinds (the model_item rows of internal/devmodel).
+const (
+	itemConfig  = "config"
+	itemParam   = "param"
+	itemControl = "control"
+)
+
+// itemRule is what a model says of one config or param key.
+type itemRule struct {
+	kind                  string
+	group, name           string
+	readLevel, writeLevel int
+	batch                 bool
+	dataType, dataRange   string
+}
+
+// canRead reports whether p may see the key's value: a config item by the config read level,
+// a param item by the parameter level.
+func (r itemRule) canRead(p *access.Principal) bool {
+	if r.kind == itemParam {
+		return access.CanUseParam(p, r.readLevel)
+	}
+	return access.CanReadConfig(p, r.readLevel)
+}
+
+// canWrite reports whether p may change the key: config write level, or parameter level.
+func (r itemRule) canWrite(p *access.Principal) bool {
+	if r.kind == itemParam {
+		return access.CanUseParam(p, r.writeLevel)
+	}
+	return access.CanWriteConfig(p, r.writeLevel)
+}
+
+// modelRules are a model's config and param items by lower-case protocol key (a key may be
+// both a config and a param item; every item of the key applies).
+type modelRules map[string][]itemRule
+
+// canRead reports whether p may see key's value; keys the model does not list have level 5
+// (everyone reads them).
+func (m modelRules) canRead(p *access.Principal, key string) bool {
+	for _, r := range m[strings.ToLower(key)] {
+		if !r.canRead(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// canWrite reports whether p may change key on a device of the model, by levels alone (the
+// device's read-only flag and the value's range are checked apart): credential and unlisted keys
+// need CanWriteUnlistedConfig, listed ones every item's write rule.
+func (m modelRules) canWrite(p *access.Principal, key string) bool {
+	listed := m[strings.ToLower(key)]
+	if secret.IsSecretConfigKey(key) || len(listed) == 0 {
+		if !access.CanWriteUnlistedConfig(p) {
+			return false
+		}
+	}
+	for _, r := range listed {
+		if !r.canWrite(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// rulesCache loads each model's rules once per call.
+type rulesCache struct {
+	s *Service
+	m map[int64]modelRules
+}
+
+func (s *Service) newRulesCache() *rulesCache { return &rulesCache{s: s, m: map[int64]modelRules{}} }
+
+func (c *rulesCache) get(ctx context.Context, modelID int64) (modelRules, error) {
+	if r, ok := c.m[modelID]; ok {
+		return r, nil
+	}
+	rows, err := c.s.db.Query(ctx, `SELECT protocol_key, kind, config_group, config_item, read_level, write_level, batch, data_type, data_range
+		FROM model_item WHERE model_id = ? AND kind IN (?, ?) ORDER BY kind, id`, modelID, itemConfig, itemParam)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: model items: %w", err)
+	}
+	defer rows.Close()
+	r := modelRules{}
+	for rows.Next() {
+		var key string
+		var it itemRule
+		var batch int
+		if err := rows.Scan(&key, &it.kind, &it.group, &it.name, &it.readLevel, &it.writeLevel, &batch, &it.dataType, &it.dataRange); err != nil {
+			return nil, fmt.Errorf("fleet: model items: %w", err)
+		}
+		it.batch = batch == 1
+		k := strings.ToLower(key)
+		r[k] = append(r[k], it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("fleet: model items: %w", err)
+	}
+	c.m[modelID] = r
+	return r, nil
 }
 
 // sameValue reports whether any item would set a value the device already has.
@@ -275,7 +488,7 @@ func (s *Service) run(link Link, cmd Command) {
 	if len(out.Message) > commandMessageLength {
 		out.Message = out.Message[:commandMessageLength]
 	}
-	answer := string(out.Answer)
+	answer := secret.MaskString(string(out.Answer)) // a GetConfiguration answer may list the AuthorizationKey
 	if _, err := s.db.Exec(context.Background(), `UPDATE command SET result = ?, message = ?, answer = ?, finished_at = ? WHERE id = ? AND result = 1`,
 		out.Result, out.Message, answer, db.NowMS(), cmd.ID); err != nil {
 		slog.Error("command result not saved", "id", cmd.ID, "err", err)
@@ -296,16 +509,65 @@ type CommandView struct {
 	UserName    string          `json:"userName"`
 	CreatedAt   int64           `json:"createdAt"`
 	FinishedAt  int64           `json:"finishedAt"`
+	modelID     int64           // the device's model, whose items decide what the caller reads
 }
 
-const commandCols = `c.id, c.device_id, c.sn, c.control_type, c.params, c.result, c.message, c.answer, c.batch_id, c.user_name, c.created_at, c.finished_at`
+const commandCols = `c.id, c.device_id, c.sn, c.control_type, c.params, c.result, c.message, c.answer, c.batch_id, c.user_name, c.created_at, c.finished_at, d.model_id`
 
 func scanCommand(row interface{ Scan(...any) error }) (CommandView, error) {
 	var c CommandView
 	var params string
-	err := row.Scan(&c.ID, &c.DeviceID, &c.SN, &c.ControlType, &params, &c.Result, &c.Message, &c.Answer, &c.BatchID, &c.UserName, &c.CreatedAt, &c.FinishedAt)
+	err := row.Scan(&c.ID, &c.DeviceID, &c.SN, &c.ControlType, &params, &c.Result, &c.Message, &c.Answer, &c.BatchID, &c.UserName, &c.CreatedAt, &c.FinishedAt, &c.modelID)
 	c.Params = json.RawMessage(params)
 	return c, err
+}
+
+// show limits a command to what p may read: the items of a ChangeConfiguration and the keys of
+// a GetConfiguration answer to those the caller's levels allow, and credentials masked (also in
+// rows written before parameters and answers were stored masked).
+func (c *CommandView) show(ctx context.Context, p *access.Principal, rules *rulesCache) error {
+	if !p.Root && (c.ControlType == CtlChangeConfig || c.ControlType == CtlGetConfiguration) {
+		r, err := rules.get(ctx, c.modelID)
+		if err != nil {
+			return err
+		}
+		switch c.ControlType {
+		case CtlChangeConfig:
+			var prm Params
+			if json.Unmarshal(c.Params, &prm) == nil {
+				kept := []KV{}
+				for _, it := range prm.Items {
+					if r.canRead(p, it.Key) {
+						kept = append(kept, it)
+					}
+				}
+				prm.Items = kept
+				c.Params, _ = json.Marshal(prm)
+			}
+		case CtlGetConfiguration:
+			var doc struct {
+				ConfigurationKey []json.RawMessage `json:"configurationKey"`
+				UnknownKey       []string          `json:"unknownKey,omitempty"`
+			}
+			if json.Unmarshal([]byte(c.Answer), &doc) == nil {
+				kept := []json.RawMessage{}
+				for _, raw := range doc.ConfigurationKey {
+					var k struct {
+						Key string `json:"key"`
+					}
+					if json.Unmarshal(raw, &k) == nil && r.canRead(p, k.Key) {
+						kept = append(kept, raw)
+					}
+				}
+				doc.ConfigurationKey = kept
+				b, _ := json.Marshal(doc)
+				c.Answer = string(b)
+			}
+		}
+	}
+	c.Params, _ = secret.MaskJSON(c.Params)
+	c.Answer = secret.MaskString(c.Answer)
+	return nil
 }
 
 // CommandDetail returns a command of a device in the caller's scope.
@@ -316,7 +578,10 @@ func (s *Service) CommandDetail(ctx context.Context, p *access.Principal, id int
 	if db.NotFound(err) {
 		return c, apperr.ErrNotFound
 	}
-	return c, err
+	if err != nil {
+		return c, fmt.Errorf("fleet: command detail: %w", err)
+	}
+	return c, c.show(ctx, p, s.newRulesCache())
 }
 
 // CommandListInput filters the command history.
@@ -352,9 +617,18 @@ func (s *Service) CommandList(ctx context.Context, p *access.Principal, in Comma
 	for rows.Next() {
 		c, err := scanCommand(rows)
 		if err != nil {
-			return out, err
+			return out, fmt.Errorf("fleet: command list: %w", err)
 		}
 		out.List = append(out.List, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("fleet: command list: %w", err)
+	}
+	rules := s.newRulesCache()
+	for i := range out.List {
+		if err := out.List[i].show(ctx, p, rules); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }

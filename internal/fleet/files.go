@@ -19,18 +19,39 @@ import (
 	"strings"
 	"time"
 
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 )
 
 // Files are firmware images (uploaded by an operator, downloaded by chargers) and diagnostics
 // files (uploaded by chargers, downloaded by operators). Every file URL is signed:
-// /fleet/files/<action>/<id>?exp=<unix s>&sig=<hmac>, valid for LinkTTL.
+// /fleet/files/<action>/<id>?exp=<unix s>&sig=<hmac>, valid for LinkTTL. Every file belongs
+// to a customer, or to the platform (customer 0) for firmware every caller may use
+// (docs/gateway.md, "Files").
+
+// File kinds.
+const (
+	FileFirmware    = "firmware"
+	FileDiagnostics = "diagnostics"
+)
 
 // LinkTTL is how long a signed file link is valid (spec §9: signed link validity 3600 s).
 const LinkTTL = time.Hour
 
-// MaxFileBytes bounds one uploaded file.
+// MaxFileBytes bounds one uploaded firmware file.
 const MaxFileBytes = 512 << 20
+
+// MaxDiagnosticsBytes bounds one diagnostics file a charger uploads.
+const MaxDiagnosticsBytes = 64 << 20
+
+// diagnosticsTypes are the Content-Types a diagnostics upload may have (logs and archives, raw
+// or in a multipart form); an upload of any other type is refused.
+var diagnosticsTypes = map[string]bool{
+	"": true, "application/octet-stream": true, "text/plain": true, "multipart/form-data": true,
+	"application/zip": true, "application/x-zip-compressed": true, "application/gzip": true,
+	"application/x-gzip": true, "application/x-tar": true, "application/x-compressed-tar": true,
+}
 
 // FilesPrefix is where the files handler is mounted.
 const FilesPrefix = "/fleet/files/"
@@ -72,27 +93,66 @@ func safeName(name string) string {
 
 // FileInfo is a firmware or diagnostics file.
 type FileInfo struct {
-	ID        int64  `json:"id"`
-	Kind      string `json:"kind"`
-	DeviceID  int64  `json:"deviceId"`
-	Name      string `json:"name"`
-	Size      int64  `json:"size"`
-	SHA256    string `json:"sha256"`
-	Complete  bool   `json:"complete"`
-	CreatedBy string `json:"createdBy"`
-	CreatedAt int64  `json:"createdAt"`
+	ID         int64  `json:"id"`
+	Kind       string `json:"kind"`
+	CustomerID int64  `json:"customerId"` // 0: a platform file
+	DeviceID   int64  `json:"deviceId"`
+	Name       string `json:"name"`
+	Size       int64  `json:"size"`
+	SHA256     string `json:"sha256"`
+	Complete   bool   `json:"complete"`
+	CreatedBy  string `json:"createdBy"`
+	CreatedAt  int64  `json:"createdAt"`
+}
+
+// NewFirmwareInput names a firmware file to upload and, optionally, its customer.
+type NewFirmwareInput struct {
+	Name       string `json:"name"`
+	CustomerID int64  `json:"customerId"` // 0: the default owner (see firmwareOwner)
 }
 
 // NewFirmware records a firmware file to come and returns it with the signed upload path
 // (PUT the raw bytes there).
-func (s *Service) NewFirmware(ctx context.Context, name, user string) (FileInfo, string, error) {
-	f := FileInfo{Kind: "firmware", Name: safeName(name), CreatedBy: user, CreatedAt: db.NowMS()}
-	id, err := db.InsertID(ctx, s.db, `INSERT INTO fleet_file (kind, device_id, name, created_by, created_at) VALUES (?, 0, ?, ?, ?)`, f.Kind, f.Name, user, f.CreatedAt)
-	if err != nil {
-		return f, "", err
+func (s *Service) NewFirmware(ctx context.Context, p *access.Principal, in NewFirmwareInput) (FileInfo, string, error) {
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		return FileInfo{}, "", apperr.InvalidField("name", "err.required")
 	}
-	f.ID = id
-	return f, s.SignedPath(fmt.Sprintf("%supload/%d", FilesPrefix, id), LinkTTL), nil
+	if len(name) > 200 {
+		return FileInfo{}, "", apperr.InvalidField("name", "err.invalid")
+	}
+	owner, err := firmwareOwner(p, in.CustomerID)
+	if err != nil {
+		return FileInfo{}, "", err
+	}
+	f := FileInfo{Kind: FileFirmware, CustomerID: owner, Name: safeName(name), CreatedBy: p.UserName, CreatedAt: db.NowMS()}
+	f.ID, err = db.InsertID(ctx, s.db, `INSERT INTO fleet_file (kind, customer_id, device_id, name, created_by, created_at) VALUES (?, ?, 0, ?, ?, ?)`,
+		f.Kind, f.CustomerID, f.Name, f.CreatedBy, f.CreatedAt)
+	if err != nil {
+		return f, "", fmt.Errorf("fleet: new firmware: %w", err)
+	}
+	return f, s.SignedPath(fmt.Sprintf("%supload/%d", FilesPrefix, f.ID), LinkTTL), nil
+}
+
+// firmwareOwner is the customer a new firmware file belongs to: the chosen one (in the
+// caller's scope), else the platform (0) for a caller who sees every customer, else the
+// caller's own customer (or the only customer of its scope).
+func firmwareOwner(p *access.Principal, chosen int64) (int64, error) {
+	switch {
+	case chosen < 0:
+		return 0, apperr.InvalidField("customerId", "err.invalid")
+	case chosen > 0 && !p.Scope.HasCustomer(chosen):
+		return 0, apperr.ErrNotFound
+	case chosen > 0:
+		return chosen, nil
+	case platformCaller(p):
+		return 0, nil
+	case p.CustomerID > 0 && p.Scope.HasCustomer(p.CustomerID):
+		return p.CustomerID, nil
+	case len(p.Scope.CustomerIDs) == 1:
+		return p.Scope.CustomerIDs[0], nil
+	}
+	return 0, apperr.InvalidField("customerId", "err.required")
 }
 
 // FirmwareURL is the signed download URL of a firmware file for a charger reaching base.
@@ -111,11 +171,33 @@ func (s *Service) DownloadPath(id int64, name string) string {
 	return s.SignedPath(fmt.Sprintf("%sdownload/%d/%s", FilesPrefix, id, url.PathEscape(name)), LinkTTL)
 }
 
-// FirmwareExists reports whether an uploaded firmware file is complete.
-func (s *Service) FirmwareExists(ctx context.Context, id int64) bool {
+// FirmwareUsable reports whether a firmware file is complete and may be installed on a device
+// of deviceCustomerID: a platform file, or a file of that customer.
+func (s *Service) FirmwareUsable(ctx context.Context, firmwareID, deviceCustomerID int64) bool {
 	var n int
-	_ = s.db.QueryRow(ctx, `SELECT COUNT(*) FROM fleet_file WHERE id = ? AND kind = 'firmware' AND complete = 1`, id).Scan(&n)
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM fleet_file WHERE id = ? AND kind = ? AND complete = 1 AND customer_id IN (0, ?)`,
+		firmwareID, FileFirmware, deviceCustomerID).Scan(&n); err != nil {
+		slog.Warn("fleet: firmware usable", "id", firmwareID, "err", err)
+		return false
+	}
 	return n > 0
+}
+
+// OpenDiagnosticsJob makes commandID the device's GetDiagnostics job: its upload URL may then
+// deliver one file. A later job replaces it.
+func (s *Service) OpenDiagnosticsJob(ctx context.Context, deviceID, commandID int64) error {
+	if _, err := s.db.Exec(ctx, `UPDATE device_state SET diagnostics_job = ? WHERE device_id = ?`, commandID, deviceID); err != nil {
+		return fmt.Errorf("fleet: open diagnostics job: %w", err)
+	}
+	return nil
+}
+
+// EndDiagnosticsJob closes the job commandID (the GetDiagnostics call failed); a later job
+// stays open.
+func (s *Service) EndDiagnosticsJob(ctx context.Context, deviceID, commandID int64) {
+	if _, err := s.db.Exec(ctx, `UPDATE device_state SET diagnostics_job = 0 WHERE device_id = ? AND diagnostics_job = ?`, deviceID, commandID); err != nil {
+		slog.Warn("fleet: end diagnostics job", "device", deviceID, "err", err)
+	}
 }
 
 // FilesHandler serves the signed file URLs.
@@ -135,7 +217,7 @@ func (s *Service) FilesHandler() http.Handler {
 		}
 		switch {
 		case parts[0] == "upload" && r.Method == http.MethodPut:
-			s.receive(w, r, id(1), "firmware", 0)
+			s.receive(w, r, id(1))
 		case parts[0] == "diagnostics" && (r.Method == http.MethodPost || r.Method == http.MethodPut):
 			s.receiveDiagnostics(w, r, id(1), id(2))
 		case (parts[0] == "firmware" || parts[0] == "download") && (r.Method == http.MethodGet || r.Method == http.MethodHead):
@@ -146,14 +228,14 @@ func (s *Service) FilesHandler() http.Handler {
 	})
 }
 
-func (s *Service) receive(w http.ResponseWriter, r *http.Request, fileID int64, kind string, deviceID int64) {
+func (s *Service) receive(w http.ResponseWriter, r *http.Request, fileID int64) {
 	var name string
 	var complete int
-	if err := s.db.QueryRow(r.Context(), `SELECT name, complete FROM fleet_file WHERE id = ? AND kind = ?`, fileID, kind).Scan(&name, &complete); err != nil || complete == 1 {
+	if err := s.db.QueryRow(r.Context(), `SELECT name, complete FROM fleet_file WHERE id = ? AND kind = ?`, fileID, FileFirmware).Scan(&name, &complete); err != nil || complete == 1 {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
-	path, size, sum, err := s.store(kind, fileID, name, io.LimitReader(r.Body, MaxFileBytes+1))
+	path, size, sum, err := s.store(FileFirmware, fileID, name, io.LimitReader(r.Body, MaxFileBytes+1))
 	if err != nil || size > MaxFileBytes {
 		http.Error(w, "upload failed", http.StatusBadRequest)
 		return
@@ -165,21 +247,63 @@ func (s *Service) receive(w http.ResponseWriter, r *http.Request, fileID int64, 
 	w.WriteHeader(http.StatusCreated)
 }
 
+// receiveDiagnostics takes the one file of the device's open GetDiagnostics job (commandID):
+// at most MaxDiagnosticsBytes, of a log or archive type. Taking it closes the job, so the
+// signed URL delivers nothing more; a failed upload reopens it for the charger's retry.
 func (s *Service) receiveDiagnostics(w http.ResponseWriter, r *http.Request, deviceID, commandID int64) {
+	ctx := r.Context()
+	if r.ContentLength > MaxDiagnosticsBytes {
+		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	var mt string
+	var params map[string]string
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		var err error
+		if mt, params, err = mime.ParseMediaType(ct); err != nil {
+			mt = "invalid"
+		}
+	}
+	if !diagnosticsTypes[mt] {
+		http.Error(w, "unsupported file type", http.StatusUnsupportedMediaType)
+		return
+	}
 	var sn string
-	if err := s.db.QueryRow(r.Context(), `SELECT sn FROM device WHERE id = ?`, deviceID).Scan(&sn); err != nil {
+	var customerID int64
+	if err := s.db.QueryRow(ctx, `SELECT sn, customer_id FROM device WHERE id = ?`, deviceID).Scan(&sn, &customerID); err != nil {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
-	body := io.Reader(io.LimitReader(r.Body, MaxFileBytes+1))
+	res, err := s.db.Exec(ctx, `UPDATE device_state SET diagnostics_job = 0 WHERE device_id = ? AND diagnostics_job = ? AND diagnostics_job <> 0`, deviceID, commandID)
+	if db.Affected(res, err, apperr.ErrNotFound) != nil {
+		http.Error(w, "no diagnostics upload is expected", http.StatusNotFound)
+		return
+	}
+	id, size, err := s.storeDiagnostics(r, sn, customerID, deviceID, commandID, mt, params)
+	if err != nil {
+		// Reopen the job (unless a newer one replaced it) so that the charger may retry.
+		if _, rerr := s.db.Exec(context.WithoutCancel(ctx), `UPDATE device_state SET diagnostics_job = ? WHERE device_id = ? AND diagnostics_job = 0`, commandID, deviceID); rerr != nil {
+			slog.Warn("fleet: reopen diagnostics job", "sn", sn, "err", rerr)
+		}
+		slog.Info("diagnostics upload refused", "sn", sn, "err", err)
+		http.Error(w, "upload failed", http.StatusBadRequest)
+		return
+	}
+	slog.Info("diagnostics received", "sn", sn, "file", id, "bytes", size)
+	w.WriteHeader(http.StatusCreated)
+}
+
+// storeDiagnostics keeps the uploaded file as a diagnostics file of the device's customer.
+func (s *Service) storeDiagnostics(r *http.Request, sn string, customerID, deviceID, commandID int64, mt string, params map[string]string) (int64, int64, error) {
+	ctx := context.WithoutCancel(r.Context())
+	body := io.Reader(io.LimitReader(r.Body, MaxDiagnosticsBytes+1))
 	name := r.URL.Query().Get("name")
-	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
+	if mt == "multipart/form-data" {
 		mr := multipart.NewReader(body, params["boundary"])
 		for {
 			p, err := mr.NextPart()
 			if err != nil {
-				http.Error(w, "no file in the upload", http.StatusBadRequest)
-				return
+				return 0, 0, fmt.Errorf("no file in the upload: %w", err)
 			}
 			if p.FileName() != "" {
 				name, body = p.FileName(), p
@@ -191,22 +315,26 @@ func (s *Service) receiveDiagnostics(w http.ResponseWriter, r *http.Request, dev
 		name = fmt.Sprintf("diagnostics-%s-%d.log", sn, commandID)
 	}
 	name = safeName(name)
-	id, err := db.InsertID(r.Context(), s.db, `INSERT INTO fleet_file (kind, device_id, name, created_by, created_at) VALUES ('diagnostics', ?, ?, ?, ?)`, deviceID, name, sn, db.NowMS())
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO fleet_file (kind, customer_id, device_id, name, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		FileDiagnostics, customerID, deviceID, name, sn, db.NowMS())
 	if err != nil {
-		http.Error(w, "upload failed", http.StatusInternalServerError)
-		return
+		return 0, 0, fmt.Errorf("fleet: diagnostics file: %w", err)
 	}
-	path, size, sum, err := s.store("diagnostics", id, name, body)
-	if err != nil || size > MaxFileBytes {
-		http.Error(w, "upload failed", http.StatusBadRequest)
-		return
+	path, size, sum, err := s.store(FileDiagnostics, id, name, body)
+	if err == nil && size > MaxDiagnosticsBytes {
+		os.Remove(path)
+		err = fmt.Errorf("more than %d bytes", MaxDiagnosticsBytes)
 	}
-	if _, err := s.db.Exec(r.Context(), `UPDATE fleet_file SET path = ?, size = ?, sha256 = ?, complete = 1 WHERE id = ?`, path, size, sum, id); err != nil {
-		http.Error(w, "upload failed", http.StatusInternalServerError)
-		return
+	if err == nil {
+		_, err = s.db.Exec(ctx, `UPDATE fleet_file SET path = ?, size = ?, sha256 = ?, complete = 1 WHERE id = ?`, path, size, sum, id)
 	}
-	slog.Info("diagnostics received", "sn", sn, "file", name, "bytes", size)
-	w.WriteHeader(http.StatusCreated)
+	if err != nil {
+		if _, derr := s.db.Exec(ctx, `DELETE FROM fleet_file WHERE id = ?`, id); derr != nil {
+			slog.Warn("fleet: incomplete diagnostics file left", "id", id, "err", derr)
+		}
+		return 0, 0, err
+	}
+	return id, size, nil
 }
 
 func (s *Service) store(kind string, id int64, name string, body io.Reader) (string, int64, string, error) {
@@ -235,7 +363,7 @@ func (s *Service) send(w http.ResponseWriter, r *http.Request, id int64, firmwar
 	var name, path, kind string
 	var complete int
 	if err := s.db.QueryRow(r.Context(), `SELECT name, path, kind, complete FROM fleet_file WHERE id = ?`, id).Scan(&name, &path, &kind, &complete); err != nil ||
-		complete == 0 || (firmwareOnly && kind != "firmware") {
+		complete == 0 || (firmwareOnly && kind != FileFirmware) {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
@@ -247,6 +375,7 @@ func (s *Service) send(w http.ResponseWriter, r *http.Request, id int64, firmwar
 	defer f.Close()
 	st, _ := f.Stat()
 	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	http.ServeContent(w, r, name, st.ModTime(), f)
 }

@@ -2,13 +2,16 @@ package fleet
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"chargeops/internal/db"
+	"chargeops/internal/secret"
 )
 
 // LogRow is one protocol-log row.
@@ -17,6 +20,26 @@ type LogRow struct {
 	Type int
 	Data string
 	At   int64 // unix ms; 0 means now
+}
+
+// MaxLogData bounds what a protocol-log row keeps of one frame (a charger may send up to the
+// read limit, 1 MiB); a longer frame is cut and a marker gives its full length.
+const MaxLogData = 64 << 10
+
+// logData is what a row keeps of a frame: credentials masked in both directions (a
+// ChangeConfiguration or a GetConfiguration answer carries the AuthorizationKey), then cut
+// to MaxLogData. Masking comes first so that a cut never leaves a key readable.
+func logData(data string) string {
+	size := len(data)
+	data = secret.MaskString(data)
+	if len(data) <= MaxLogData {
+		return data
+	}
+	cut := MaxLogData
+	for cut > 0 && !utf8.RuneStart(data[cut]) {
+		cut--
+	}
+	return data[:cut] + fmt.Sprintf(" …[cut: %d bytes in all]", size)
 }
 
 // LogOptions shape the protocol-log writer.
@@ -59,10 +82,12 @@ func NewLogWriter(d *db.DB, opt LogOptions) *LogWriter {
 }
 
 // Write queues a row, blocking while the queue is full. After Close it writes synchronously.
+// The row keeps the frame with its credentials masked, at most MaxLogData bytes of it.
 func (w *LogWriter) Write(r LogRow) {
 	if r.At == 0 {
 		r.At = db.NowMS()
 	}
+	r.Data = logData(r.Data)
 	w.mu.RLock()
 	if w.shut {
 		w.mu.RUnlock()

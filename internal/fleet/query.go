@@ -9,6 +9,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/secret"
 )
 
 // ScopedDevice returns a device the caller may see, else not found.
@@ -235,22 +236,70 @@ type Series struct {
 // MonthStep is the step (minutes) that means monthly buckets (spec §9).
 const MonthStep = 43200
 
+// Bounds of a series call (docs/decisions.md, "Levels"): every number is checked before any
+// arithmetic, so no product overflows and no bucket width is zero.
+const (
+	seriesMaxTime      = 4102444800000 // 2100-01-01 UTC, unix ms
+	seriesMaxRangeDays = 3660          // ten years
+	seriesMaxBuckets   = 20000         // points per series
+	seriesMaxNames     = 20
+	seriesMaxNameLen   = 100
+	seriesMaxConnector = 100
+)
+
+// validate checks each field of a series call on its own, naming it.
+func (in SeriesInput) validate() error {
+	outOfRange := func(field string, lo, hi int64) error {
+		return apperr.InvalidField(field, "err.series_out_of_range").With(map[string]any{"field": field, "min": lo, "max": hi})
+	}
+	switch {
+	case in.Start < 1 || in.Start > seriesMaxTime:
+		return outOfRange("startTime", 1, seriesMaxTime)
+	case in.End < 1 || in.End > seriesMaxTime:
+		return outOfRange("endTime", 1, seriesMaxTime)
+	case in.End <= in.Start:
+		return apperr.InvalidField("endTime", "err.series_end_before_start")
+	case in.End-in.Start > seriesMaxRangeDays*24*3600*1000:
+		return apperr.InvalidField("endTime", "err.series_range_too_long").With(map[string]any{"field": "endTime", "max": seriesMaxRangeDays})
+	case in.Step < 1 || in.Step > MonthStep:
+		return outOfRange("step", 1, MonthStep)
+	case in.ConnectorID < 0 || in.ConnectorID > seriesMaxConnector:
+		return outOfRange("connectorId", 0, seriesMaxConnector)
+	case len(in.Names) == 0:
+		return apperr.InvalidField("names", "err.required")
+	case len(in.Names) > seriesMaxNames:
+		return outOfRange("names", 1, seriesMaxNames)
+	}
+	for i, n := range in.Names {
+		if n == "" || len(n) > seriesMaxNameLen {
+			return apperr.InvalidField(fmt.Sprintf("names[%d]", i), "err.invalid")
+		}
+	}
+	if (in.End-in.Start)/in.stepMS() > seriesMaxBuckets {
+		return apperr.InvalidField("step", "err.series_too_many_points").With(map[string]any{"field": "step", "max": seriesMaxBuckets})
+	}
+	return nil
+}
+
+// stepMS is the bucket width in SQL: the step, or a day for monthly steps (days are folded
+// into calendar months afterwards). Only after validate: then it is 60,000 ms or more.
+func (in SeriesInput) stepMS() int64 {
+	if in.Step == MonthStep {
+		return 24 * 3600 * 1000
+	}
+	return in.Step * 60000
+}
+
 // SeriesData returns the buckets of each named series.
 func (s *Service) SeriesData(ctx context.Context, p *access.Principal, in SeriesInput, loc *time.Location) ([]Series, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
 	if _, err := s.ScopedDevice(ctx, p, in.DeviceID); err != nil {
 		return nil, err
 	}
-	if in.End <= in.Start || in.Step <= 0 || len(in.Names) == 0 || len(in.Names) > 20 {
-		return nil, apperr.InvalidField("startTime, endTime, step, names", "err.invalid")
-	}
 	monthly := in.Step == MonthStep
-	stepMS := in.Step * 60000
-	if monthly {
-		stepMS = 24 * 3600 * 1000 // days in SQL, folded into months below
-	}
-	if (in.End-in.Start)/stepMS > 20000 {
-		return nil, apperr.InvalidField("step", "err.invalid")
-	}
+	stepMS := in.stepMS()
 	out := make([]Series, 0, len(in.Names))
 	for _, name := range in.Names {
 		rows, err := s.db.Query(ctx, `SELECT b, SUM(v), MIN(v), MAX(v), COUNT(*) FROM (SELECT (ts - ?) / ? AS b, value AS v FROM device_series
@@ -308,38 +357,54 @@ type ConfigItem struct {
 	ReadLevel  int    `json:"readLevel"`
 	WriteLevel int    `json:"writeLevel"`
 	Batch      bool   `json:"batch"`
-	UpdatedAt  int64  `json:"updatedAt"`
+	// Writable: the caller may change it (the server's level rules and the device's read-only
+	// flag), so the console shows an edit control only where the server would accept one.
+	Writable  bool  `json:"writable"`
+	UpdatedAt int64 `json:"updatedAt"`
 }
 
-// ConfigValues lists a device's configuration values that the caller's config read level
-// allows (items the model does not describe have level 5: everyone reads them).
+// ConfigValues lists a device's configuration values that the caller may read: config items by
+// the config read level, param items by the parameter level, items the model does not describe
+// at level 5 (everyone reads them). Credentials (AuthorizationKey) are never shown.
 func (s *Service) ConfigValues(ctx context.Context, p *access.Principal, deviceID int64) ([]ConfigItem, error) {
 	dev, err := s.ScopedDevice(ctx, p, deviceID)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.Query(ctx, `SELECT c.key, c.value, c.readonly, c.updated_at, COALESCE(m.config_group, ''), COALESCE(m.config_item, ''),
-		COALESCE(m.read_level, 5), COALESCE(m.write_level, 5), COALESCE(m.batch, 0)
-		FROM device_config c LEFT JOIN model_item m ON m.model_id = ? AND m.kind <> 'control' AND m.protocol_key = c.key
-		WHERE c.device_id = ? ORDER BY c.key`, dev.ModelID, deviceID)
+	rules, err := s.newRulesCache().get(ctx, dev.ModelID)
 	if err != nil {
 		return nil, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT key, value, readonly, updated_at FROM device_config WHERE device_id = ? ORDER BY key`, deviceID)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: config values: %w", err)
 	}
 	defer rows.Close()
 	out := []ConfigItem{}
 	for rows.Next() {
-		var it ConfigItem
-		var ro, batch int
-		if err := rows.Scan(&it.Key, &it.Value, &ro, &it.UpdatedAt, &it.Group, &it.Name, &it.ReadLevel, &it.WriteLevel, &batch); err != nil {
-			return nil, err
+		it := ConfigItem{ReadLevel: 5, WriteLevel: 5}
+		var ro int
+		if err := rows.Scan(&it.Key, &it.Value, &ro, &it.UpdatedAt); err != nil {
+			return nil, fmt.Errorf("fleet: config values: %w", err)
 		}
-		it.Readonly, it.Batch = ro == 1, batch == 1
-		if !p.Root && !access.CanReadLevel(p.Role.CfgReadLevel, it.ReadLevel) {
+		it.Readonly = ro == 1
+		if !rules.canRead(p, it.Key) {
 			continue
 		}
+		if listed := rules[strings.ToLower(it.Key)]; len(listed) > 0 {
+			r := listed[0]
+			it.Group, it.Name, it.ReadLevel, it.WriteLevel, it.Batch = r.group, r.name, r.readLevel, r.writeLevel, r.batch
+		}
+		if secret.IsSecretConfigKey(it.Key) {
+			it.Value = secret.Mask
+		}
+		it.Writable = !it.Readonly && rules.canWrite(p, it.Key)
 		out = append(out, it)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("fleet: config values: %w", err)
+	}
+	return out, nil
 }
 
 // LogListInput filters protocol logs (spec §9 order fields: default, SN, communication type).

@@ -29,7 +29,8 @@ type Params struct {
 	Message     string   `json:"message,omitempty"`     // 10: TriggerMessage requestedMessage (default MeterValues)
 	Items       []KV     `json:"items,omitempty"`       // 11: key/value pairs to set
 	VendorID    string   `json:"vendorId,omitempty"`    // 7, 8: DataTransfer vendor (default "chargeops")
-	Data        string   `json:"data,omitempty"`        // 7, 8: DataTransfer data
+	Link        string   `json:"link,omitempty"`        // 7, 8: "web" (default) or "ssh" (access.LinkWeb, access.LinkSSH)
+	Data        string   `json:"data,omitempty"`        // 7, 8: DataTransfer data, written by the core from Link and the caller's role
 	// Filled by the core for the adapter, not by the caller.
 	Location string `json:"location,omitempty"` // 5: signed download URL; 6: upload URL
 }

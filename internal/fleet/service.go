@@ -39,6 +39,7 @@ type Service struct {
 	Registry Registry
 	Hub      *Hub
 	secret   []byte
+	admit    *admissionLimiter
 	wg       sync.WaitGroup
 }
 
@@ -65,7 +66,8 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	if err != nil {
 		return nil, fmt.Errorf("fleet secret: %w", err)
 	}
-	s := &Service{db: d, opt: opt, Registry: opt.Registry, Hub: NewHub(), secret: []byte(secret)}
+	s := &Service{db: d, opt: opt, Registry: opt.Registry, Hub: NewHub(), secret: []byte(secret),
+		admit: newAdmissionLimiter(admitWindow)}
 	s.Logs = NewLogWriter(d, LogOptions{QueueSize: opt.LogQueue, BatchSize: opt.LogBatch})
 	return s, nil
 }
@@ -186,36 +188,6 @@ func (s *Service) DeviceByID(ctx context.Context, id int64) (*Device, error) {
 	return d, err
 }
 
-// Blacklisted reports whether sn is on the blacklist.
-func (s *Service) Blacklisted(ctx context.Context, sn string) (bool, error) {
-	var n int
-	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_blacklist WHERE sn = ?`, sn).Scan(&n)
-	return n > 0, err
-}
-
-// Refusal reasons.
-const (
-	RefuseBlacklisted = "blacklisted"
-	RefuseWrongKey    = "wrong_key"
-	RefuseProfile     = "wrong_security_profile"
-	RefuseUnknown     = "unknown_sn"
-	RefuseDisabled    = "disabled"
-)
-
-// RecordRefusal keeps a refused connection (counted per SN and reason); an unknown SN is also
-// listed as a pending device.
-func (s *Service) RecordRefusal(ctx context.Context, sn, reason, addr, protocol string) {
-	now := db.NowMS()
-	if _, err := s.db.Exec(ctx, `INSERT INTO device_refusal (sn, reason, remote_addr, count, first_seen, last_seen) VALUES (?, ?, ?, 1, ?, ?)
-		ON CONFLICT (sn, reason) DO UPDATE SET count = device_refusal.count + 1, remote_addr = excluded.remote_addr, last_seen = excluded.last_seen`,
-		sn, reason, addr, now, now); err != nil {
-		slog.Warn("refusal not kept", "sn", sn, "err", err)
-	}
-	if reason == RefuseUnknown {
-		s.RecordPending(ctx, sn, addr, protocol, BootInfo{})
-	}
-}
-
 // BootInfo is what a BootNotification tells.
 type BootInfo struct {
 	Vendor          string `json:"vendor"`
@@ -226,21 +198,6 @@ type BootInfo struct {
 	IMSI            string `json:"imsi,omitempty"`
 	MeterType       string `json:"meterType,omitempty"`
 	MeterSerial     string `json:"meterSerialNumber,omitempty"`
-}
-
-// RecordPending lists an unknown SN as a pending device (with what its boot told, if it booted).
-func (s *Service) RecordPending(ctx context.Context, sn, addr, protocol string, b BootInfo) {
-	now := db.NowMS()
-	if _, err := s.db.Exec(ctx, `INSERT INTO device_pending (sn, remote_addr, protocol_version, vendor, model, firmware_version, count, first_seen, last_seen)
-		VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
-		ON CONFLICT (sn) DO UPDATE SET count = device_pending.count + 1, remote_addr = excluded.remote_addr, last_seen = excluded.last_seen,
-		  protocol_version = CASE WHEN excluded.protocol_version <> '' THEN excluded.protocol_version ELSE device_pending.protocol_version END,
-		  vendor = CASE WHEN excluded.vendor <> '' THEN excluded.vendor ELSE device_pending.vendor END,
-		  model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE device_pending.model END,
-		  firmware_version = CASE WHEN excluded.firmware_version <> '' THEN excluded.firmware_version ELSE device_pending.firmware_version END`,
-		sn, addr, protocol, b.Vendor, b.Model, b.FirmwareVersion, now, now); err != nil {
-		slog.Warn("pending device not kept", "sn", sn, "err", err)
-	}
 }
 
 // Connected records a new connection of a known device.
@@ -564,12 +521,23 @@ func (s *Service) FirmwareStatus(ctx context.Context, dev *Device, status string
 	return s.FirmwareJob(ctx, dev.ID, FirmwareJobRunning(status), status)
 }
 
-// DiagnosticsStatus records a DiagnosticsStatusNotification.
+// DiagnosticsStatus records a DiagnosticsStatusNotification. UploadFailed (the charger gave
+// up, after its retries) also closes the open diagnostics job, so its URL takes no upload.
 func (s *Service) DiagnosticsStatus(ctx context.Context, dev *Device, status string) error {
-	_, err := s.db.Exec(ctx, `UPDATE device_state SET diagnostics_status = ?, updated_at = ? WHERE device_id = ?`, status, db.NowMS(), dev.ID)
+	q := `UPDATE device_state SET diagnostics_status = ?, updated_at = ? WHERE device_id = ?`
+	if status == DiagnosticsUploadFailed {
+		q = `UPDATE device_state SET diagnostics_status = ?, updated_at = ?, diagnostics_job = 0 WHERE device_id = ?`
+	}
+	_, err := s.db.Exec(ctx, q, status, db.NowMS(), dev.ID)
 	s.RuntimeValue(ctx, dev.ID, "DiagnosticsStatus", status)
-	return err
+	if err != nil {
+		return fmt.Errorf("fleet: diagnostics status: %w", err)
+	}
+	return nil
 }
+
+// DiagnosticsUploadFailed is the DiagnosticsStatus of a charger that gave up uploading.
+const DiagnosticsUploadFailed = "UploadFailed"
 
 // ConfigValue is one configuration key of a device.
 type ConfigValue struct {

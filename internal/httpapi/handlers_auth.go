@@ -117,7 +117,7 @@ func (s *Server) resetMail(c *Ctx, in auth.ResetRequest) (*Empty, error) {
 	if in.Locale == "" {
 		in.Locale = c.Locale
 	}
-	return nil, s.Auth.RequestReset(c, in, s.baseURL(c.R), c.Client)
+	return nil, s.Auth.RequestReset(c, in, c.Client)
 }
 
 // TokenInput carries a reset-link token.

@@ -20,17 +20,17 @@ func (s *Server) blacklistAdd(c *Ctx, in BlacklistAddInput) (IDAnswer, error) {
 }
 
 func (s *Server) blacklistList(c *Ctx, in fleet.BlacklistInput) (db.List[fleet.BlacklistEntry], error) {
-	return s.Fleet.Blacklist(c, in)
+	return s.Fleet.Blacklist(c, c.P, in)
 }
 
 func (s *Server) blacklistDelete(c *Ctx, in IDsInput) (Empty, error) {
-	return Empty{}, s.Fleet.BlacklistDelete(c, in.IDs)
+	return Empty{}, s.Fleet.BlacklistDelete(c, c.P, in.IDs)
 }
 
 func (s *Server) pendingList(c *Ctx, in fleet.PendingInput) (db.List[fleet.PendingDevice], error) {
-	return s.Fleet.Pending(c, in)
+	return s.Fleet.Pending(c, c.P, in)
 }
 
 func (s *Server) refusalList(c *Ctx, in fleet.PendingInput) (db.List[fleet.Refusal], error) {
-	return s.Fleet.Refusals(c, in)
+	return s.Fleet.Refusals(c, c.P, in)
 }

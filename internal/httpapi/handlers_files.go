@@ -1,16 +1,17 @@
 package httpapi
 
 import (
-	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 )
 
 // Firmware and diagnostics files.
 
-// FirmwareAddInput names a firmware file to upload.
+// FirmwareAddInput names a firmware file to upload and, optionally, the customer it belongs
+// to (default: the platform for a full-scope caller, else the caller's customer).
 type FirmwareAddInput struct {
-	Name string `json:"name"`
+	Name       string `json:"name"`
+	CustomerID int64  `json:"customerId"`
 }
 
 // FirmwareAddAnswer says where to PUT the file's bytes (signed, valid 3600 s).
@@ -20,10 +21,7 @@ type FirmwareAddAnswer struct {
 }
 
 func (s *Server) firmwareAdd(c *Ctx, in FirmwareAddInput) (FirmwareAddAnswer, error) {
-	if in.Name == "" || len(in.Name) > 200 {
-		return FirmwareAddAnswer{}, apperr.InvalidField("name", "err.required")
-	}
-	f, path, err := s.Fleet.NewFirmware(c, in.Name, c.P.UserName)
+	f, path, err := s.Fleet.NewFirmware(c, c.P, fleet.NewFirmwareInput{Name: in.Name, CustomerID: in.CustomerID})
 	return FirmwareAddAnswer{ID: f.ID, UploadURL: path}, err
 }
 

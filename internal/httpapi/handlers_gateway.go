@@ -23,7 +23,11 @@ type GatewayStats struct {
 	CommandLimit int64 `json:"commandTimeoutMs"`
 }
 
+// gatewayStats are node-wide figures: platform callers only (fleet.Service.RequirePlatform).
 func (s *Server) gatewayStats(c *Ctx, _ Empty) (GatewayStats, error) {
+	if err := s.Fleet.RequirePlatform(c.P); err != nil {
+		return GatewayStats{}, err
+	}
 	w, b, m := s.Fleet.Logs.Stats()
 	return GatewayStats{Connections: s.Fleet.Registry.Count(), LogQueue: s.Fleet.Logs.QueueLen(), LogQueueCap: s.Fleet.Logs.QueueCap(),
 		LogsWritten: w, LogsBlocked: b, LogMaxBatch: m, CommandLimit: s.Fleet.Options().CommandTimeout.Milliseconds()}, nil
@@ -33,7 +37,9 @@ func (s *Server) gatewayStats(c *Ctx, _ Empty) (GatewayStats, error) {
 type StatusStreamEvent = fleet.StatusEvent
 
 // statusStream streams device status changes (text/event-stream) to a console, filtered by
-// the caller's data scope. A comment line every 25 s keeps proxies from closing it.
+// the caller's data scope. A comment line every 25 s keeps proxies from closing it. The stream
+// ends with its session: at once on logout, forced re-login or disable on this node, else at
+// the session store's next check (session.Store.Watch).
 func (s *Server) statusStream() Handler {
 	return Handler{in: reflect.TypeFor[Empty](), out: reflect.TypeFor[StatusStreamEvent](), raw: true, serve: func(c *Ctx) (any, error) {
 		fl, ok := c.W.(http.Flusher)
@@ -42,6 +48,8 @@ func (s *Server) statusStream() Handler {
 		}
 		events, stop := s.Fleet.Hub.Subscribe()
 		defer stop()
+		ended, unwatch := s.Auth.Sessions.Watch(c.R.Context(), c.P.SessionID)
+		defer unwatch()
 		h := c.W.Header()
 		h.Set("Content-Type", "text/event-stream")
 		h.Set("Cache-Control", "no-store")
@@ -54,6 +62,8 @@ func (s *Server) statusStream() Handler {
 		for {
 			select {
 			case <-c.R.Context().Done():
+				return nil, nil
+			case <-ended:
 				return nil, nil
 			case <-keep.C:
 				fmt.Fprint(c.W, ": keep-alive\n\n")

@@ -21,6 +21,7 @@ func (s *Server) OpenAPI() []byte {
 			"summary":     rt.Summary,
 			"operationId": operationID(rt.Method, rt.Path),
 			"tags":        []string{rt.Tag},
+			"x-objects":   rt.Objects.String(),
 			"responses": map[string]any{"200": map[string]any{
 				"description": "Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md).",
 				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{

@@ -12,11 +12,33 @@ const (
 	Root                  // the super admin only
 )
 
+// Objects says how the objects a route reads or changes are limited to the caller. Every route
+// declares one (a test walks the table as another customer's user, a lower-level user and an
+// anonymous caller: internal/httpapi/isolation_test.go).
+type Objects int
+
+const (
+	ObjectsUndeclared Objects = iota // a route without a declaration fails the isolation test
+	ByCustomer                       // objects of a customer (customers, users, roles, models, files): the caller's customer scope
+	BySite                           // objects of a site: the caller's customer and site scope
+	ByDevice                         // a device and what it reports or is told: the scope of the device's site
+	OwnUser                          // only the caller's own account
+	PlatformOnly                     // platform data: root or a caller who sees every customer (checked before the handler)
+	NoObjects                        // nothing stored per customer; Why says why
+)
+
+var objectsNames = map[Objects]string{ByCustomer: "customer", BySite: "site", ByDevice: "device", OwnUser: "own-user",
+	PlatformOnly: "platform", NoObjects: "none"}
+
+func (o Objects) String() string { return objectsNames[o] }
+
 // Route is one API endpoint with its permission keys.
 type Route struct {
 	Method, Path string
 	Access       Access
 	Keys         []string
+	Objects      Objects
+	Why          string // with NoObjects: why the route has nothing to limit
 	// OptionalSession resolves the session on a public route when there is one.
 	OptionalSession bool
 	// SelfLogged routes write their own action-log rows (login, logout).
@@ -34,121 +56,141 @@ func (rt Route) reads() bool {
 	return rt.Method == "GET" || strings.HasSuffix(rt.Path, "/list") || strings.HasSuffix(rt.Path, "/export")
 }
 
+// securityKeys grant who may do what: roles, users and their data access, menus and interfaces,
+// the blacklist. An interface that needs one of them is locked (access.InterfaceSpec.Locked).
+var securityKeys = map[string]bool{"auth_role": true, "auth_role_list": true, "auth_role_authMenu": true, "auth_role_authData": true,
+	"auth_user_add": true, "auth_user_edit": true, "auth_user_authData": true, "auth_user_customerStationList": true,
+	"auth_menu": true, "auth_black_device": true, "auth_logs_action": true}
+
+// locked reports whether the console may not change who calls the route: root-only routes,
+// every user's own (common by design) and security-relevant ones follow the code.
+func (rt Route) locked() bool {
+	if rt.Access == Root || rt.Access == Session {
+		return true
+	}
+	for _, k := range rt.Keys {
+		if securityKeys[k] {
+			return true
+		}
+	}
+	return false
+}
+
 // routeTable is every API route of chargeops with its permission keys: the one place to read
 // who may call what. The keys are those of api/permissions.json (spec §6); the interface rows
 // that an administrator can edit are seeded from this table.
 func (s *Server) routeTable() []Route {
 	return append([]Route{
 		// Sign-in (no session)
-		{Method: "GET", Path: "/api/unauth/config", Access: Public, Tag: "auth", Summary: "Console settings before sign-in", Handler: H(s.publicConfig)},
-		{Method: "GET", Path: "/api/unauth/login/key", Access: Public, Tag: "auth", Summary: "Login public key and one-time nonce", Handler: H(s.loginKey)},
-		{Method: "GET", Path: "/api/unauth/captcha", Access: Public, Tag: "auth", Summary: "New image captcha", Handler: H(s.captcha)},
-		{Method: "POST", Path: "/api/unauth/login", Access: Public, SelfLogged: true, Tag: "auth", Summary: "Sign in", Handler: H(s.login)},
-		{Method: "POST", Path: "/api/unauth/logout", Access: Public, OptionalSession: true, SelfLogged: true, Tag: "auth", Summary: "Sign out", Handler: H(s.logout)},
-		{Method: "POST", Path: "/api/unauth/info", Access: Public, OptionalSession: true, Tag: "auth", Summary: "Current user, keys, CSRF token and privacy state", Handler: H(s.info)},
-		{Method: "POST", Path: "/api/unauth/password/email", Access: Public, Tag: "auth", Summary: "Mail a password-reset link", Handler: H(s.resetMail)},
-		{Method: "POST", Path: "/api/unauth/password/valid", Access: Public, Tag: "auth", Summary: "Check a password-reset link", Handler: H(s.resetValid)},
-		{Method: "POST", Path: "/api/unauth/password/reset", Access: Public, Tag: "auth", Summary: "Set a new password through a reset link", Handler: H(s.resetPassword)},
+		{Method: "GET", Path: "/api/unauth/config", Objects: NoObjects, Why: "settings and one-time values a sign-in needs; no stored object", Access: Public, Tag: "auth", Summary: "Console settings before sign-in", Handler: H(s.publicConfig)},
+		{Method: "GET", Path: "/api/unauth/login/key", Objects: NoObjects, Why: "settings and one-time values a sign-in needs; no stored object", Access: Public, Tag: "auth", Summary: "Login public key and one-time nonce", Handler: H(s.loginKey)},
+		{Method: "GET", Path: "/api/unauth/captcha", Objects: NoObjects, Why: "settings and one-time values a sign-in needs; no stored object", Access: Public, Tag: "auth", Summary: "New image captcha", Handler: H(s.captcha)},
+		{Method: "POST", Path: "/api/unauth/login", Objects: NoObjects, Why: "signs in; answers the same for unknown names and wrong passwords", Access: Public, SelfLogged: true, Tag: "auth", Summary: "Sign in", Handler: H(s.login)},
+		{Method: "POST", Path: "/api/unauth/logout", Objects: OwnUser, Access: Public, OptionalSession: true, SelfLogged: true, Tag: "auth", Summary: "Sign out", Handler: H(s.logout)},
+		{Method: "POST", Path: "/api/unauth/info", Objects: OwnUser, Access: Public, OptionalSession: true, Tag: "auth", Summary: "Current user, keys, CSRF token and privacy state", Handler: H(s.info)},
+		{Method: "POST", Path: "/api/unauth/password/email", Objects: NoObjects, Why: "acts only through a mailed one-time token; answers the same for unknown addresses", Access: Public, Tag: "auth", Summary: "Mail a password-reset link", Handler: H(s.resetMail)},
+		{Method: "POST", Path: "/api/unauth/password/valid", Objects: NoObjects, Why: "acts only through a mailed one-time token; answers the same for unknown addresses", Access: Public, Tag: "auth", Summary: "Check a password-reset link", Handler: H(s.resetValid)},
+		{Method: "POST", Path: "/api/unauth/password/reset", Objects: NoObjects, Why: "acts only through a mailed one-time token; answers the same for unknown addresses", Access: Public, Tag: "auth", Summary: "Set a new password through a reset link", Handler: H(s.resetPassword)},
 
 		// Personal page (every signed-in user)
-		{Method: "POST", Path: "/api/auth/sys/user/owner/privacy", Access: Session, Tag: "my", Summary: "Accept the privacy policy", Handler: H(s.acceptPrivacy)},
-		{Method: "GET", Path: "/api/auth/sys/user/owner/detail", Access: Session, Tag: "my", Summary: "My profile", Handler: H(s.ownerDetail)},
-		{Method: "POST", Path: "/api/auth/sys/user/owner/update", Access: Session, Tag: "my", Summary: "Change my profile", Handler: H(s.ownerUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/user/owner/password", Access: Session, Tag: "my", Summary: "Change my password", Handler: H(s.ownerPassword)},
-		{Method: "POST", Path: "/api/auth/sys/user/owner/email", Access: Session, Tag: "my", Summary: "Change my email (password verified)", Handler: H(s.ownerEmail)},
+		{Method: "POST", Path: "/api/auth/sys/user/owner/privacy", Objects: OwnUser, Access: Session, Tag: "my", Summary: "Accept the privacy policy", Handler: H(s.acceptPrivacy)},
+		{Method: "GET", Path: "/api/auth/sys/user/owner/detail", Objects: OwnUser, Access: Session, Tag: "my", Summary: "My profile", Handler: H(s.ownerDetail)},
+		{Method: "POST", Path: "/api/auth/sys/user/owner/update", Objects: OwnUser, Access: Session, Tag: "my", Summary: "Change my profile", Handler: H(s.ownerUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/user/owner/password", Objects: OwnUser, Access: Session, Tag: "my", Summary: "Change my password", Handler: H(s.ownerPassword)},
+		{Method: "POST", Path: "/api/auth/sys/user/owner/email", Objects: OwnUser, Access: Session, Tag: "my", Summary: "Change my email (password verified)", Handler: H(s.ownerEmail)},
 
 		// Permission catalogue (for menu authorisation and the menu screen)
-		{Method: "GET", Path: "/api/auth/sys/permission/tree", Access: Keys, Keys: []string{"auth_role_authMenu", "auth_menu"}, Tag: "role", Summary: "Permission keys as a tree", Handler: H(s.permissionTree)},
+		{Method: "GET", Path: "/api/auth/sys/permission/tree", Objects: NoObjects, Why: "the permission catalogue is the same for every customer", Access: Keys, Keys: []string{"auth_role_authMenu", "auth_menu"}, Tag: "role", Summary: "Permission keys as a tree", Handler: H(s.permissionTree)},
 
 		// Roles
-		{Method: "POST", Path: "/api/auth/sys/role/list", Access: Keys, Keys: []string{"auth_role_list", "auth_user_add", "auth_user_edit"}, Tag: "role", Summary: "List roles", Handler: H(s.roleList)},
-		{Method: "GET", Path: "/api/auth/sys/role/detail", Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Role with its keys and settings", Handler: H(s.roleDetail)},
-		{Method: "POST", Path: "/api/auth/sys/role/add", Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Add a role", Handler: H(s.roleAdd)},
-		{Method: "POST", Path: "/api/auth/sys/role/update", Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Rename a role", Handler: H(s.roleUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/role/delete", Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Delete roles no user holds", Handler: H(s.roleDelete)},
-		{Method: "POST", Path: "/api/auth/sys/role/auth/menu", Access: Keys, Keys: []string{"auth_role_authMenu"}, Tag: "role", Summary: "Set a role's permission keys", Handler: H(s.roleSetKeys)},
-		{Method: "POST", Path: "/api/auth/sys/role/auth/data", Access: Keys, Keys: []string{"auth_role_authData"}, Tag: "role", Summary: "Set a role's data authorisation", Handler: H(s.roleSetData)},
+		{Method: "POST", Path: "/api/auth/sys/role/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_role_list", "auth_user_add", "auth_user_edit"}, Tag: "role", Summary: "List roles", Handler: H(s.roleList)},
+		{Method: "GET", Path: "/api/auth/sys/role/detail", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Role with its keys and settings", Handler: H(s.roleDetail)},
+		{Method: "POST", Path: "/api/auth/sys/role/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Add a role", Handler: H(s.roleAdd)},
+		{Method: "POST", Path: "/api/auth/sys/role/update", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Rename a role", Handler: H(s.roleUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/role/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_role_list"}, Tag: "role", Summary: "Delete roles no user holds", Handler: H(s.roleDelete)},
+		{Method: "POST", Path: "/api/auth/sys/role/auth/menu", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_role_authMenu"}, Tag: "role", Summary: "Set a role's permission keys", Handler: H(s.roleSetKeys)},
+		{Method: "POST", Path: "/api/auth/sys/role/auth/data", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_role_authData"}, Tag: "role", Summary: "Set a role's data authorisation", Handler: H(s.roleSetData)},
 
 		// Users
-		{Method: "POST", Path: "/api/auth/sys/user/list", Access: Keys, Keys: []string{"auth_user_list"}, Tag: "user", Summary: "List users", Handler: H(s.userList)},
-		{Method: "GET", Path: "/api/auth/sys/user/detail", Access: Keys, Keys: []string{"auth_user_detail", "auth_user_edit"}, Tag: "user", Summary: "User detail", Handler: H(s.userDetail)},
-		{Method: "POST", Path: "/api/auth/sys/user/add", Access: Keys, Keys: []string{"auth_user_add"}, Tag: "user", Summary: "Add a user", Handler: H(s.userAdd)},
-		{Method: "POST", Path: "/api/auth/sys/user/update", Access: Keys, Keys: []string{"auth_user_edit"}, Tag: "user", Summary: "Change a user (the user name never changes)", Handler: H(s.userUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/user/status", Access: Keys, Keys: []string{"auth_user_edit"}, Tag: "user", Summary: "Enable or disable users", Handler: H(s.userStatus)},
-		{Method: "POST", Path: "/api/auth/sys/user/password", Access: Keys, Keys: []string{"auth_user_edit"}, Tag: "user", Summary: "Set a user's password", Handler: H(s.userPassword)},
-		{Method: "POST", Path: "/api/auth/sys/user/lock/list", Access: Root, Tag: "user", Summary: "Locked accounts", Handler: H(s.lockList)},
-		{Method: "POST", Path: "/api/auth/sys/user/lock/unlock", Access: Root, Tag: "user", Summary: "Unlock accounts", Handler: H(s.unlock)},
+		{Method: "POST", Path: "/api/auth/sys/user/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_user_list"}, Tag: "user", Summary: "List users", Handler: H(s.userList)},
+		{Method: "GET", Path: "/api/auth/sys/user/detail", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_user_detail", "auth_user_edit"}, Tag: "user", Summary: "User detail", Handler: H(s.userDetail)},
+		{Method: "POST", Path: "/api/auth/sys/user/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_user_add"}, Tag: "user", Summary: "Add a user", Handler: H(s.userAdd)},
+		{Method: "POST", Path: "/api/auth/sys/user/update", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_user_edit"}, Tag: "user", Summary: "Change a user (the user name never changes)", Handler: H(s.userUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/user/status", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_user_edit"}, Tag: "user", Summary: "Enable or disable users", Handler: H(s.userStatus)},
+		{Method: "POST", Path: "/api/auth/sys/user/password", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_user_edit"}, Tag: "user", Summary: "Set a user's password", Handler: H(s.userPassword)},
+		{Method: "POST", Path: "/api/auth/sys/user/lock/list", Objects: PlatformOnly, Access: Root, Tag: "user", Summary: "Locked accounts", Handler: H(s.lockList)},
+		{Method: "POST", Path: "/api/auth/sys/user/lock/unlock", Objects: PlatformOnly, Access: Root, Tag: "user", Summary: "Unlock accounts", Handler: H(s.unlock)},
 
 		// Users: assigned customers and sites
-		{Method: "POST", Path: "/api/auth/sys/user/assign", Access: Keys, Keys: []string{"auth_user_customerStationList", "auth_user_authData"}, Tag: "user", Summary: "Set the customers and sites assigned to a user", Handler: H(s.userAssign)},
+		{Method: "POST", Path: "/api/auth/sys/user/assign", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_user_customerStationList", "auth_user_authData"}, Tag: "user", Summary: "Set the customers and sites assigned to a user", Handler: H(s.userAssign)},
 
 		// Customers
-		{Method: "POST", Path: "/api/auth/sys/customer/list", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "List customers in scope", Handler: H(s.customerList)},
-		{Method: "GET", Path: "/api/auth/sys/customer/detail", Access: Keys, Keys: []string{"auth_customer_detail", "auth_customer_list"}, Tag: "customer", Summary: "Customer detail", Handler: H(s.customerDetail)},
-		{Method: "POST", Path: "/api/auth/sys/customer/add", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Add a customer", Handler: H(s.customerAdd)},
-		{Method: "POST", Path: "/api/auth/sys/customer/update", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Change a customer", Handler: H(s.customerUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/customer/delete", Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Delete customers without sites or users", Handler: H(s.customerDelete)},
-		{Method: "GET", Path: "/api/auth/sys/customer/options", Access: Session, Tag: "customer", Summary: "Customers in scope for selects", Handler: H(s.customerOptions)},
+		{Method: "POST", Path: "/api/auth/sys/customer/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "List customers in scope", Handler: H(s.customerList)},
+		{Method: "GET", Path: "/api/auth/sys/customer/detail", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_detail", "auth_customer_list"}, Tag: "customer", Summary: "Customer detail", Handler: H(s.customerDetail)},
+		{Method: "POST", Path: "/api/auth/sys/customer/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Add a customer", Handler: H(s.customerAdd)},
+		{Method: "POST", Path: "/api/auth/sys/customer/update", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Change a customer", Handler: H(s.customerUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/customer/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Delete customers without sites or users", Handler: H(s.customerDelete)},
+		{Method: "GET", Path: "/api/auth/sys/customer/options", Objects: ByCustomer, Access: Session, Tag: "customer", Summary: "Customers in scope for selects", Handler: H(s.customerOptions)},
 
 		// Sites
-		{Method: "POST", Path: "/api/auth/sys/site/list", Access: Keys, Keys: []string{"auth_site_list"}, Tag: "site", Summary: "List sites in scope", Handler: H(s.siteList)},
-		{Method: "GET", Path: "/api/auth/sys/site/detail", Access: Keys, Keys: []string{"auth_site_detail", "auth_site_edit"}, Tag: "site", Summary: "Site detail", Handler: H(s.siteDetail)},
-		{Method: "GET", Path: "/api/auth/sys/site/overview", Access: Keys, Keys: []string{"auth_site_detail"}, Tag: "site", Summary: "Site figures: devices by status, alarms", Handler: H(s.siteOverview)},
-		{Method: "POST", Path: "/api/auth/sys/site/add", Access: Keys, Keys: []string{"auth_site_add"}, Tag: "site", Summary: "Add a site", Handler: H(s.siteAdd)},
-		{Method: "POST", Path: "/api/auth/sys/site/update", Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Change a site", Handler: H(s.siteUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/site/status", Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Enable or disable sites", Handler: H(s.siteStatus)},
-		{Method: "POST", Path: "/api/auth/sys/site/delete", Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Delete sites without devices", Handler: H(s.siteDelete)},
-		{Method: "GET", Path: "/api/auth/sys/site/options", Access: Session, Tag: "site", Summary: "Sites in scope for selects", Handler: H(s.siteOptions)},
+		{Method: "POST", Path: "/api/auth/sys/site/list", Objects: BySite, Access: Keys, Keys: []string{"auth_site_list"}, Tag: "site", Summary: "List sites in scope", Handler: H(s.siteList)},
+		{Method: "GET", Path: "/api/auth/sys/site/detail", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail", "auth_site_edit"}, Tag: "site", Summary: "Site detail", Handler: H(s.siteDetail)},
+		{Method: "GET", Path: "/api/auth/sys/site/overview", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail"}, Tag: "site", Summary: "Site figures: devices by status, alarms", Handler: H(s.siteOverview)},
+		{Method: "POST", Path: "/api/auth/sys/site/add", Objects: BySite, Access: Keys, Keys: []string{"auth_site_add"}, Tag: "site", Summary: "Add a site", Handler: H(s.siteAdd)},
+		{Method: "POST", Path: "/api/auth/sys/site/update", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Change a site", Handler: H(s.siteUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/site/status", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Enable or disable sites", Handler: H(s.siteStatus)},
+		{Method: "POST", Path: "/api/auth/sys/site/delete", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Delete sites without devices", Handler: H(s.siteDelete)},
+		{Method: "GET", Path: "/api/auth/sys/site/options", Objects: BySite, Access: Session, Tag: "site", Summary: "Sites in scope for selects", Handler: H(s.siteOptions)},
 
 		// Device models, items and aliases
-		{Method: "POST", Path: "/api/auth/sys/dev/model/list", Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_add", "auth_device_edit", "auth_device_list"}, Tag: "model", Summary: "List device models", Handler: H(s.modelList)},
-		{Method: "GET", Path: "/api/auth/sys/dev/model/detail", Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_detail"}, Tag: "model", Summary: "Device model detail", Handler: H(s.modelDetail)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/add", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Add a device model", Handler: H(s.modelAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/update", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Change a device model", Handler: H(s.modelUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/delete", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Delete unused device models", Handler: H(s.modelDelete)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/item/list", Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_detail"}, Tag: "model", Summary: "Config, param and control items of a model", Handler: H(s.modelItems)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/item/add", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Add a model item", Handler: H(s.modelItemAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/item/update", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Change a model item", Handler: H(s.modelItemUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/item/delete", Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Delete model items", Handler: H(s.modelItemDelete)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/list", Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "List model aliases", Handler: H(s.aliasList)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/add", Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Add a model alias", Handler: H(s.aliasAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/delete", Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Delete model aliases", Handler: H(s.aliasDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_add", "auth_device_edit", "auth_device_list"}, Tag: "model", Summary: "List device models", Handler: H(s.modelList)},
+		{Method: "GET", Path: "/api/auth/sys/dev/model/detail", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_detail"}, Tag: "model", Summary: "Device model detail", Handler: H(s.modelDetail)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Add a device model", Handler: H(s.modelAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/update", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Change a device model", Handler: H(s.modelUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Delete unused device models", Handler: H(s.modelDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_detail"}, Tag: "model", Summary: "Config, param and control items of a model", Handler: H(s.modelItems)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Add a model item", Handler: H(s.modelItemAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/update", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Change a model item", Handler: H(s.modelItemUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/item/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel"}, Tag: "model", Summary: "Delete model items", Handler: H(s.modelItemDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "List model aliases", Handler: H(s.aliasList)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Add a model alias", Handler: H(s.aliasAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Delete model aliases", Handler: H(s.aliasDelete)},
 
 		// Data model catalogue
-		{Method: "POST", Path: "/api/auth/sys/dict/group/list", Access: Keys, Keys: []string{"auth_dict", "auth_dict_group", "auth_deviceModel"}, Tag: "catalogue", Summary: "List data groups", Handler: H(s.dataGroupList)},
-		{Method: "POST", Path: "/api/auth/sys/dict/group/add", Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Add a data group", Handler: H(s.dataGroupAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dict/group/update", Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Change a data group", Handler: H(s.dataGroupUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/dict/group/delete", Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Delete empty data groups", Handler: H(s.dataGroupDelete)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/list", Access: Keys, Keys: []string{"auth_dict", "auth_deviceModel", "auth_device_detail"}, Tag: "catalogue", Summary: "List data items", Handler: H(s.dataItemList)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/add", Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Add a data item", Handler: H(s.dataItemAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/update", Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Change a data item", Handler: H(s.dataItemUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/delete", Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Delete data items", Handler: H(s.dataItemDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dict/group/list", Objects: NoObjects, Why: "the data catalogue is shared by every customer; only platform roles change it", Access: Keys, Keys: []string{"auth_dict", "auth_dict_group", "auth_deviceModel"}, Tag: "catalogue", Summary: "List data groups", Handler: H(s.dataGroupList)},
+		{Method: "POST", Path: "/api/auth/sys/dict/group/add", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Add a data group", Handler: H(s.dataGroupAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dict/group/update", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Change a data group", Handler: H(s.dataGroupUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dict/group/delete", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Delete empty data groups", Handler: H(s.dataGroupDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/list", Objects: NoObjects, Why: "the data catalogue is shared by every customer; only platform roles change it", Access: Keys, Keys: []string{"auth_dict", "auth_deviceModel", "auth_device_detail"}, Tag: "catalogue", Summary: "List data items", Handler: H(s.dataItemList)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/add", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Add a data item", Handler: H(s.dataItemAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/update", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Change a data item", Handler: H(s.dataItemUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dict/item/delete", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Delete data items", Handler: H(s.dataItemDelete)},
 
 		// Devices
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/list", Access: Keys, Keys: []string{"auth_device_list"}, Tag: "device", Summary: "List devices in scope (bounded count, see docs)", Handler: H(s.deviceList)},
-		{Method: "GET", Path: "/api/auth/sys/dev/basic/detail", Access: Keys, Keys: []string{"auth_device_detail", "auth_device_edit", "auth_device_info"}, Tag: "device", Summary: "Device detail (status as a number)", Handler: H(s.deviceDetail)},
-		{Method: "GET", Path: "/api/auth/sys/dev/basic/status/count", Access: Keys, Keys: []string{"auth_device_list", "auth_home"}, Tag: "device", Summary: "Devices in scope by status", Handler: H(s.deviceStatusCounts)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/add", Access: Keys, Keys: []string{"auth_device_add"}, Tag: "device", Summary: "Add a device", Handler: H(s.deviceAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/update", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Change a device (the SN never changes)", Handler: H(s.deviceUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/delete", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Delete devices", Handler: H(s.deviceDelete)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/enable", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Enable or disable devices", Handler: H(s.deviceEnable)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/maintain", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Put devices into or out of maintenance mode", Handler: H(s.deviceMaintain)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/maintained", Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Record a maintenance (resets the unmaintained period)", Handler: H(s.deviceMaintained)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/import", Access: Keys, Keys: []string{"auth_device_add"}, MaxBody: 8 << 20, Tag: "device", Summary: "Import devices from xlsx (base64); all rows or none", Handler: H(s.deviceImport)},
-		{Method: "GET", Path: "/api/auth/sys/dev/basic/import/template", Access: Keys, Keys: []string{"auth_device_add"}, Tag: "device", Summary: "The xlsx import template", Handler: H(s.deviceTemplate)},
-		{Method: "POST", Path: "/api/auth/sys/dev/basic/export", Access: Keys, Keys: []string{"auth_device_list"}, Tag: "device", Summary: "Export the filtered devices to xlsx", Handler: H(s.deviceExport)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/list", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_list"}, Tag: "device", Summary: "List devices in scope (bounded count, see docs)", Handler: H(s.deviceList)},
+		{Method: "GET", Path: "/api/auth/sys/dev/basic/detail", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_detail", "auth_device_edit", "auth_device_info"}, Tag: "device", Summary: "Device detail (status as a number)", Handler: H(s.deviceDetail)},
+		{Method: "GET", Path: "/api/auth/sys/dev/basic/status/count", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_list", "auth_home"}, Tag: "device", Summary: "Devices in scope by status", Handler: H(s.deviceStatusCounts)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/add", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_add"}, Tag: "device", Summary: "Add a device", Handler: H(s.deviceAdd)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/update", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Change a device (the SN never changes)", Handler: H(s.deviceUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/delete", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Delete devices", Handler: H(s.deviceDelete)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/enable", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Enable or disable devices", Handler: H(s.deviceEnable)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/maintain", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Put devices into or out of maintenance mode", Handler: H(s.deviceMaintain)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/maintained", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "device", Summary: "Record a maintenance (resets the unmaintained period)", Handler: H(s.deviceMaintained)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/import", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_add"}, MaxBody: 8 << 20, Tag: "device", Summary: "Import devices from xlsx (base64); all rows or none", Handler: H(s.deviceImport)},
+		{Method: "GET", Path: "/api/auth/sys/dev/basic/import/template", Objects: NoObjects, Why: "an empty spreadsheet", Access: Keys, Keys: []string{"auth_device_add"}, Tag: "device", Summary: "The xlsx import template", Handler: H(s.deviceTemplate)},
+		{Method: "POST", Path: "/api/auth/sys/dev/basic/export", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_list"}, Tag: "device", Summary: "Export the filtered devices to xlsx", Handler: H(s.deviceExport)},
 
 		// Menus and interfaces
-		{Method: "GET", Path: "/api/auth/sys/menu/tree", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Menu tree with interface counts", Handler: H(s.menuTree)},
-		{Method: "POST", Path: "/api/auth/sys/menu/add", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Add a menu", Handler: H(s.menuAdd)},
-		{Method: "POST", Path: "/api/auth/sys/menu/update", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Change a menu's name, parent, sort or URL", Handler: H(s.menuUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/menu/delete", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Delete a menu without interfaces", Handler: H(s.menuDelete)},
-		{Method: "POST", Path: "/api/auth/sys/interface/list", Access: Keys, Keys: []string{"auth_menu", "auth_role_authMenu"}, Tag: "menu", Summary: "List interfaces", Handler: H(s.interfaceList)},
-		{Method: "POST", Path: "/api/auth/sys/interface/save", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Add (id 0) or change an interface", Handler: H(s.interfaceSave)},
-		{Method: "POST", Path: "/api/auth/sys/interface/delete", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Delete interfaces", Handler: H(s.interfaceDelete)},
+		{Method: "GET", Path: "/api/auth/sys/menu/tree", Objects: NoObjects, Why: "menus and interfaces are the console's structure, the same for every customer", Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Menu tree with interface counts", Handler: H(s.menuTree)},
+		{Method: "POST", Path: "/api/auth/sys/menu/add", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Add a menu", Handler: H(s.menuAdd)},
+		{Method: "POST", Path: "/api/auth/sys/menu/update", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Change a menu's name, parent, sort or URL", Handler: H(s.menuUpdate)},
+		{Method: "POST", Path: "/api/auth/sys/menu/delete", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Delete a menu without interfaces", Handler: H(s.menuDelete)},
+		{Method: "POST", Path: "/api/auth/sys/interface/list", Objects: NoObjects, Why: "menus and interfaces are the console's structure, the same for every customer", Access: Keys, Keys: []string{"auth_menu", "auth_role_authMenu"}, Tag: "menu", Summary: "List interfaces", Handler: H(s.interfaceList)},
+		{Method: "POST", Path: "/api/auth/sys/interface/save", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Add (id 0) or change an interface", Handler: H(s.interfaceSave)},
+		{Method: "POST", Path: "/api/auth/sys/interface/delete", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_menu"}, Tag: "menu", Summary: "Delete interfaces", Handler: H(s.interfaceDelete)},
 
 		// Mail outbox and logs
-		{Method: "POST", Path: "/api/auth/sys/mail/outbox/list", Access: Root, Tag: "system", Summary: "Mails kept in the outbox (no SMTP configured)", Handler: H(s.outboxList)},
-		{Method: "POST", Path: "/api/auth/sys/logs/action/list", Access: Keys, Keys: []string{"auth_logs_action"}, Tag: "logs", Summary: "Action log", Handler: H(s.actionLogList)},
+		{Method: "POST", Path: "/api/auth/sys/mail/outbox/list", Objects: PlatformOnly, Access: Root, Tag: "system", Summary: "Mails kept in the outbox (no SMTP configured)", Handler: H(s.outboxList)},
+		{Method: "POST", Path: "/api/auth/sys/logs/action/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_logs_action"}, Tag: "logs", Summary: "Action log", Handler: H(s.actionLogList)},
 	}, s.fleetRoutes()...)
 }

@@ -1,11 +1,14 @@
 package httpapi
 
 import (
-	"encoding/json"
+	"crypto/subtle"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -28,6 +31,7 @@ import (
 	"chargeops/internal/mail"
 	"chargeops/internal/menu"
 	"chargeops/internal/role"
+	"chargeops/internal/secret"
 	"chargeops/internal/site"
 	"chargeops/internal/user"
 )
@@ -66,6 +70,7 @@ type Options struct {
 	LanguageSwitch bool
 	PublicURL      string
 	TrustProxy     bool
+	MetricsToken   string // GET /metrics needs "Authorization: Bearer <token>"; empty: loopback peers only
 	MaxBodyBytes   int
 	SessionMax     time.Duration
 	Version        string
@@ -105,7 +110,7 @@ func New(d Deps, o Options, reg prometheus.Registerer) *Server {
 		s.mux.Handle(fleet.FilesPrefix, d.Fleet.FilesHandler())
 	}
 	s.mux.HandleFunc("GET /healthz", s.health)
-	s.mux.Handle("GET /metrics", promhttp.HandlerFor(prometheusGatherer(reg), promhttp.HandlerOpts{}))
+	s.mux.Handle("GET /metrics", s.metricsGuard(promhttp.HandlerFor(prometheusGatherer(reg), promhttp.HandlerOpts{})))
 	s.mux.Handle("/", spaHandler(o.UI))
 	return s
 }
@@ -120,7 +125,7 @@ func (s *Server) InterfaceSpecs() []access.InterfaceSpec {
 		if rt.Access == Public {
 			continue
 		}
-		out = append(out, access.InterfaceSpec{Method: rt.Method, Path: rt.Path, Name: rt.Summary, Keys: rt.Keys, Common: rt.Access == Session})
+		out = append(out, access.InterfaceSpec{Method: rt.Method, Path: rt.Path, Name: rt.Summary, Keys: rt.Keys, Common: rt.Access == Session, Locked: rt.locked()})
 	}
 	return out
 }
@@ -136,10 +141,38 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusOK, Envelope{Code: apperr.Internal, Message: i18n.T(s.locale(r), "err.internal", nil)})
 		}
 	}()
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Header().Set("Referrer-Policy", "same-origin")
 	s.mux.ServeHTTP(w, r)
+}
+
+// contentSecurityPolicy: scripts only from chargeops itself (the built console has no inline
+// script); inline styles are allowed because antd writes its CSS-in-JS at run time; images may be
+// data: or blob: URLs (logos, previews); nothing may frame the console.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+	"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// metricsGuard lets a scraper read /metrics with the configured bearer token; without a token
+// configured, only a loopback peer (the connection's own address, never X-Forwarded-For) may.
+func (s *Server) metricsGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		allowed := false
+		if s.opt.MetricsToken != "" {
+			got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			allowed = subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.MetricsToken)) == 1
+		} else if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			ip, err := netip.ParseAddr(host)
+			allowed = err == nil && ip.Unmap().IsLoopback()
+		}
+		if !allowed {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			http.Error(w, "metrics need a token", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func (s *Server) locale(r *http.Request) string {
@@ -209,7 +242,8 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 		return fail(apperr.ErrCSRF)
 	}
 	readOnlyRefusal := c.P != nil && c.P.ReadOnly && rt.Access == Keys && !rt.reads()
-	if rt.Access != Public && (readOnlyRefusal || !s.Registry.Allowed(c.P, r.Method, rt.Path)) {
+	platformRefusal := c.P != nil && rt.Objects == PlatformOnly && !c.P.Root && !c.P.Scope.AllCustomers
+	if rt.Access != Public && (readOnlyRefusal || platformRefusal || !s.Registry.Allowed(c.P, r.Method, rt.Path)) {
 		slog.Warn("permission denied", "user", c.P.UserName, "method", r.Method, "path", rt.Path)
 		s.logOperation(c, rt, apperr.NoPermission)
 		return fail(apperr.ErrNoPermission)
@@ -231,31 +265,28 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 	return code
 }
 
-// redactedFields never reach the action log, whatever endpoint carries them.
-var redactedFields = []string{"password", "oldpassword", "newpassword", "secret", "appsecret", "token", "captcha", "username"}
-
+// logOperation writes the action-log row of a call. Secrets never reach it, at any depth of
+// the body or in the query (internal/secret).
 func (s *Server) logOperation(c *Ctx, rt Route, code int) {
-	data := string(c.body)
+	data := secret.MaskString(string(c.body))
 	if c.R.Method == http.MethodGet {
-		data = c.R.URL.RawQuery
-	}
-	var m map[string]any
-	if json.Unmarshal(c.body, &m) == nil {
-		for k := range m {
-			for _, f := range redactedFields {
-				if strings.EqualFold(k, f) {
-					m[k] = "***"
-				}
-			}
-		}
-		b, _ := json.Marshal(m)
-		data = string(b)
+		data = maskQuery(c.R.URL.Query())
 	}
 	e := actionlog.Entry{UserID: c.P.UserID, UserName: c.P.UserName, Type: actionlog.TypeOperation,
 		Action: fmt.Sprintf("%s %s", rt.Method, rt.Path), Data: data, Code: code, IP: c.Client.IP}
 	if err := s.ActionLog.Write(c, e); err != nil {
 		slog.Error("action log not written", "err", err, "action", e.Action)
 	}
+}
+
+// maskQuery is a query string with the values of secret parameters masked.
+func maskQuery(q url.Values) string {
+	for k := range q {
+		if secret.IsSecretField(k) {
+			q[k] = []string{secret.Mask}
+		}
+	}
+	return q.Encode()
 }
 
 func (s *Server) secure(r *http.Request) bool {
@@ -280,16 +311,4 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.opt.Version, "db": s.DB.Dialect().String()})
-}
-
-// baseURL is where mailed links point: the configured public URL, else the request's origin.
-func (s *Server) baseURL(r *http.Request) string {
-	if s.opt.PublicURL != "" {
-		return s.opt.PublicURL
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
 }

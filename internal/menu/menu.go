@@ -5,6 +5,7 @@ package menu
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -35,6 +36,8 @@ type Interface struct {
 	URL    string   `json:"url"`
 	Common bool     `json:"common"`
 	Keys   []string `json:"keys"`
+	// Locked: the interface follows the code and cannot be changed here (read-only).
+	Locked bool `json:"locked"`
 }
 
 // Service manages menus and interfaces; changes reload the registry every request checks.
@@ -180,6 +183,7 @@ func (s *Service) Interfaces(ctx context.Context, f InterfaceFilter) (db.List[In
 		return out, err
 	}
 	for i := range out.List {
+		out.List[i].Locked = s.registry.Locked(out.List[i].Method, out.List[i].URL)
 		out.List[i].Keys, err = db.All(ctx, s.db, (&db.Query{From: "api_interface_permission"}).And("interface_id = ?", out.List[i].ID), "perm_key", "perm_key", 100, 0,
 			func(r db.Scanner) (string, error) { var k string; err := r.Scan(&k); return k, err })
 		if err != nil {
@@ -214,6 +218,12 @@ func (s *Service) SaveInterface(ctx context.Context, in Interface) (int64, error
 	if err := s.validateInterface(ctx, &in); err != nil {
 		return 0, err
 	}
+	if err := s.checkUnlocked(ctx, in.ID); err != nil {
+		return 0, err
+	}
+	if s.registry.Locked(in.Method, in.URL) {
+		return 0, errLocked
+	}
 	id := in.ID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		var err error
@@ -247,11 +257,47 @@ func (s *Service) SaveInterface(ctx context.Context, in Interface) (int64, error
 }
 
 // DeleteInterfaces removes interfaces (a removed built-in one is back at the next start).
+// Locked ones (see checkUnlocked) are refused, and then none is deleted.
 func (s *Service) DeleteInterfaces(ctx context.Context, ids []int64) error {
 	for _, id := range ids {
-		if _, err := s.db.Exec(ctx, `DELETE FROM api_interface WHERE id = ?`, id); err != nil {
+		if err := s.checkUnlocked(ctx, id); err != nil {
 			return err
 		}
 	}
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			res, err := tx.Exec(ctx, `DELETE FROM api_interface WHERE id = ?`, id)
+			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
+				return fmt.Errorf("menu: delete interface %d: %w", id, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	return s.registry.Reload(ctx)
+}
+
+// errLocked: root-only, every user's own and security-relevant interfaces follow the code
+// (docs/decisions.md, "Permissions and data scope").
+var errLocked = apperr.New(apperr.NoPermission, "err.interface_locked")
+
+// checkUnlocked refuses a change of an existing interface (id > 0) that the code locks.
+func (s *Service) checkUnlocked(ctx context.Context, id int64) error {
+	if id == 0 {
+		return nil
+	}
+	var method, url string
+	err := s.db.QueryRow(ctx, `SELECT method, url FROM api_interface WHERE id = ?`, id).Scan(&method, &url)
+	if db.NotFound(err) {
+		return apperr.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("menu: interface %d: %w", id, err)
+	}
+	if s.registry.Locked(method, url) {
+		return errLocked
+	}
+	return nil
 }

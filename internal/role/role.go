@@ -283,22 +283,23 @@ func narrowerOrEqual(st access.RoleSettings, p *access.Principal) bool {
 }
 
 // CheckGrantable reports whether p may give role id to a user: root always; others only a role
-// whose keys they hold themselves.
+// they see whose keys they hold and whose data access and levels are no wider than their own
+// (a platform role with customer access "All" is out of reach of a customer's administrator).
 func (s *Service) CheckGrantable(ctx context.Context, p *access.Principal, id int64) error {
 	if p.Root || id == 0 {
 		return nil
 	}
-	if _, err := s.GetScoped(ctx, p, id); err != nil {
-		return err
-	}
-	keys, err := s.Keys(ctx, id)
+	r, err := s.GetScoped(ctx, p, id)
 	if err != nil {
 		return err
 	}
-	for _, k := range keys {
+	for _, k := range r.Keys {
 		if !p.Keys[k] {
 			return errEscalation
 		}
+	}
+	if !narrowerOrEqual(r.RoleSettings, p) {
+		return errEscalation
 	}
 	return nil
 }

@@ -9,18 +9,8 @@ import (
 	"chargeops/internal/session"
 )
 
-// scopeCond limits users to those a caller may see: users of customers in scope; platform
-// users (customer 0) only for a caller who sees every customer; root accounts only for root.
-func scopeCond(p *access.Principal) (string, []any) {
-	if p.Root {
-		return "1 = 1", nil
-	}
-	cond, args := p.Scope.CustomerCond("u.customer_id")
-	if p.Scope.AllCustomers {
-		cond = "1 = 1"
-	}
-	return "(u.root = 0 AND " + cond + ")", args
-}
+// scopeCond limits users to those p may see (access.Principal.UserCond).
+func scopeCond(p *access.Principal) (string, []any) { return p.UserCond("u") }
 
 // ListScoped returns a page of the users p may see.
 func (s *Service) ListScoped(ctx context.Context, p *access.Principal, f ListFilter) (db.List[User], error) {
@@ -63,7 +53,7 @@ type Assignment struct {
 // every site must belong to an assigned customer or the user's own, and the user's maximum
 // site count holds.
 func (s *Service) Assign(ctx context.Context, p *access.Principal, a Assignment) error {
-	u, err := s.GetScoped(ctx, p, a.ID)
+	u, err := s.manageable(ctx, p, a.ID)
 	if err != nil {
 		return err
 	}

@@ -52,9 +52,13 @@ func (u *User) PasswordHash() string { return u.passwordHash }
 type Service struct {
 	db       *db.DB
 	sessions *session.Store
+	grants   Grants
 }
 
-func NewService(d *db.DB, s *session.Store) *Service { return &Service{db: d, sessions: s} }
+// NewService builds the account service; grants decides which roles a caller may hand out.
+func NewService(d *db.DB, s *session.Store, grants Grants) *Service {
+	return &Service{db: d, sessions: s, grants: grants}
+}
 
 const userColumns = `u.id, u.user_name, u.nick_name, u.email, u.contact, u.avatar, u.root, u.vendor, COALESCE(u.role_id, 0),
 	COALESCE(r.name, ''), u.customer_id, u.max_sites, u.status, u.failed_logins, u.locked_until, u.privacy_version, u.locale,
@@ -300,31 +304,6 @@ func (s *Service) ChangeEmail(ctx context.Context, id int64, email string) error
 // AcceptPrivacy records the privacy-policy version the user accepted.
 func (s *Service) AcceptPrivacy(ctx context.Context, id int64, version string) error {
 	_, err := s.db.Exec(ctx, `UPDATE app_user SET privacy_version = ? WHERE id = ?`, version, id)
-	return err
-}
-
-// RecordFailedLogin counts a failure and locks the account after lockAfter failures in a row.
-// It returns the failures so far and the lock end (0 when not locked).
-func (s *Service) RecordFailedLogin(ctx context.Context, id int64, lockAfter int, lockUntil int64) (int, int64, error) {
-	var failures int
-	var locked int64
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := tx.QueryRow(ctx, `UPDATE app_user SET failed_logins = failed_logins + 1 WHERE id = ? RETURNING failed_logins`, id).Scan(&failures); err != nil {
-			return err
-		}
-		if failures >= lockAfter {
-			locked = lockUntil
-			_, err := tx.Exec(ctx, `UPDATE app_user SET locked_until = ?, failed_logins = 0 WHERE id = ?`, locked, id)
-			return err
-		}
-		return nil
-	})
-	return failures, locked, err
-}
-
-// RecordLogin clears the failure count after a successful login.
-func (s *Service) RecordLogin(ctx context.Context, id int64) error {
-	_, err := s.db.Exec(ctx, `UPDATE app_user SET failed_logins = 0, locked_until = 0 WHERE id = ?`, id)
 	return err
 }
 

@@ -70,6 +70,11 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 			err = f.FirmwareJob(context.WithoutCancel(ctx), c.dev.ID, true, "Scheduled")
 		}
 	case fleet.CtlGetDiagnostics:
+		// The job opens before the call (a charger may upload before its answer arrives) and
+		// closes when the call fails; the upload itself closes it (docs/gateway.md, "Files").
+		if err := f.OpenDiagnosticsJob(ctx, c.dev.ID, cmd.ID); err != nil {
+			return fleet.Outcome{}, err
+		}
 		req := firmware.NewGetDiagnosticsRequest(f.DiagnosticsURL(c.base, c.dev.ID, cmd.ID))
 		if p.Retries > 0 {
 			req.Retries = &p.Retries
@@ -78,6 +83,8 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		raw, err = c.call(ctx, firmware.GetDiagnosticsFeatureName, req)
 		if err == nil {
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
+		} else {
+			f.EndDiagnosticsJob(context.WithoutCancel(ctx), c.dev.ID, cmd.ID)
 		}
 	case fleet.CtlVPNStart, fleet.CtlVPNStop:
 		msg := "VpnStart"

@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"chargeops/internal/clientaddr"
+	"chargeops/internal/device"
 	"chargeops/internal/fleet"
 )
 
@@ -31,6 +32,7 @@ const Path = "/ocpp/"
 // Options of the gateway.
 type Options struct {
 	AllowUnknown bool          // unknown SNs connect and boot as Pending (else HTTP 404)
+	RequireKeys  bool          // a device without a key is refused (else it connects with its SN alone)
 	PingInterval time.Duration // WebSocket pings; default 30 s
 	WriteTimeout time.Duration // one frame's write; default 10 s
 	TrustProxy   bool          // client address and TLS from X-Forwarded-For / -Proto
@@ -109,9 +111,13 @@ func (g *Gateway) baseURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
+func (g *Gateway) attempt(r *http.Request, sn string) fleet.Attempt {
+	return fleet.Attempt{SN: sn, Addr: g.clientIP(r), Protocol: SubProtocol}
+}
+
 func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, sn, reason string, status int) {
 	g.refused.Add(1)
-	g.fleet.RecordRefusal(r.Context(), sn, reason, g.clientIP(r), SubProtocol)
+	g.fleet.RecordRefusal(r.Context(), g.attempt(r, sn), reason)
 	slog.Info("ocpp connection refused", "sn", sn, "reason", reason, "addr", g.clientIP(r))
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Basic realm="chargeops"`)
@@ -119,11 +125,18 @@ func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, sn, reason stri
 	http.Error(w, http.StatusText(status), status)
 }
 
-// ServeHTTP admits a charger at /ocpp/{SN} and runs its connection.
+// ServeHTTP admits a charger at /ocpp/{SN} and runs its connection. Only that path is an
+// identity: /ocpp/anything/{SN} is not found, so nobody connects as a charger through a
+// path the charger never uses. An SN that cannot be a device's (decisions: device SN) is a
+// bad request and is not recorded.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rest := strings.TrimPrefix(r.URL.Path, Path)
-	sn, err := url.PathUnescape(rest[strings.LastIndex(rest, "/")+1:])
-	if err != nil || sn == "" || len(sn) > 64 || strings.ContainsAny(sn, " \t\r\n") {
+	rest := strings.TrimPrefix(r.URL.EscapedPath(), Path)
+	if strings.Contains(rest, "/") {
+		http.NotFound(w, r)
+		return
+	}
+	sn, err := url.PathUnescape(rest)
+	if err != nil || !device.ValidSN(sn) {
 		http.Error(w, "bad charge point identity", http.StatusBadRequest)
 		return
 	}
@@ -155,7 +168,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			g.refuse(w, r, sn, fleet.RefuseUnknown, http.StatusNotFound)
 			return
 		}
-		g.fleet.RecordPending(ctx, sn, g.clientIP(r), SubProtocol, fleet.BootInfo{})
+		g.fleet.RecordPending(ctx, g.attempt(r, sn), fleet.BootInfo{})
 	} else {
 		if !dev.Enabled {
 			g.refuse(w, r, sn, fleet.RefuseDisabled, http.StatusUnauthorized)
@@ -164,6 +177,10 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		required := dev.SecurityProfile
 		if required == 0 && dev.AuthKeyHash != "" {
 			required = 1
+		}
+		if required == 0 && g.opt.RequireKeys {
+			g.refuse(w, r, sn, fleet.RefuseNoKey, http.StatusUnauthorized)
+			return
 		}
 		if required > 0 {
 			user, pass, ok := r.BasicAuth()

@@ -36,7 +36,9 @@ type cpHandler struct {
 	delay    time.Duration // how long Reset takes to answer (to provoke a timeout)
 	config   map[string]string
 	uploaded chan string
-	stop     func()
+	// manualDiag, when set, receives GetDiagnostics locations instead of the handler uploading.
+	manualDiag chan string
+	stop       func()
 }
 
 func (h *cpHandler) note(s string) {
@@ -92,6 +94,10 @@ func (h *cpHandler) OnUnlockConnector(*core.UnlockConnectorRequest) (*core.Unloc
 }
 func (h *cpHandler) OnGetDiagnostics(r *firmware.GetDiagnosticsRequest) (*firmware.GetDiagnosticsConfirmation, error) {
 	h.note("GetDiagnostics")
+	if h.manualDiag != nil {
+		h.manualDiag <- r.Location
+		return firmware.NewGetDiagnosticsConfirmation(), nil
+	}
 	go func() {
 		_, _ = h.cp.DiagnosticsStatusNotification(firmware.DiagnosticsStatusUploading)
 		resp, err := http.Post(r.Location+"&name=diag.log", "text/plain", strings.NewReader("boot ok\nerror 42\n"))

@@ -48,7 +48,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			if err := decode(raw, &req); err != nil {
 				return nil, err
 			}
-			f.RecordPending(ctx, c.sn, c.addr, SubProtocol, bootInfo(&req))
+			f.RecordPending(ctx, fleet.Attempt{SN: c.sn, Addr: c.addr, Protocol: SubProtocol}, bootInfo(&req))
 			return core.NewBootNotificationConfirmation(now(), interval, core.RegistrationStatusPending), nil
 		case core.HeartbeatFeatureName:
 			return core.NewHeartbeatConfirmation(now()), nil

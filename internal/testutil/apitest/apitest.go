@@ -43,7 +43,10 @@ const (
 // New starts a node on d. Captcha is off unless mutate turns it on.
 func New(t testing.TB, d *db.DB, mutate func(*config.Config)) *Env {
 	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	t.Cleanup(srv.Close)
 	cfg := config.Default()
+	cfg.Addr = srv.Listener.Addr().String() // the node's real, loopback address: mailed links point there
 	cfg.Captcha = false
 	cfg.LoginLockFor = time.Minute
 	if mutate != nil {
@@ -56,8 +59,8 @@ func New(t testing.TB, d *db.DB, mutate func(*config.Config)) *Env {
 	if _, _, err := a.Users.UpsertRoot(context.Background(), RootName, RootPassword); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(a.Server)
-	t.Cleanup(srv.Close)
+	srv.Config.Handler = a.Server
+	srv.Start()
 	return &Env{T: t, App: a, DB: d, URL: srv.URL}
 }
 
@@ -106,6 +109,25 @@ func (c *Client) Cookie(name string) string {
 // Call sends a JSON request (GET: body becomes the query) and decodes the envelope.
 func (c *Client) Call(method, path string, body any) Answer {
 	c.env.T.Helper()
+	raw := c.CallRaw(method, path, body)
+	var a Answer
+	if err := json.Unmarshal(raw.Body, &a); err != nil {
+		c.env.T.Fatalf("%s %s: not an envelope (%d, %s): %.200q", method, path, raw.Status, raw.ContentType, raw.Body)
+	}
+	a.HTTP = raw.Status
+	return a
+}
+
+// Raw is an answer as it came: an envelope, a file or an event stream.
+type Raw struct {
+	Status      int
+	ContentType string
+	Body        []byte
+}
+
+// CallRaw sends a request like Call and returns the answer undecoded (downloads).
+func (c *Client) CallRaw(method, path string, body any) Raw {
+	c.env.T.Helper()
 	var rd io.Reader
 	target := c.env.URL + path
 	if method == http.MethodGet && body != nil {
@@ -138,13 +160,8 @@ func (c *Client) Call(method, path string, body any) Answer {
 		c.env.T.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var a Answer
-	raw, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(raw, &a); err != nil {
-		c.env.T.Fatalf("%s %s: not an envelope (%d): %s", method, path, resp.StatusCode, raw)
-	}
-	a.HTTP = resp.StatusCode
-	return a
+	b, _ := io.ReadAll(resp.Body)
+	return Raw{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), Body: b}
 }
 
 func jsonScalar(v any) string {

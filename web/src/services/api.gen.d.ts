@@ -2365,6 +2365,7 @@ export interface components {
             uploadUrl?: string;
         };
         FirmwareAddInput: {
+            customerId?: number;
             name?: string;
         };
         FleetBlacklistEntry: {
@@ -2409,6 +2410,7 @@ export interface components {
             readonly?: boolean;
             updatedAt?: number;
             value?: string;
+            writable?: boolean;
             writeLevel?: number;
         };
         FleetConnectorView: {
@@ -2451,6 +2453,7 @@ export interface components {
             complete?: boolean;
             createdAt?: number;
             createdBy?: string;
+            customerId?: number;
             deviceId?: number;
             id?: number;
             kind?: string;
@@ -2492,6 +2495,7 @@ export interface components {
             firmwareId?: number;
             items?: components["schemas"]["FleetKV"][];
             keys?: string[];
+            link?: string;
             location?: string;
             message?: string;
             retries?: number;
@@ -2788,6 +2792,7 @@ export interface components {
             common?: boolean;
             id?: number;
             keys?: string[];
+            locked?: boolean;
             method?: string;
             name?: string;
             url?: string;
