@@ -31,5 +31,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./vitest.setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // Routing tests render the whole console; a loaded 2-core CI machine needs more than 5 s.
+    testTimeout: 20_000,
   },
 });

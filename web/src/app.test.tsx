@@ -8,6 +8,7 @@ import { routeObjects } from './router';
 import { queryClient } from './services/queryClient';
 import { post, resetRequestState } from './services/request';
 import { setupRequest } from './setupRequest';
+import { HISTORY_STORAGE_KEY } from './utils/history';
 
 type Handler = (body: unknown) => unknown;
 let api: Record<string, Handler>;
@@ -142,5 +143,62 @@ describe('app routing', () => {
     fireEvent.click(screen.getByTestId('privacy-accept'));
     await waitFor(() => expect(screen.queryByTestId('privacy-modal')).toBeNull());
     expect(posted.find((p) => p.url === '/api/auth/sys/user/owner/privacy')?.body).toEqual({ version: '2026-11-01' });
+  });
+});
+
+describe('history tabs end with the session', { timeout: 15000 }, () => {
+  const stored = () => JSON.parse(sessionStorage.getItem(HISTORY_STORAGE_KEY) ?? 'null') as { owner: number; tabs: { key: string }[] } | null;
+  const tabKeys = () => stored()?.tabs.map((t) => t.key);
+
+  beforeEach(() => {
+    sessionStorage.clear();
+    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_home', 'auth_site', 'auth_site_list']) });
+    api['/api/unauth/logout'] = () => ({ code: 0, data: null });
+  });
+
+  async function visitTwoPages() {
+    const router = renderAt('/manage/home');
+    setupRequest((p) => void router.navigate(p));
+    await screen.findByTestId('not-available');
+    await act(() => router.navigate('/manage/site/list'));
+    await waitFor(() => expect(tabKeys()).toEqual(['/manage/home', '/manage/site/list']));
+    expect(stored()?.owner).toBe(2);
+    expect(screen.getByTestId('history-tabs').textContent).toContain('Site list');
+    return router;
+  }
+
+  it('logout clears them', async () => {
+    const router = await visitTwoPages();
+    fireEvent.mouseEnter(screen.getByTestId('user-menu'));
+    fireEvent.click(await screen.findByTestId('user-menu-logout'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(posted.some((p) => p.url === '/api/unauth/logout')).toBe(true);
+    expect(sessionStorage.getItem(HISTORY_STORAGE_KEY)).toBeNull();
+  });
+
+  it('a session-expired code clears them', async () => {
+    const router = await visitTwoPages();
+    api['/api/auth/sys/anything'] = () => ({ code: 20003, message: 'ended' });
+    await act(async () => {
+      await Promise.allSettled([post('/api/auth/sys/anything', {})]);
+    });
+    expect(sessionStorage.getItem(HISTORY_STORAGE_KEY)).toBeNull();
+    // the newest dialog (an earlier test's may still be fading out)
+    const oks = await screen.findAllByTestId('session-expired-ok');
+    fireEvent.click(oks[oks.length - 1]);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(sessionStorage.getItem(HISTORY_STORAGE_KEY)).toBeNull();
+  });
+
+  it("the next user to sign in does not see the previous user's tabs", async () => {
+    sessionStorage.setItem(
+      HISTORY_STORAGE_KEY,
+      JSON.stringify({ owner: 9, tabs: [{ key: '/manage/home', path: '/manage/home', name: 'menu.home' }, { key: '/manage/system/role', path: '/manage/system/role', name: 'menu.role' }] }),
+    );
+    renderAt('/manage/home');
+    await screen.findByTestId('not-available');
+    await waitFor(() => expect(stored()?.owner).toBe(2));
+    expect(tabKeys()).toEqual(['/manage/home']);
+    expect(screen.getByTestId('history-tabs').textContent).not.toContain('Roles');
   });
 });

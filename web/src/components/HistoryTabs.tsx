@@ -1,32 +1,40 @@
-/** Up to 20 visited /manage pages, home first, kept in sessionStorage; closable. */
+/** Up to 20 visited /manage pages, home first, kept in sessionStorage for the signed-in user; closable. */
 import { useEffect, useState } from 'react';
 import { Tabs } from 'antd';
 import { useLocation, useMatches, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../models/session';
 import { addTab, loadTabs, removeTab, saveTabs, HISTORY_HOME, type HistoryTab } from '../utils/history';
 import type { RouteInfo } from '../utils/routeMatch';
 
 export default function HistoryTabs() {
+  const { session } = useSession();
+  const owner = session?.user.id ?? 0;
+  // a new owner starts from its own stored tabs (keyed: no state carried over)
+  return <OwnedTabs key={owner} owner={owner} />;
+}
+
+function OwnedTabs({ owner }: { owner: number }) {
   const { t } = useTranslation();
   const location = useLocation();
   const matches = useMatches();
   const navigate = useNavigate();
-  const [tabs, setTabs] = useState<HistoryTab[]>(() => loadTabs());
+  const [tabs, setTabs] = useState<HistoryTab[]>(() => loadTabs(owner));
 
   const info = matches.length ? (matches[matches.length - 1].handle as RouteInfo | undefined) : undefined;
   const name = info?.name ?? '';
   useEffect(() => {
     setTabs((prev) => {
       const next = addTab(prev, { key: location.pathname, path: location.pathname + location.search, name });
-      saveTabs(next);
+      saveTabs(next, owner);
       return next;
     });
-  }, [location.pathname, location.search, name]);
+  }, [location.pathname, location.search, name, owner]);
 
   const close = (key: string) => {
     const next = removeTab(tabs, key);
     setTabs(next);
-    saveTabs(next);
+    saveTabs(next, owner);
     if (key === location.pathname) void navigate(next[next.length - 1].path);
   };
 

@@ -7,6 +7,7 @@ import { isCancelled } from '../services/request';
 import type { AppConfig, SessionInfo } from '../services/typings';
 import { subjectOf, type Subject } from '../access';
 import { DEFAULT_LOCALE } from '../i18n';
+import { clearTabs } from '../utils/history';
 import { DEFAULT_TIME_ZONE } from '../utils/time';
 
 export const SESSION_KEY = ['session'] as const;
@@ -22,7 +23,9 @@ export async function fetchSession(): Promise<SessionInfo | null> {
   }
 }
 
+/** Forgets the local session: logout and the session-expired codes (20001-20004) come here. */
 export function clearSession(): void {
+  clearTabs();
   queryClient.setQueryData(SESSION_KEY, null);
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] && q.queryKey[0] !== CONFIG_KEY[0] });
 }

@@ -131,6 +131,14 @@ describe('control items by level', () => {
     expect(usableControls(items, { root: false, level: 3 })[0].name).toBe('Soft reboot');
   });
 
+  it('compares each type with the level the server uses for it (link, download, parameter)', () => {
+    const byType = (type: number) =>
+      type === 7 || type === 8 ? null : type === 9 ? { root: false, level: 0 } : { root: false, level: 5 };
+    const its = [item(7, 5), item(9, 1), item(1, 5), item(2, 1)];
+    expect(usableControls(its, byType).map((c) => c.type)).toEqual([1, 9]);
+    expect(usableControls([], byType).map((c) => c.type)).not.toContain(7);
+  });
+
   it('offers the standard operations but VPN when the model lists none', () => {
     const types = usableControls([], { root: false, level: 5 }).map((c) => c.type);
     expect(types).toContain(1);

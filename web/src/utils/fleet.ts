@@ -161,24 +161,28 @@ export function levelAllows(l: Levels, itemLevel: number): boolean {
 export const DEFAULT_CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 9, 10, 11];
 
 /**
- * The control items a user may use on a model: control kind, allowed by the user's param level,
- * one per control type, ordered by display priority then type. `null` names come from the
- * defaults (model without control items).
+ * The control items a user may use on a model: control kind, allowed by the level the server
+ * compares for that type (`internal/access/levels.go`: WEB/SSH for the remote link 7/8, config
+ * download for 9, parameter for the others; `null`: never), one per control type, ordered by
+ * display priority then type. `null` names come from the defaults (model without control items).
  */
-export function usableControls(items: ControlItem[], l: Levels): { type: number; name: string | null; level: number }[] {
+export function usableControls(
+  items: ControlItem[],
+  levels: Levels | ((type: number) => Levels | null),
+): { type: number; name: string | null; level: number }[] {
+  const levelOf = typeof levels === 'function' ? levels : () => levels;
+  const allows = (type: number, itemLevel: number) => {
+    const l = levelOf(type);
+    return l !== null && levelAllows(l, itemLevel);
+  };
   const controls = items.filter((i) => i.kind === 'control' && i.controlTypeCode >= 1 && i.controlTypeCode <= 11);
-  if (controls.length === 0) return DEFAULT_CONTROL_TYPES.map((type) => ({ type, name: null, level: 0 }));
+  if (controls.length === 0) return DEFAULT_CONTROL_TYPES.filter((type) => allows(type, 5)).map((type) => ({ type, name: null, level: 0 }));
   const seen = new Set<number>();
   return controls
-    .filter((i) => levelAllows(l, i.controlLevel))
+    .filter((i) => allows(i.controlTypeCode, i.controlLevel))
     .sort((a, b) => a.displayPriority - b.displayPriority || a.controlTypeCode - b.controlTypeCode)
     .filter((i) => !seen.has(i.controlTypeCode) && seen.add(i.controlTypeCode))
     .map((i) => ({ type: i.controlTypeCode, name: i.controlName || null, level: i.controlLevel }));
-}
-
-/** Config items a user may change: not read-only and allowed by the config write level. */
-export function canWriteConfig(item: { readonly: boolean; writeLevel: number }, l: Levels): boolean {
-  return !item.readonly && levelAllows(l, item.writeLevel);
 }
 
 /**

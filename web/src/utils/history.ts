@@ -1,4 +1,7 @@
-/** History tabs (spec §2, §9): up to 20 visited /manage pages, home always first, per tab session. */
+/**
+ * History tabs (spec §2, §9): up to 20 visited /manage pages, home always first, per tab session.
+ * They belong to the signed-in user and end with the session.
+ */
 export const HISTORY_STORAGE_KEY = 'chargeops_history_tabs';
 export const HISTORY_MAX = 20;
 export const HISTORY_HOME = '/manage/home';
@@ -37,17 +40,41 @@ export function removeTab(tabs: HistoryTab[], key: string): HistoryTab[] {
   return withHome(tabs.filter((t) => t.key !== key));
 }
 
-export function loadTabs(storage: Storage = sessionStorage): HistoryTab[] {
+/** What sessionStorage holds: the tabs and the id of the user they belong to. */
+interface StoredTabs {
+  owner: number;
+  tabs: HistoryTab[];
+}
+
+/**
+ * The stored tabs of `owner` (the signed-in user's id). Tabs of another user, or stored without
+ * an owner, are dropped: page titles of one user's screens must not show to the next.
+ */
+export function loadTabs(owner: number, storage: Storage = sessionStorage): HistoryTab[] {
   try {
     const raw = storage.getItem(HISTORY_STORAGE_KEY);
-    const parsed = raw ? (JSON.parse(raw) as HistoryTab[]) : [];
-    if (!Array.isArray(parsed)) return [homeTab];
-    return withHome(parsed.filter((t) => t && typeof t.key === 'string' && typeof t.path === 'string')).slice(0, HISTORY_MAX);
+    if (!raw) return [homeTab];
+    const parsed = JSON.parse(raw) as Partial<StoredTabs> | null;
+    if (!parsed || parsed.owner !== owner || !Array.isArray(parsed.tabs)) {
+      storage.removeItem(HISTORY_STORAGE_KEY);
+      return [homeTab];
+    }
+    return withHome(parsed.tabs.filter((t) => t && typeof t.key === 'string' && typeof t.path === 'string')).slice(0, HISTORY_MAX);
   } catch {
     return [homeTab];
   }
 }
 
-export function saveTabs(tabs: HistoryTab[], storage: Storage = sessionStorage): void {
-  storage.setItem(HISTORY_STORAGE_KEY, JSON.stringify(tabs.slice(0, HISTORY_MAX)));
+export function saveTabs(tabs: HistoryTab[], owner: number, storage: Storage = sessionStorage): void {
+  const stored: StoredTabs = { owner, tabs: tabs.slice(0, HISTORY_MAX) };
+  storage.setItem(HISTORY_STORAGE_KEY, JSON.stringify(stored));
+}
+
+/** Forgets the tabs; called whenever the session ends (logout, 20001-20004: models/session.ts). */
+export function clearTabs(storage: Storage = sessionStorage): void {
+  try {
+    storage.removeItem(HISTORY_STORAGE_KEY);
+  } catch {
+    /* storage unavailable: nothing kept */
+  }
 }

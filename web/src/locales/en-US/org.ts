@@ -273,6 +273,8 @@ export default {
   'iface.url': 'URL',
   'iface.urlRule': 'Starts with /api/',
   'iface.common': 'Common',
+  'iface.locked': 'Locked',
+  'iface.lockedHint': "Root-only, every user's own or security-relevant: it follows the code and cannot be changed here",
   'iface.keys': 'Menus',
   'iface.add': 'Add interface',
   'iface.edit': 'Edit interface',

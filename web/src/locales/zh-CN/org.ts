@@ -273,6 +273,8 @@ export default {
   'iface.url': 'URL',
   'iface.urlRule': '以 /api/ 开头',
   'iface.common': '公共',
+  'iface.locked': '已锁定',
+  'iface.lockedHint': "仅限超级管理员、所有用户自身或与安全相关：按代码定义，不能在此修改",
   'iface.keys': '菜单',
   'iface.add': '新增接口',
   'iface.edit': '编辑接口',

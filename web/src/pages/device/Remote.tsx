@@ -28,19 +28,24 @@ import {
   type FleetFile,
 } from '../../services/fleet';
 import type { Device } from '../../services/typings';
-import { canWriteConfig, configChanges, usableControls, type Levels } from '../../utils/fleet';
+import { configChanges, usableControls, type Levels } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
 import { ConfigTable, useConfigValues, useRuntime } from './sections';
 
 /** Operations run from the operations card (the others have their own cards). */
 const SIMPLE = [CTL.softReset, CTL.hardReset, CTL.availability, CTL.vpnStart, CTL.vpnStop, CTL.triggerMessage];
 
-function useLevels(): { param: Levels; cfgWrite: Levels } {
+/** The level the server compares for each control type (internal/access/levels.go); null: never. */
+function useControlLevels(): (type: number) => Levels | null {
   const { session } = useSession();
   const root = !!session?.user.root;
-  return {
-    param: { root, level: session?.role.paramLevel ?? 5 },
-    cfgWrite: { root, level: session?.role.cfgWriteLevel ?? 5 },
+  const role = session?.role;
+  return (type) => {
+    if (type === CTL.vpnStart || type === CTL.vpnStop) {
+      return root || (role?.webSshAccess ?? 0) !== 0 ? { root, level: role?.webSshLevel ?? 5 } : null;
+    }
+    if (type === CTL.getConfiguration) return { root, level: role?.cfgDownloadLevel ?? 5 };
+    return { root, level: role?.paramLevel ?? 5 };
   };
 }
 
@@ -54,7 +59,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const qc = useQueryClient();
-  const levels = useLevels();
+  const levelOf = useControlLevels();
   const controlName = useControlName();
   const cmds = useCommands();
   const items = useQuery({ queryKey: ['dev/model/item/list', device.modelId, 'control'], queryFn: () => listItems(device.modelId, 'control') });
@@ -65,7 +70,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const [editing, setEditing] = useState<ConfigValue[] | null>(null);
 
   if (items.isPending) return <Card loading />;
-  const controls = usableControls(items.data ?? [], levels.param);
+  const controls = usableControls(items.data ?? [], levelOf);
   const offered = new Map(controls.map((c) => [c.type, c]));
   const nameOf = (type: number) => controlName(type, offered.get(type)?.name);
   const target = [{ id: device.id, sn: device.sn }];
@@ -209,7 +214,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
                 ? {
                     selectedRowKeys: selected,
                     onChange: (keys) => setSelected(keys as string[]),
-                    getCheckboxProps: (r) => ({ disabled: !canWriteConfig(r, levels.cfgWrite) }),
+                    getCheckboxProps: (r) => ({ disabled: !r.writable }),
                   }
                 : undefined
             }
@@ -220,7 +225,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
                       title: t('com_actions'),
                       key: 'actions',
                       render: (_: unknown, r: ConfigValue) =>
-                        canWriteConfig(r, levels.cfgWrite) ? (
+                        r.writable ? (
                           <a onClick={() => setEditing([r])} data-testid={`config-edit-${r.key}`}>
                             {t('com_edit')}
                           </a>

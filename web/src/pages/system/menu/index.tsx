@@ -1,6 +1,6 @@
 /** system/menu — menu tree (sort, URL) and each menu's interfaces (name, method, URL, common flag). */
 import { useMemo, useState } from 'react';
-import { Button, Card, Checkbox, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Table, Tag, Tree, Typography, type TreeDataNode } from 'antd';
+import { Button, Card, Checkbox, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Table, Tag, Tooltip, Tree, Typography, type TreeDataNode } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -55,14 +55,19 @@ export default function MenuPage() {
     {
       title: t('com_actions'),
       key: 'actions',
-      render: (_: unknown, r) => (
+      render: (_: unknown, r) =>
+        r.locked ? (
+          <Tooltip title={t('iface.lockedHint')}>
+            <Tag data-testid={`iface-locked-${r.id}`}>{t('iface.locked')}</Tag>
+          </Tooltip>
+        ) : (
         <Space>
           <a onClick={() => ifaceDrawer.edit(r)}>{t('com_edit')}</a>
           <a onClick={() => confirm(() => deleteInterfaces([r.id]), { title: t('com_confirm_delete', { name: r.url }), danger: true, invalidate: [IFACE_KEY, TREE_KEY] })}>
             {t('com_delete')}
           </a>
         </Space>
-      ),
+        ),
     },
   ];
   const menuOptions = all.map((m) => ({ value: m.key, label: `${label(m)} (${m.key})` }));
