@@ -43,6 +43,8 @@ type Route struct {
 	OptionalSession bool
 	// SelfLogged routes write their own action-log rows (login, logout).
 	SelfLogged bool
+	// Reads marks a POST that only reads although its path does not say so (session info).
+	Reads bool
 	// MaxBody overrides the body limit (file imports).
 	MaxBody int
 	Tag     string
@@ -53,7 +55,7 @@ type Route struct {
 // reads reports whether a route only reads: GET, or by the API's convention (decisions §3) a
 // POST list or export. Reads are not action-logged and stay open to read-only customers.
 func (rt Route) reads() bool {
-	return rt.Method == "GET" || strings.HasSuffix(rt.Path, "/list") || strings.HasSuffix(rt.Path, "/export")
+	return rt.Reads || rt.Method == "GET" || strings.HasSuffix(rt.Path, "/list") || strings.HasSuffix(rt.Path, "/export")
 }
 
 // securityKeys grant who may do what: roles, users and their data access, menus and interfaces,
@@ -87,7 +89,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "GET", Path: "/api/unauth/captcha", Objects: NoObjects, Why: "settings and one-time values a sign-in needs; no stored object", Access: Public, Tag: "auth", Summary: "New image captcha", Handler: H(s.captcha)},
 		{Method: "POST", Path: "/api/unauth/login", Objects: NoObjects, Why: "signs in; answers the same for unknown names and wrong passwords", Access: Public, SelfLogged: true, Tag: "auth", Summary: "Sign in", Handler: H(s.login)},
 		{Method: "POST", Path: "/api/unauth/logout", Objects: OwnUser, Access: Public, OptionalSession: true, SelfLogged: true, Tag: "auth", Summary: "Sign out", Handler: H(s.logout)},
-		{Method: "POST", Path: "/api/unauth/info", Objects: OwnUser, Access: Public, OptionalSession: true, Tag: "auth", Summary: "Current user, keys, CSRF token and privacy state", Handler: H(s.info)},
+		{Method: "POST", Path: "/api/unauth/info", Objects: OwnUser, Access: Public, OptionalSession: true, Reads: true, Tag: "auth", Summary: "Current user, keys, CSRF token and privacy state", Handler: H(s.info)},
 		{Method: "POST", Path: "/api/unauth/password/email", Objects: NoObjects, Why: "acts only through a mailed one-time token; answers the same for unknown addresses", Access: Public, Tag: "auth", Summary: "Mail a password-reset link", Handler: H(s.resetMail)},
 		{Method: "POST", Path: "/api/unauth/password/valid", Objects: NoObjects, Why: "acts only through a mailed one-time token; answers the same for unknown addresses", Access: Public, Tag: "auth", Summary: "Check a password-reset link", Handler: H(s.resetValid)},
 		{Method: "POST", Path: "/api/unauth/password/reset", Objects: NoObjects, Why: "acts only through a mailed one-time token; answers the same for unknown addresses", Access: Public, Tag: "auth", Summary: "Set a new password through a reset link", Handler: H(s.resetPassword)},
