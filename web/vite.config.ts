@@ -26,6 +26,16 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // dist/.vite/manifest.json: the chunk graph, read by scripts/budget.mjs (the size budget).
+    manifest: true,
+    rolldownOptions: {
+      treeshake: {
+        // rc-field-form declares no "sideEffects", so antd's Input (through its form context)
+        // would carry the whole form library and its validator into the sign-in page. Its
+        // modules only define classes and functions: unused ones may go.
+        moduleSideEffects: [{ test: /[\\/]node_modules[\\/](rc-field-form|@rc-component[\\/]async-validator)[\\/]/, sideEffects: false }],
+      },
+    },
   },
   test: {
     environment: 'jsdom',

@@ -109,6 +109,7 @@ func printUsage() {
 // load parses the shared options plus extra flags of a sub-command, and sets up logging.
 func load(name string, args []string, extra func(*flag.FlagSet)) (config.Config, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	setUsage(fs, name)
 	if extra != nil {
 		extra(fs)
 	}
@@ -137,7 +138,11 @@ const (
 
 func serve(ctx context.Context, args []string, demo bool) error {
 	demoPassword := demoRootPassword
-	cfg, err := load("serve", args, func(fs *flag.FlagSet) {
+	name := "serve"
+	if demo {
+		name = "demo"
+	}
+	cfg, err := load(name, args, func(fs *flag.FlagSet) {
 		if demo {
 			fs.StringVar(&demoPassword, "demo-password", demoRootPassword, "password of the demo super admin "+demoRootName)
 		}
@@ -172,35 +177,40 @@ func serve(ctx context.Context, args []string, demo bool) error {
 	if err != nil {
 		return err
 	}
-	var accounts []demoseed.Account
-	if demo && n == 0 {
+	seeded := demo && n == 0
+	if seeded {
 		if _, _, err := a.Users.UpsertRoot(ctx, demoRootName, demoPassword); err != nil {
 			return fmt.Errorf("demo user: %s", describe(err))
 		}
-		if accounts, _, err = demoseed.Seed(ctx, a); err != nil {
+		if _, _, err = demoseed.Seed(ctx, a); err != nil {
 			return fmt.Errorf("demo data: %s", describe(err))
 		}
 		n = 1
 	}
+	// a restarted demo lists its sign-ins too: those that still exist
+	var rootExists bool
+	var accounts []demoseed.Account
+	if demo {
+		if rootExists, accounts, err = demoseed.SignIns(ctx, a, demoRootName); err != nil {
+			return err
+		}
+	}
 	if demo {
 		// The demo sites' chargers come alive: simulated OCPP clients on this node's gateway.
-		sns, err := demoseed.SNs(ctx, a)
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		o, err := demoseed.SimOptions(ctx, a, "ws://127.0.0.1:"+port+"/ocpp")
 		if err != nil {
 			return err
 		}
-		_, port, _ := net.SplitHostPort(ln.Addr().String())
-		go sim.Run(ctx, sim.Options{URL: "ws://127.0.0.1:" + port + "/ocpp", SNs: sns, Logger: slog.Default().With("component", "sim")})
-		slog.Info("simulating the demo fleet", "chargers", len(sns))
+		o.Logger = slog.Default().With("component", "sim")
+		go sim.Run(ctx, o)
+		slog.Info("simulating the demo fleet", "chargers", len(o.SNs))
 	}
 	slog.Info("chargeops is running", "url", consoleURL(ln.Addr()), "db", d.Dialect().String(), "version", app.Version)
 	fmt.Printf("\n  chargeops console: %s\n", consoleURL(ln.Addr()))
 	switch {
 	case demo:
-		fmt.Printf("  sign in as %s (password %s unless you changed it)\n", demoRootName, demoPassword)
-		for _, acc := range accounts {
-			fmt.Printf("  or as %-15s %-23s password %s\n", acc.UserName, "("+acc.Role+")", demoseed.Password)
-		}
-		fmt.Println()
+		printDemoSignIns(os.Stdout, seeded, rootExists, demoPassword, accounts)
 	case n == 0:
 		fmt.Printf("  no user exists yet: chargeops user create-root --name NAME --password PASSWORD\n\n")
 	default:

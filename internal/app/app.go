@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -141,12 +142,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	return a, nil
 }
 
-// Serve listens until ctx ends, then shuts down gracefully (in-flight requests get 20 s).
+// Serve listens until ctx ends, then shuts down gracefully: live streams (server-sent events)
+// end at once, ordinary in-flight requests get 20 s.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	if a.linkBaseErr != nil {
 		return a.linkBaseErr
 	}
-	srv := &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	srv := &http.Server{Handler: endOnShutdown(streams, a.Server), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	srv.RegisterOnShutdown(endStreams)
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)
 	if a.Cfg.OCPPAddr != "" {
@@ -173,6 +178,23 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	return nil
+}
+
+// endOnShutdown gives long-lived streams (a request that accepts text/event-stream, as every
+// EventSource does) a context that also ends when streams does, so Shutdown does not wait for
+// them: their handlers return when the request context is done.
+func endOnShutdown(streams context.Context, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(streams, cancel)
+		defer stop()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // housekeeping purges expired sign-in helpers every ten minutes.

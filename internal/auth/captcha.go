@@ -17,6 +17,12 @@ import (
 const (
 	captchaTTL    = 5 * time.Minute
 	captchaDigits = 4
+	// The image size. dchest/captcha places the digits at least height/5 from the left edge,
+	// then skews each by up to 12 px and waves the image by up to 10 px: at 120×40 the digits
+	// were 1-dot thin and the first could be cut off. At 240×120 the digits are 3 dots thick
+	// and always inside the image (TestCaptchaDigitsFit); the console shows it at 160×80.
+	captchaWidth  = 240
+	captchaHeight = 120
 )
 
 // Captcha is a one-time image challenge; its answer is kept server-side so any node can check it.
@@ -37,7 +43,7 @@ func (s *Service) NewCaptcha(ctx context.Context) (Captcha, error) {
 		return Captcha{}, err
 	}
 	var buf bytes.Buffer
-	if _, err := captcha.NewImage(id, digits, 120, 40).WriteTo(&buf); err != nil {
+	if _, err := captcha.NewImage(id, digits, captchaWidth, captchaHeight).WriteTo(&buf); err != nil {
 		return Captcha{}, err
 	}
 	return Captcha{CaptchaID: id, Image: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}, nil

@@ -11,28 +11,34 @@ import (
 	"chargeops/internal/db"
 )
 
-// Group is a data group.
+// Group is a data group, named in English and (optionally) in Chinese.
 type Group struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	ItemCount   int64  `json:"itemCount"`
-	CreatedAt   int64  `json:"createdAt"`
-	UpdatedAt   int64  `json:"updatedAt"`
+	ID            int64  `json:"id"`
+	Name          string `json:"name"`
+	NameZh        string `json:"nameZh"`
+	Description   string `json:"description"`
+	DescriptionZh string `json:"descriptionZh"`
+	ItemCount     int64  `json:"itemCount"`
+	CreatedAt     int64  `json:"createdAt"`
+	UpdatedAt     int64  `json:"updatedAt"`
 }
 
-// Item is a data item.
+// Item is a data item. Name is the key devices report (an OCPP measurand); LabelEn and LabelZh
+// are what the console shows in each language (the name when empty).
 type Item struct {
-	ID        int64  `json:"id"`
-	GroupID   int64  `json:"groupId"`
-	GroupName string `json:"groupName"`
-	Name      string `json:"name"`
-	Category  string `json:"category"`
-	DataType  string `json:"dataType"`
-	DataRange string `json:"dataRange"`
-	Unit      string `json:"unit"`
-	CreatedAt int64  `json:"createdAt"`
-	UpdatedAt int64  `json:"updatedAt"`
+	ID          int64  `json:"id"`
+	GroupID     int64  `json:"groupId"`
+	GroupName   string `json:"groupName"`
+	GroupNameZh string `json:"groupNameZh"`
+	Name        string `json:"name"`
+	LabelEn     string `json:"labelEn"`
+	LabelZh     string `json:"labelZh"`
+	Category    string `json:"category"`
+	DataType    string `json:"dataType"`
+	DataRange   string `json:"dataRange"`
+	Unit        string `json:"unit"`
+	CreatedAt   int64  `json:"createdAt"`
+	UpdatedAt   int64  `json:"updatedAt"`
 }
 
 // Service reads and changes the catalogue.
@@ -50,27 +56,39 @@ type GroupFilter struct {
 func (s *Service) Groups(ctx context.Context, f GroupFilter) (db.List[Group], error) {
 	q := &db.Query{From: "data_group g"}
 	if f.Name != "" {
-		q.And(`g.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
+		q.And(`(g.name LIKE ? ESCAPE '\' OR g.name_zh LIKE ? ESCAPE '\')`, db.Contains(f.Name), db.Contains(f.Name))
 	}
-	return db.Paged(ctx, s.db, q, "g.id, g.name, g.description, g.created_at, g.updated_at, (SELECT COUNT(*) FROM data_item i WHERE i.group_id = g.id)",
+	return db.Paged(ctx, s.db, q, "g.id, g.name, g.name_zh, g.description, g.description_zh, g.created_at, g.updated_at, (SELECT COUNT(*) FROM data_item i WHERE i.group_id = g.id)",
 		"g.name", f.Page, func(r db.Scanner) (Group, error) {
 			var g Group
-			err := r.Scan(&g.ID, &g.Name, &g.Description, &g.CreatedAt, &g.UpdatedAt, &g.ItemCount)
+			err := r.Scan(&g.ID, &g.Name, &g.NameZh, &g.Description, &g.DescriptionZh, &g.CreatedAt, &g.UpdatedAt, &g.ItemCount)
 			return g, err
 		})
 }
 
 // GroupInput adds or changes a group.
 type GroupInput struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
+	ID            int64  `json:"id"`
+	Name          string `json:"name"`
+	NameZh        string `json:"nameZh"`
+	Description   string `json:"description"`
+	DescriptionZh string `json:"descriptionZh"`
 }
 
 func (in *GroupInput) validate() error {
 	in.Name = strings.TrimSpace(in.Name)
-	if in.Name == "" || len([]rune(in.Name)) > 64 || len(in.Description) > 500 {
+	in.NameZh = strings.TrimSpace(in.NameZh)
+	if in.Name == "" || len([]rune(in.Name)) > 64 {
 		return apperr.InvalidField("name", "err.required")
+	}
+	if len([]rune(in.NameZh)) > 64 {
+		return apperr.InvalidField("nameZh", "err.invalid")
+	}
+	if len(in.Description) > 500 {
+		return apperr.InvalidField("description", "err.invalid")
+	}
+	if len(in.DescriptionZh) > 500 {
+		return apperr.InvalidField("descriptionZh", "err.invalid")
 	}
 	return nil
 }
@@ -88,7 +106,8 @@ func (s *Service) AddGroup(ctx context.Context, in GroupInput) (int64, error) {
 		return 0, err
 	}
 	now := db.NowMS()
-	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_group (name, description, created_at, updated_at) VALUES (?, ?, ?, ?)`, in.Name, in.Description, now, now)
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_group (name, name_zh, description, description_zh, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		in.Name, in.NameZh, in.Description, in.DescriptionZh, now, now)
 	return id, nameConflict(err)
 }
 
@@ -97,7 +116,8 @@ func (s *Service) UpdateGroup(ctx context.Context, in GroupInput) error {
 	if err := in.validate(); err != nil {
 		return err
 	}
-	res, err := s.db.Exec(ctx, `UPDATE data_group SET name = ?, description = ?, updated_at = ? WHERE id = ?`, in.Name, in.Description, db.NowMS(), in.ID)
+	res, err := s.db.Exec(ctx, `UPDATE data_group SET name = ?, name_zh = ?, description = ?, description_zh = ?, updated_at = ? WHERE id = ?`,
+		in.Name, in.NameZh, in.Description, in.DescriptionZh, db.NowMS(), in.ID)
 	return db.Affected(res, nameConflict(err), apperr.ErrNotFound)
 }
 
@@ -135,15 +155,15 @@ func (s *Service) Items(ctx context.Context, f ItemFilter) (db.List[Item], error
 		q.And("i.group_id = ?", f.GroupID)
 	}
 	if f.Name != "" {
-		q.And(`i.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
+		q.And(`(i.name LIKE ? ESCAPE '\' OR i.label_en LIKE ? ESCAPE '\' OR i.label_zh LIKE ? ESCAPE '\')`, db.Contains(f.Name), db.Contains(f.Name), db.Contains(f.Name))
 	}
 	if f.Category != "" {
 		q.And("i.category = ?", f.Category)
 	}
-	return db.Paged(ctx, s.db, q, "i.id, i.group_id, COALESCE(g.name, ''), i.name, i.category, i.data_type, i.data_range, i.unit, i.created_at, i.updated_at",
+	return db.Paged(ctx, s.db, q, "i.id, i.group_id, COALESCE(g.name, ''), COALESCE(g.name_zh, ''), i.name, i.label_en, i.label_zh, i.category, i.data_type, i.data_range, i.unit, i.created_at, i.updated_at",
 		"i.name", f.Page, func(r db.Scanner) (Item, error) {
 			var it Item
-			err := r.Scan(&it.ID, &it.GroupID, &it.GroupName, &it.Name, &it.Category, &it.DataType, &it.DataRange, &it.Unit, &it.CreatedAt, &it.UpdatedAt)
+			err := r.Scan(&it.ID, &it.GroupID, &it.GroupName, &it.GroupNameZh, &it.Name, &it.LabelEn, &it.LabelZh, &it.Category, &it.DataType, &it.DataRange, &it.Unit, &it.CreatedAt, &it.UpdatedAt)
 			return it, err
 		})
 }
@@ -153,6 +173,8 @@ type ItemInput struct {
 	ID        int64  `json:"id"`
 	GroupID   int64  `json:"groupId"`
 	Name      string `json:"name"`
+	LabelEn   string `json:"labelEn"`
+	LabelZh   string `json:"labelZh"`
 	Category  string `json:"category"`
 	DataType  string `json:"dataType"`
 	DataRange string `json:"dataRange"`
@@ -161,8 +183,17 @@ type ItemInput struct {
 
 func (s *Service) validateItem(ctx context.Context, in *ItemInput) error {
 	in.Name = strings.TrimSpace(in.Name)
-	if in.Name == "" || len(in.Name) > 100 || len(in.Category) > 64 || len(in.Unit) > 16 {
+	in.LabelEn, in.LabelZh = strings.TrimSpace(in.LabelEn), strings.TrimSpace(in.LabelZh)
+	if in.Name == "" || len(in.Name) > 100 {
 		return apperr.InvalidField("name", "err.required")
+	}
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{{"labelEn", in.LabelEn, 100}, {"labelZh", in.LabelZh, 100}, {"category", in.Category, 64}, {"unit", in.Unit, 16}} {
+		if len([]rune(f.value)) > f.max {
+			return apperr.InvalidField(f.name, "err.invalid")
+		}
 	}
 	if strings.TrimSpace(in.DataRange) == "" {
 		in.DataRange = datarange.Default(in.DataType)
@@ -188,8 +219,8 @@ func (s *Service) AddItem(ctx context.Context, in ItemInput) (int64, error) {
 		return 0, err
 	}
 	now := db.NowMS()
-	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_item (group_id, name, category, data_type, data_range, unit, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		in.GroupID, in.Name, in.Category, in.DataType, in.DataRange, in.Unit, now, now)
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_item (group_id, name, label_en, label_zh, category, data_type, data_range, unit, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		in.GroupID, in.Name, in.LabelEn, in.LabelZh, in.Category, in.DataType, in.DataRange, in.Unit, now, now)
 	return id, nameConflict(err)
 }
 
@@ -198,8 +229,8 @@ func (s *Service) UpdateItem(ctx context.Context, in ItemInput) error {
 	if err := s.validateItem(ctx, &in); err != nil {
 		return err
 	}
-	res, err := s.db.Exec(ctx, `UPDATE data_item SET group_id = ?, name = ?, category = ?, data_type = ?, data_range = ?, unit = ?, updated_at = ? WHERE id = ?`,
-		in.GroupID, in.Name, in.Category, in.DataType, in.DataRange, in.Unit, db.NowMS(), in.ID)
+	res, err := s.db.Exec(ctx, `UPDATE data_item SET group_id = ?, name = ?, label_en = ?, label_zh = ?, category = ?, data_type = ?, data_range = ?, unit = ?, updated_at = ? WHERE id = ?`,
+		in.GroupID, in.Name, in.LabelEn, in.LabelZh, in.Category, in.DataType, in.DataRange, in.Unit, db.NowMS(), in.ID)
 	return db.Affected(res, nameConflict(err), apperr.ErrNotFound)
 }
 

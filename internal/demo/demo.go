@@ -14,6 +14,7 @@ import (
 	"chargeops/internal/device"
 	"chargeops/internal/devmodel"
 	"chargeops/internal/role"
+	"chargeops/internal/sim"
 	"chargeops/internal/site"
 	"chargeops/internal/user"
 )
@@ -200,6 +201,51 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 		accounts = append(accounts, Account{UserName: u.name, Role: u.role})
 	}
 	return accounts, nil
+}
+
+// Profiles of the demo models: what their chargers report at boot and meter (rated power) and
+// how busy a connector is on average, so the fleet shows a believable mix of Working and idle.
+var profiles = map[string]sim.Profile{
+	"AC-7kW":     {MaxPowerW: 7400, Busy: 0.3},
+	"AC-22kW":    {MaxPowerW: 22000, Busy: 0.4},
+	"DC-120kW":   {DC: true, MaxPowerW: 120000, Busy: 0.5},
+	"ESS-215kWh": {DC: true, MaxPowerW: 100000, Busy: 0.2},
+	"V2G-11kW":   {DC: true, MaxPowerW: 11000, Busy: 0.25},
+}
+
+// SimOptions are the options of the demo fleet's simulation on the gateway at url: the demo
+// sites' chargers (at most 500), each reporting its own model and vendor with its model's
+// figures, busy to a degree that varies from charger to charger, with faults and offline
+// periods now and then.
+func SimOptions(ctx context.Context, a *app.App, url string) (sim.Options, error) {
+	var codes []any
+	for _, s := range sites {
+		codes = append(codes, s.code)
+	}
+	rows, err := a.DB.Query(ctx, `SELECT d.sn, m.name FROM device d JOIN site s ON s.id = d.site_id JOIN device_model m ON m.id = d.model_id
+		WHERE s.code IN (`+db.Placeholders(len(codes))+`) ORDER BY d.sn LIMIT 500`, codes...)
+	if err != nil {
+		return sim.Options{}, fmt.Errorf("demo: fleet: %w", err)
+	}
+	defer rows.Close()
+	o := sim.Options{URL: url, Profiles: map[string]sim.Profile{}, FaultChance: 0.08, OfflineChance: 0.03}
+	vendors := map[string]string{}
+	for _, m := range models {
+		vendors[m.name] = m.vendor
+	}
+	for i := 0; rows.Next(); i++ {
+		var sn, model string
+		if err := rows.Scan(&sn, &model); err != nil {
+			return sim.Options{}, err
+		}
+		p := profiles[model]
+		p.Vendor, p.Model = vendors[model], model
+		// a quarter each at 0.5x, 0.75x, 1x and 1.25x the model's usual load
+		p.Busy = min(0.9, p.Busy*(0.5+float64(i%4)*0.25))
+		o.SNs = append(o.SNs, sn)
+		o.Profiles[sn] = p
+	}
+	return o, rows.Err()
 }
 
 // SNs returns the devices of the demo sites (what `chargeops demo` simulates), at most 500.

@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,17 +10,26 @@ import (
 	"chargeops/internal/db"
 )
 
-// ListFilter is what the device list screen offers (spec §2; issue 3).
-type ListFilter struct {
-	db.Page
-	Status      *int   `json:"status"`
+// Filter is the device list's filter without status and paging: what the status counts
+// follow (issue 8).
+type Filter struct {
 	AlarmStatus *int   `json:"alarmStatus"`
 	SiteID      int64  `json:"siteId"`
 	ModelID     int64  `json:"modelId"`
 	CustomerID  int64  `json:"customerId"`
 	Keyword     string `json:"keyword"` // SN or name, matched from the start
-	Sort        string `json:"sort"`    // "" newest first, "id" oldest first
 }
+
+// ListFilter is what the device list screen offers (spec §2; issue 3).
+type ListFilter struct {
+	db.Page
+	Filter
+	Status *int   `json:"status"`
+	Sort   string `json:"sort"` // "" newest first, "id" oldest first
+}
+
+// statuses is how many device statuses there are (0-6, fleet/status.go; spec §9).
+const statuses = 7
 
 // MaxListWindow is the device list's window (db.MaxWindow; docs/benchmarks.md).
 const MaxListWindow = db.MaxWindow
@@ -181,11 +191,34 @@ func (s *Service) filtered(sc access.Scope, f ListFilter) *db.Query {
 }
 
 // StatusCounts counts the devices in scope by status (for the list's status badges and home).
-func (s *Service) StatusCounts(ctx context.Context, sc access.Scope) (map[int]int64, error) {
+// Without a filter it is one grouped count of the scope; with one, each status is the list's
+// own bounded count of that filter and status (index walks of at most MaxListWindow+1 rows,
+// docs/benchmarks.md), so a badge equals the total the list shows for it, and a count above
+// MaxListWindow means "more than MaxListWindow".
+func (s *Service) StatusCounts(ctx context.Context, sc access.Scope, f Filter) (map[int]int64, error) {
+	f.Keyword = strings.TrimSpace(f.Keyword)
+	if f == (Filter{}) {
+		return s.scopeStatusCounts(ctx, sc)
+	}
+	out := map[int]int64{}
+	for st := range statuses {
+		q, args := s.plan(sc, ListFilter{Filter: f, Status: &st}).ids(true, 0, 0, true)
+		var n int64
+		if err := s.db.QueryRow(ctx, q, args...).Scan(&n); err != nil {
+			return nil, fmt.Errorf("device: status counts: %w", err)
+		}
+		if n > 0 {
+			out[st] = n
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) scopeStatusCounts(ctx context.Context, sc access.Scope) (map[int]int64, error) {
 	cond, args := sc.SiteCond("d.customer_id", "d.site_id")
 	rows, err := s.db.Query(ctx, `SELECT d.status, COUNT(*) FROM device d WHERE `+cond+` GROUP BY d.status`, args...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("device: status counts: %w", err)
 	}
 	defer rows.Close()
 	out := map[int]int64{}

@@ -55,9 +55,9 @@ func TestListMatchesAPlainFilter(t *testing.T) {
 			{access.Scope{CustomerIDs: []int64{1, 3}, AllSites: true}, device.ListFilter{}, func(r row) bool { return r.customer == 1 || r.customer == 3 }},
 			{access.Scope{CustomerIDs: []int64{1, 3}, AllSites: true}, device.ListFilter{Status: &st, Page: db.Page{Page: 2, PageSize: 10}}, func(r row) bool { return (r.customer == 1 || r.customer == 3) && r.status == 2 }},
 			{access.Scope{CustomerIDs: []int64{1, 2}, SiteIDs: []int64{1, 2, 6, 7}}, device.ListFilter{Sort: "id"}, func(r row) bool { return slices.Contains([]int{1, 2, 6}, r.site) }},
-			{access.FullScope(), device.ListFilter{Keyword: "AC"}, func(r row) bool { return r.sn[:2] == "AC" }},
-			{access.FullScope(), device.ListFilter{Keyword: "West", Page: db.Page{Page: 3, PageSize: 20}}, func(r row) bool { return r.name[:4] == "West" }},
-			{access.Scope{CustomerIDs: []int64{2, 4}, AllSites: true}, device.ListFilter{Keyword: "A", Status: &st}, func(r row) bool { return r.sn[0] == 'A' && r.status == 2 && (r.customer == 2 || r.customer == 4) }},
+			{access.FullScope(), device.ListFilter{Filter: device.Filter{Keyword: "AC"}}, func(r row) bool { return r.sn[:2] == "AC" }},
+			{access.FullScope(), device.ListFilter{Filter: device.Filter{Keyword: "West"}, Page: db.Page{Page: 3, PageSize: 20}}, func(r row) bool { return r.name[:4] == "West" }},
+			{access.Scope{CustomerIDs: []int64{2, 4}, AllSites: true}, device.ListFilter{Filter: device.Filter{Keyword: "A"}, Status: &st}, func(r row) bool { return r.sn[0] == 'A' && r.status == 2 && (r.customer == 2 || r.customer == 4) }},
 		}
 		for i, c := range cases {
 			var want []int64
@@ -84,5 +84,52 @@ func TestListMatchesAPlainFilter(t *testing.T) {
 				t.Errorf("case %d: total %d want %d; ids %v want %v", i, got.Total, total, gotIDs, want)
 			}
 		}
+		t.Run("status counts follow the filters", func(t *testing.T) {
+			one := 1
+			counts := []struct {
+				name  string
+				scope access.Scope
+				f     device.Filter
+				keep  func(r row) bool
+			}{
+				{"whole scope", access.Scope{CustomerIDs: []int64{1, 3}, AllSites: true}, device.Filter{}, func(r row) bool { return r.customer == 1 || r.customer == 3 }},
+				{"customer", access.FullScope(), device.Filter{CustomerID: 2}, func(r row) bool { return r.customer == 2 }},
+				{"site in a site scope", access.Scope{CustomerIDs: []int64{1, 2}, SiteIDs: []int64{1, 2, 6}}, device.Filter{SiteID: 6}, func(r row) bool { return r.site == 6 }},
+				{"site outside the scope", access.Scope{CustomerIDs: []int64{1, 2}, SiteIDs: []int64{1, 2}}, device.Filter{SiteID: 6}, func(r row) bool { return false }},
+				{"keyword in two customers", access.Scope{CustomerIDs: []int64{2, 4}, AllSites: true}, device.Filter{Keyword: " A "}, func(r row) bool { return r.sn[0] == 'A' && (r.customer == 2 || r.customer == 4) }},
+				{"model and alarm", access.FullScope(), device.Filter{ModelID: 1, AlarmStatus: &one}, func(r row) bool { return false }},
+			}
+			for _, c := range counts {
+				want := map[int]int64{}
+				for _, r := range all {
+					if c.keep(r) {
+						want[r.status]++
+					}
+				}
+				got, err := svc.StatusCounts(ctx, c.scope, c.f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) {
+					t.Errorf("%s: counts %v, want %v", c.name, got, want)
+				}
+				for st, n := range want {
+					if got[st] != n {
+						t.Errorf("%s: counts %v, want %v", c.name, got, want)
+						break
+					}
+				}
+				// each badge equals the total the list shows for that status
+				for st := range 4 {
+					l, err := svc.List(ctx, c.scope, device.ListFilter{Filter: c.f, Status: &st})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if l.Total != got[st] {
+						t.Errorf("%s: status %d: list total %d, badge %d", c.name, st, l.Total, got[st])
+					}
+				}
+			}
+		})
 	})
 }

@@ -236,7 +236,7 @@ func TestImportReadsSpreadsheetFiles(t *testing.T) {
 		if err != nil || res.Imported != 2 {
 			t.Fatalf("import = %+v, %v; want 2 devices", res, err)
 		}
-		list, err := svc.List(context.Background(), access.FullScope(), device.ListFilter{Keyword: "CP-000001"})
+		list, err := svc.List(context.Background(), access.FullScope(), device.ListFilter{Filter: device.Filter{Keyword: "CP-000001"}})
 		if err != nil || len(list.List) != 1 {
 			t.Fatalf("list = %+v, %v", list, err)
 		}

@@ -128,6 +128,10 @@ func fillStruct(q map[string][]string, v reflect.Value) error {
 		}
 		fv := v.Field(i)
 		s := vals[0]
+		if fv.Kind() == reflect.Pointer { // optional filter (e.g. *int): set when given
+			fv.Set(reflect.New(fv.Type().Elem()))
+			fv = fv.Elem()
+		}
 		switch fv.Kind() {
 		case reflect.String:
 			fv.SetString(s)

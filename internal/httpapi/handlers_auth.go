@@ -4,6 +4,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/auth"
+	"chargeops/internal/menu"
 )
 
 // Sign-in, sign-out, session info and password reset (no session needed).
@@ -65,12 +66,14 @@ type InfoUser struct {
 	TimeZone   string `json:"timeZone"`
 }
 
-// InfoRole is the caller's role: every key held (auth) and the menu keys among them.
+// InfoRole is the caller's role: every key held (auth), the menu keys among them, and the
+// sidebar menus held as menu management left them (names, parent, sort, URL, hidden).
 type InfoRole struct {
-	ID   int64    `json:"id"`
-	Name string   `json:"name"`
-	Auth []string `json:"auth"`
-	Menu []string `json:"menu"`
+	ID    int64        `json:"id"`
+	Name  string       `json:"name"`
+	Auth  []string     `json:"auth"`
+	Menu  []string     `json:"menu"`
+	Menus []menu.Entry `json:"menus"`
 	access.RoleSettings
 }
 
@@ -103,10 +106,14 @@ func (s *Server) info(c *Ctx, _ Empty) (Info, error) {
 		return Info{}, err
 	}
 	keys := c.P.KeyList()
+	menus, err := s.Menus.SidebarFor(c, c.P)
+	if err != nil {
+		return Info{}, err
+	}
 	return Info{
 		User: InfoUser{ID: u.ID, UserName: u.UserName, NickName: u.NickName, Email: u.Email, Root: u.Root, Vendor: u.Vendor,
 			CustomerID: u.CustomerID, Avatar: u.Avatar, Locale: u.Locale, TimeZone: s.opt.TimeZone},
-		Role:      InfoRole{ID: u.RoleID, Name: u.RoleName, Auth: keys, Menu: access.MenuKeys(keys), RoleSettings: c.P.Role},
+		Role:      InfoRole{ID: u.RoleID, Name: u.RoleName, Auth: keys, Menu: access.MenuKeys(keys), Menus: menus, RoleSettings: c.P.Role},
 		TokenID:   c.P.SessionID[:16],
 		CSRFToken: c.P.CSRFToken,
 		Privacy:   privacy,

@@ -14,7 +14,7 @@ func (s *Server) controlSend(c *Ctx, in fleet.SendInput) (fleet.SendResult, erro
 	res, err := s.Fleet.Send(c, c.P, in)
 	for i := range res.Commands {
 		if res.Commands[i].Message != "" {
-			res.Commands[i].Message = i18n.T(c.Locale, res.Commands[i].Message, nil)
+			res.Commands[i].Message = i18n.CommandMessage(c.Locale, res.Commands[i].Message)
 		}
 	}
 	if e, ok := apperr.As(err); ok && e.Data != nil {
@@ -25,7 +25,7 @@ func (s *Server) controlSend(c *Ctx, in fleet.SendInput) (fleet.SendResult, erro
 
 func (s *Server) localiseCommand(c *Ctx, v *fleet.CommandView) {
 	if v.Message != "" {
-		v.Message = i18n.T(c.Locale, v.Message, nil)
+		v.Message = i18n.CommandMessage(c.Locale, v.Message)
 	}
 }
 

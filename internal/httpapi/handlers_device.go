@@ -52,8 +52,9 @@ func (s *Server) deviceMaintained(c *Ctx, in IDsInput) (*Empty, error) {
 	return nil, s.Devices.Maintained(c, c.P.Scope, in.IDs)
 }
 
-func (s *Server) deviceStatusCounts(c *Ctx, _ Empty) (map[int]int64, error) {
-	return s.Devices.StatusCounts(c, c.P.Scope)
+// deviceStatusCounts counts by status the devices the list's other filters select.
+func (s *Server) deviceStatusCounts(c *Ctx, in device.Filter) (map[int]int64, error) {
+	return s.Devices.StatusCounts(c, c.P.Scope, in)
 }
 
 func (s *Server) deviceImport(c *Ctx, in FileInput) (device.ImportResult, error) {

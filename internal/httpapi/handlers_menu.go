@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"chargeops/internal/db"
+	"chargeops/internal/i18n"
 	"chargeops/internal/menu"
 )
 
@@ -27,7 +28,16 @@ func (s *Server) menuDelete(c *Ctx, in KeyInput) (*Empty, error) {
 }
 
 func (s *Server) interfaceList(c *Ctx, in menu.InterfaceFilter) (db.List[menu.Interface], error) {
-	return s.Menus.Interfaces(c, in)
+	l, err := s.Menus.Interfaces(c, in)
+	for i := range l.List {
+		it := &l.List[i]
+		for _, rt := range s.routes { // a name the console has not changed is shown in the caller's language
+			if rt.Method == it.Method && rt.Path == it.URL && rt.Summary == it.Name {
+				it.Name, _ = i18n.InterfaceName(c.Locale, rt.Method, rt.Path, rt.Summary)
+			}
+		}
+	}
+	return l, err
 }
 
 func (s *Server) interfaceSave(c *Ctx, in menu.Interface) (IDAnswer, error) {

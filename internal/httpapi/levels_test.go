@@ -15,6 +15,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/i18n"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -235,7 +236,7 @@ func TestConfigLevelsEnforcedByServer(t *testing.T) {
 			for _, v := range []string{"abc", "5", "3601", "60.5", ""} {
 				a := set(user, "HeartbeatInterval", v)
 				apitest.WantCode(t, a, 10001)
-				if !strings.Contains(a.Message, "params.items[0].value") {
+				if !strings.Contains(a.Message, i18n.FieldName(i18n.EnUS, "params.items[0].value")) {
 					t.Fatalf("value %q: message %q does not name the field", v, a.Message)
 				}
 			}
@@ -442,8 +443,8 @@ func TestSeriesInputsBounded(t *testing.T) {
 				}
 				a := root.Call("POST", "/api/auth/sys/dev/data/series", c.body)
 				apitest.WantCode(t, a, 10001)
-				if !strings.Contains(a.Message, c.field) {
-					t.Fatalf("message %q does not name %s", a.Message, c.field)
+				if name := i18n.FieldName(i18n.EnUS, c.field); !strings.Contains(a.Message, name) {
+					t.Fatalf("message %q does not name %s (%q)", a.Message, c.field, name)
 				}
 			})
 		}

@@ -28,7 +28,8 @@ func Normalize(s string) string {
 	return ""
 }
 
-// T returns the message for key in locale, with {name} placeholders filled from args.
+// T returns the message for key in locale, with {name} placeholders filled from args; {field}
+// is an input field's JSON name and shown by its label in locale (fields.go).
 // An unknown key returns the key itself so a missing translation is visible, not silent.
 func T(locale, key string, args map[string]any) string {
 	m, ok := messages[key]
@@ -40,7 +41,11 @@ func T(locale, key string, args map[string]any) string {
 		s = m[1]
 	}
 	for k, v := range args {
-		s = strings.ReplaceAll(s, "{"+k+"}", fmt.Sprint(v))
+		val := fmt.Sprint(v)
+		if k == "field" {
+			val = FieldName(locale, val)
+		}
+		s = strings.ReplaceAll(s, "{"+k+"}", val)
 	}
 	return s
 }

@@ -23,6 +23,7 @@ type Menu struct {
 	NameZh         string  `json:"nameZh"`
 	Sort           int     `json:"sort"`
 	URL            string  `json:"url"`
+	Hidden         bool    `json:"hidden"`
 	BuiltIn        bool    `json:"builtIn"`
 	InterfaceCount int64   `json:"interfaceCount"`
 	Children       []*Menu `json:"children"`
@@ -50,10 +51,12 @@ func NewService(d *db.DB, r *access.Registry) *Service { return &Service{db: d, 
 
 // Tree returns the menus as a tree, by sort.
 func (s *Service) Tree(ctx context.Context) ([]*Menu, error) {
-	all, err := db.All(ctx, s.db, &db.Query{From: "permission p"}, `p.key, p.parent_key, p.type, p.name_en, p.name_zh, p.sort, p.url,
+	all, err := db.All(ctx, s.db, &db.Query{From: "permission p"}, `p.key, p.parent_key, p.type, p.name_en, p.name_zh, p.sort, p.url, p.hidden,
 		(SELECT COUNT(*) FROM api_interface_permission ip WHERE ip.perm_key = p.key)`, "p.sort, p.key", 10000, 0, func(r db.Scanner) (*Menu, error) {
 		m := &Menu{Children: []*Menu{}}
-		err := r.Scan(&m.Key, &m.ParentKey, &m.Type, &m.NameEn, &m.NameZh, &m.Sort, &m.URL, &m.InterfaceCount)
+		var hidden int
+		err := r.Scan(&m.Key, &m.ParentKey, &m.Type, &m.NameEn, &m.NameZh, &m.Sort, &m.URL, &hidden, &m.InterfaceCount)
+		m.Hidden = hidden == 1
 		m.BuiltIn = access.IsKey(m.Key)
 		return m, err
 	})
@@ -75,6 +78,45 @@ func (s *Service) Tree(ctx context.Context) ([]*Menu, error) {
 	return roots, nil
 }
 
+// Entry is one sidebar menu of the caller (GET /api/unauth/info, role.menus): the console
+// builds its sidebar from these, so renames, order and hidden menus made here reach every user.
+type Entry struct {
+	Key       string `json:"key"`
+	ParentKey string `json:"parentKey"`
+	NameEn    string `json:"nameEn"`
+	NameZh    string `json:"nameZh"`
+	Sort      int    `json:"sort"`
+	URL       string `json:"url"`
+	Hidden    bool   `json:"hidden"`
+	// BuiltIn: a key of the catalogue (the console has a route for it); else an administrator's
+	// own menu, shown as a link to URL.
+	BuiltIn bool `json:"builtIn"`
+}
+
+// SidebarFor lists the menus (type menu) the caller holds, every one for root, by sort.
+func (s *Service) SidebarFor(ctx context.Context, p *access.Principal) ([]Entry, error) {
+	all, err := db.All(ctx, s.db, (&db.Query{From: "permission"}).And("type = ?", menuType),
+		"key, parent_key, name_en, name_zh, sort, url, hidden", "sort, key", 10000, 0, func(r db.Scanner) (Entry, error) {
+			var e Entry
+			var hidden int
+			err := r.Scan(&e.Key, &e.ParentKey, &e.NameEn, &e.NameZh, &e.Sort, &e.URL, &hidden)
+			e.Hidden, e.BuiltIn = hidden == 1, access.IsKey(e.Key)
+			return e, err
+		})
+	if err != nil {
+		return nil, fmt.Errorf("menu: sidebar: %w", err)
+	}
+	out := make([]Entry, 0, len(all))
+	for _, e := range all {
+		if p.HasAny(e.Key) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+const menuType = "menu"
+
 // MenuInput adds or changes a menu.
 type MenuInput struct {
 	Key       string `json:"key"`
@@ -83,7 +125,12 @@ type MenuInput struct {
 	NameZh    string `json:"nameZh"`
 	Sort      int    `json:"sort"`
 	URL       string `json:"url"`
+	// Hidden: not in the sidebar (the pages stay reachable for holders of the keys).
+	Hidden bool `json:"hidden"`
 }
+
+// keepVisible: menus that cannot be hidden, or the sidebar would lose the way back to this screen.
+var keepVisible = map[string]bool{"auth_menu": true, "auth_system": true}
 
 var keyRule = regexp.MustCompile(`^[a-z][A-Za-z0-9_]{2,63}$`)
 
@@ -96,6 +143,8 @@ func (s *Service) validate(ctx context.Context, in *MenuInput) error {
 		return apperr.InvalidField("name", "err.required")
 	case len(in.URL) > 255 || in.Sort < 0 || in.Sort > 9999 || in.ParentKey == in.Key:
 		return apperr.InvalidField("url", "err.invalid")
+	case in.Hidden && keepVisible[in.Key]:
+		return apperr.InvalidField("hidden", "err.menu_keep_visible")
 	}
 	if in.ParentKey != "" {
 		var n int
@@ -114,8 +163,8 @@ func (s *Service) AddMenu(ctx context.Context, in MenuInput) error {
 	if err := s.validate(ctx, &in); err != nil {
 		return err
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO permission (key, parent_key, type, name_en, name_zh, sort, url, customised) VALUES (?, ?, 'menu', ?, ?, ?, ?, 1)`,
-		in.Key, in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL)
+	_, err := s.db.Exec(ctx, `INSERT INTO permission (key, parent_key, type, name_en, name_zh, sort, url, hidden, customised) VALUES (?, ?, 'menu', ?, ?, ?, ?, ?, 1)`,
+		in.Key, in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, db.BoolInt(in.Hidden))
 	if db.IsUniqueViolation(err) {
 		return apperr.New(apperr.Conflict, "err.name_taken")
 	}
@@ -127,8 +176,8 @@ func (s *Service) UpdateMenu(ctx context.Context, in MenuInput) error {
 	if err := s.validate(ctx, &in); err != nil {
 		return err
 	}
-	res, err := s.db.Exec(ctx, `UPDATE permission SET parent_key = ?, name_en = ?, name_zh = ?, sort = ?, url = ?, customised = 1 WHERE key = ?`,
-		in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, in.Key)
+	res, err := s.db.Exec(ctx, `UPDATE permission SET parent_key = ?, name_en = ?, name_zh = ?, sort = ?, url = ?, hidden = ?, customised = 1 WHERE key = ?`,
+		in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, db.BoolInt(in.Hidden), in.Key)
 	return db.Affected(res, err, apperr.ErrNotFound)
 }
 

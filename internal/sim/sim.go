@@ -36,6 +36,40 @@ type Options struct {
 	Logger         *slog.Logger
 	MaxBackoff     time.Duration // reconnect back-off cap (default 60 s)
 	OnlineCallback func(sn string, online bool)
+	// Profiles describe chargers by SN (model name, DC figures, how busy); an SN without one is
+	// an AC charger of Vendor/Model, busy as before.
+	Profiles map[string]Profile
+	// OfflineChance is the chance per idle period that a charger drops off the network for a
+	// while (default 0: never).
+	OfflineChance float64
+}
+
+// Profile is what one charger is: the model it reports at boot and the figures it meters.
+type Profile struct {
+	Vendor, Model string
+	DC            bool    // metered as a DC charger: 300-450 V DC, tens of kW tapering with SoC
+	MaxPowerW     float64 // rated power (default 7,400 W AC, 60,000 W DC)
+	// Busy (0-1) is how much of the time a connector charges; 0 keeps the default mix. Lower
+	// values lengthen idle periods, so not every charger is Working at once.
+	Busy float64
+}
+
+// profile is sn's profile with its defaults filled in.
+func (o *Options) profile(sn string) Profile {
+	p := o.Profiles[sn]
+	if p.Vendor == "" {
+		p.Vendor = o.Vendor
+	}
+	if p.Model == "" {
+		p.Model = o.Model
+	}
+	if p.MaxPowerW <= 0 {
+		p.MaxPowerW = 7400
+		if p.DC {
+			p.MaxPowerW = 60000
+		}
+	}
+	return p
 }
 
 // Stats count what the fleet did.
@@ -90,7 +124,7 @@ func RunStats(ctx context.Context, o Options, st *Stats) {
 				return
 			case <-time.After(time.Duration(i%1000) * time.Millisecond):
 			}
-			c := &charger{o: &o, st: st, sn: sn, key: o.Keys[sn], firmware: o.Firmware, config: map[string]string{
+			c := &charger{o: &o, p: o.profile(sn), st: st, sn: sn, key: o.Keys[sn], firmware: o.Firmware, config: map[string]string{
 				"HeartbeatInterval": "60", "MeterValueSampleInterval": fmt.Sprint(int(o.MeterInterval.Seconds())),
 				"NumberOfConnectors": fmt.Sprint(o.Connectors), "AuthorizeRemoteTxRequests": "false", "WebSocketPingInterval": "30",
 			}, energy: make([]float64, o.Connectors+1)}
@@ -102,6 +136,7 @@ func RunStats(ctx context.Context, o Options, st *Stats) {
 
 type charger struct {
 	o        *Options
+	p        Profile
 	st       *Stats
 	sn, key  string
 	firmware string
@@ -115,6 +150,7 @@ type charger struct {
 	hb       time.Duration
 	reboot   chan struct{}
 	disabled map[int]bool
+	away     time.Duration // how long to stay off the network after an outage (0: reconnect soon)
 }
 
 func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
@@ -159,7 +195,11 @@ func (c *charger) loop(ctx context.Context) {
 		backoff = time.Second
 		c.st.Connects.Add(1)
 		c.run(ctx, ws)
-		if !c.sleep(ctx, time.Duration(500+rand.IntN(1500))*time.Millisecond) {
+		c.mu.Lock()
+		away := c.away
+		c.away = 0
+		c.mu.Unlock()
+		if !c.sleep(ctx, away+time.Duration(500+rand.IntN(1500))*time.Millisecond) {
 			return
 		}
 	}
@@ -183,7 +223,7 @@ func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
 	c.mu.Lock()
 	fw := c.firmware
 	c.mu.Unlock()
-	boot, err := c.call(cctx, "BootNotification", map[string]any{"chargePointVendor": c.o.Vendor, "chargePointModel": c.o.Model,
+	boot, err := c.call(cctx, "BootNotification", map[string]any{"chargePointVendor": c.p.Vendor, "chargePointModel": c.p.Model,
 		"chargePointSerialNumber": c.sn, "firmwareVersion": fw})
 	if err != nil {
 		return
@@ -230,10 +270,32 @@ func (c *charger) scaled(min, max time.Duration) time.Duration {
 	return time.Duration(float64(d) / c.o.Speed)
 }
 
+// idle is one idle period: 20-90 s, longer for a charger that is seldom busy (a connector of
+// a charger with Busy b charges about b of the time; sessions last 60-300 s).
+func (c *charger) idle() time.Duration {
+	d := c.scaled(20*time.Second, 90*time.Second)
+	if b := c.p.Busy; b > 0 && b < 1 {
+		d += time.Duration(float64(c.scaled(60*time.Second, 300*time.Second)) * (1 - b) / b)
+	}
+	return d
+}
+
+// goAway drops the connection as a network outage would, and keeps the charger off the
+// network for 1-5 minutes (scaled); the gateway marks it Offline meanwhile.
+func (c *charger) goAway() {
+	c.mu.Lock()
+	c.away = c.scaled(60*time.Second, 300*time.Second)
+	ws := c.ws
+	c.mu.Unlock()
+	if ws != nil {
+		_ = ws.Close()
+	}
+}
+
 // connectorLife alternates idle periods, charging sessions and, now and then, a fault.
 func (c *charger) connectorLife(ctx context.Context, conn int) {
 	for {
-		if !c.sleep(ctx, c.scaled(20*time.Second, 90*time.Second)) {
+		if !c.sleep(ctx, c.idle()) {
 			return
 		}
 		c.mu.Lock()
@@ -241,6 +303,10 @@ func (c *charger) connectorLife(ctx context.Context, conn int) {
 		c.mu.Unlock()
 		if disabled {
 			continue
+		}
+		if rand.Float64() < c.o.OfflineChance {
+			c.goAway()
+			return
 		}
 		if rand.Float64() < c.o.FaultChance {
 			c.st.Faults.Add(1)
@@ -287,7 +353,11 @@ func (c *charger) session(ctx context.Context, conn int) {
 		if disabled {
 			break
 		}
-		soc = math.Min(100, soc+0.5+rand.Float64())
+		if c.p.DC {
+			soc = math.Min(100, soc+2+2*rand.Float64())
+		} else {
+			soc = math.Min(100, soc+0.5+rand.Float64())
+		}
 		c.meter(ctx, conn, tx.TransactionID, soc)
 	}
 	c.status(ctx, conn, "Finishing", "NoError")
@@ -298,10 +368,24 @@ func (c *charger) session(ctx context.Context, conn int) {
 	c.status(ctx, conn, "Available", "NoError")
 }
 
+// figures are a meter reading: voltage (V), current (A) and power (W). AC: about 230 V and
+// up to the rated power; DC: 300-450 V rising with the SoC, power tapering above 80 %.
+func (c *charger) figures(soc float64) (voltage, current, power float64) {
+	if !c.p.DC {
+		voltage = 228 + rand.Float64()*6
+		current = c.p.MaxPowerW / 230 * (0.85 + rand.Float64()*0.15)
+		return voltage, current, voltage * current
+	}
+	voltage = 330 + soc*1.1 + rand.Float64()*5
+	power = c.p.MaxPowerW * (0.9 + rand.Float64()*0.08)
+	if soc > 80 {
+		power *= math.Max(0.15, 1-(soc-80)/25)
+	}
+	return voltage, power / voltage, power
+}
+
 func (c *charger) meter(ctx context.Context, conn, txID int, soc float64) {
-	voltage := 228 + rand.Float64()*6
-	current := 14 + rand.Float64()*4
-	power := voltage * current
+	voltage, current, power := c.figures(soc)
 	c.mu.Lock()
 	c.energy[conn] += power * c.o.MeterInterval.Hours()
 	energy := c.energy[conn]
@@ -484,7 +568,7 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 			case "StatusNotification":
 				c.status(ctx, conn, "Available", "NoError")
 			case "BootNotification":
-				_, _ = c.call(ctx, "BootNotification", map[string]any{"chargePointVendor": c.o.Vendor, "chargePointModel": c.o.Model, "firmwareVersion": c.firmware})
+				_, _ = c.call(ctx, "BootNotification", map[string]any{"chargePointVendor": c.p.Vendor, "chargePointModel": c.p.Model, "firmwareVersion": c.firmware})
 			case "FirmwareStatusNotification":
 				_, _ = c.call(ctx, "FirmwareStatusNotification", map[string]any{"status": "Idle"})
 			case "DiagnosticsStatusNotification":

@@ -1,17 +1,38 @@
-import { useEffect } from 'react';
-import { App as AntdApp, ConfigProvider } from 'antd';
-import enUSAntd from 'antd/locale/en_US';
-import zhCNAntd from 'antd/locale/zh_CN';
+import { useEffect, useState } from 'react';
+import { ConfigProvider } from 'antd';
+import type { Locale as AntdLocale } from 'antd/es/locale';
+import enUSAntd from 'antd/es/locale/en_US';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { queryClient } from './services/queryClient';
 import { router } from './router';
 import { useAppConfig, useSession } from './models/session';
-import { applyDefaultLocale } from './i18n';
+import { applyDefaultLocale, currentLocale, type Locale } from './i18n';
 import { setTimeZone } from './utils/time';
+
+/**
+ * antd's own texts ("20 / page", "No data", the date pickers) and dayjs's month and weekday
+ * names for a locale. zh-CN is a separate chunk, loaded only when chosen, so en-US users and
+ * the sign-in page do not carry it.
+ */
+const antdLocales: Partial<Record<Locale, AntdLocale>> = { 'en-US': enUSAntd };
+
+export async function loadAntdLocale(l: Locale): Promise<AntdLocale> {
+  if (l === 'zh-CN' && !antdLocales[l]) {
+    const [antd] = await Promise.all([import('antd/es/locale/zh_CN'), import('dayjs/locale/zh-cn')]);
+    antdLocales[l] = antd.default;
+  }
+  return antdLocales[l] ?? enUSAntd;
+}
+
+export function dayjsLocaleOf(l: Locale): string {
+  return l === 'zh-CN' ? 'zh-cn' : 'en';
+}
+
+// Start loading the stored locale's texts before the first render.
+void loadAntdLocale(currentLocale());
 
 /** Applies the server config (default locale, time zone) and the user's zone once known. */
 function ConfigEffects() {
@@ -28,18 +49,33 @@ function ConfigEffects() {
   return null;
 }
 
-function Shell() {
+/** The antd locale of the UI language; undefined while its chunk loads (the first render only). */
+function useAntdLocale(): AntdLocale | undefined {
   const { i18n } = useTranslation();
-  const zh = i18n.language === 'zh-CN';
+  const lang: Locale = i18n.language === 'zh-CN' ? 'zh-CN' : 'en-US';
+  const [loaded, setLoaded] = useState<AntdLocale | undefined>(() => antdLocales[lang]);
   useEffect(() => {
-    dayjs.locale(zh ? 'zh-cn' : 'en');
-  }, [zh]);
+    let live = true;
+    void loadAntdLocale(lang).then((antd) => {
+      dayjs.locale(dayjsLocaleOf(lang));
+      if (live) setLoaded(antd);
+    });
+    return () => {
+      live = false;
+    };
+  }, [lang]);
+  return loaded;
+}
+
+function Shell() {
+  const antd = useAntdLocale();
+  // Until the locale's texts are in (one small chunk, zh-CN only), render nothing rather than
+  // English that flips to Chinese.
+  if (!antd) return null;
   return (
-    <ConfigProvider locale={zh ? zhCNAntd : enUSAntd} theme={{ token: { colorPrimary: '#0b7a5a' } }}>
-      <AntdApp>
-        <ConfigEffects />
-        <RouterProvider router={router} />
-      </AntdApp>
+    <ConfigProvider locale={antd} theme={{ token: { colorPrimary: '#0b7a5a' } }}>
+      <ConfigEffects />
+      <RouterProvider router={router} />
     </ConfigProvider>
   );
 }

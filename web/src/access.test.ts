@@ -66,7 +66,11 @@ describe('holdsAll / holdsByMode', () => {
     expect(holdsByMode(user('a'), ['a', 'b'])).toBe(true);
     expect(holdsByMode(user('a'), ['a', 'b'], 'all')).toBe(false);
     expect(holdsByMode(user('c'), ['a', 'b'], 'none')).toBe(true);
-    expect(holdsByMode(root, ['a'], 'none')).toBe(true);
+    expect(holdsByMode(user('a', 'c'), ['a', 'b'], 'none')).toBe(false);
+    // root holds every key: "none" content is not for root
+    expect(holdsByMode(root, ['a'], 'none')).toBe(false);
+    expect(holdsByMode(root, ['a'], 'all')).toBe(true);
+    expect(holdsByMode(null, ['a'], 'none')).toBe(false);
   });
 
   it('subjectOf reads user.root and role.auth', () => {

@@ -43,10 +43,17 @@ export function holdsAll(subject: Subject | null, keys: readonly string[] | unde
   return (keys ?? []).every((k) => subject.auth.has(k));
 }
 
-/** Element directive of spec §6: shown to root or when the keys match in the given mode. */
-export function holdsByMode(subject: Subject | null, keys: readonly string[], mode: 'any' | 'all' | 'none' = 'any'): boolean {
+export type DirectiveMode = 'any' | 'all' | 'none';
+
+/**
+ * Element directive of spec §6, modes any (default: holds one of the keys), all (holds every
+ * key) and none (holds none of the keys). Root holds every key: it passes any and all, and
+ * content for "none" (e.g. a hint for users lacking a key) is not shown to root, unless the
+ * list is empty.
+ */
+export function holdsByMode(subject: Subject | null, keys: readonly string[], mode: DirectiveMode = 'any'): boolean {
   if (!subject) return false;
-  if (subject.root) return true;
+  if (subject.root) return mode !== 'none' || keys.length === 0;
   if (mode === 'all') return keys.every((k) => subject.auth.has(k));
   if (mode === 'none') return !keys.some((k) => subject.auth.has(k));
   return keys.some((k) => subject.auth.has(k));

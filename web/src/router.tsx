@@ -1,4 +1,12 @@
-/** react-router routes generated from the one route table (routes.tsx). */
+/**
+ * react-router routes generated from the one route table (routes.tsx).
+ *
+ * Chunks start together: every route that loads a chunk (the console frame, each page) also has
+ * a loader that starts that import. react-router runs the loaders of all matched routes at once
+ * when navigation begins, so /manage/device/list fetches the frame and the page in parallel, and
+ * alongside the session check, instead of frame → page one after another; the lazy components
+ * then find their modules already loaded.
+ */
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { MANAGE_BASE, manageRoutes, publicPages, TOP_PATHS, type RouteDef } from './routes';
@@ -9,7 +17,28 @@ import RouteError from './components/RouteError';
 import PageLoading from './components/PageLoading';
 import { HOME_PATH } from './access';
 
-const ManageLayout = lazy(() => import('./layouts/ManageLayout'));
+/** Starts a chunk's import without waiting for it (its lazy component waits). */
+const preload = (load: () => Promise<unknown>) => () => {
+  load().catch(() => undefined); // a failure shows when the lazy component loads it again
+  return null;
+};
+
+/**
+ * The console frame, one lazy unit: the layout inside antd's App, whose message, modal and
+ * notification hooks (App.useApp) only console pages use, so the sign-in page does not load them.
+ */
+const loadConsole = () => Promise.all([import('./layouts/ManageLayout'), import('antd/es/app')]);
+const ManageLayout = lazy(() =>
+  loadConsole().then(([{ default: Layout }, { default: AntdApp }]) => ({
+    default: function Console() {
+      return (
+        <AntdApp>
+          <Layout />
+        </AntdApp>
+      );
+    },
+  })),
+);
 
 const pageCache = new Map<unknown, ReturnType<typeof lazyPage>>();
 function pageOf(loader: NonNullable<RouteDef['page']>) {
@@ -30,7 +59,10 @@ function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: string
     if (def.redirect) children.push({ index: true, handle: info, element: <Navigate to={def.redirect} replace /> });
     if (def.children) children.push(...toRouteObjects(def.children, pattern, keys));
     const obj: RouteObject = { path: def.path || undefined, handle: info };
-    if (def.page) obj.element = <Guarded info={info} page={pageOf(def.page)} />;
+    if (def.page) {
+      obj.element = <Guarded info={info} page={pageOf(def.page)} />;
+      obj.loader = preload(def.page);
+    }
     if (children.length) obj.children = children;
     return obj;
   });
@@ -38,6 +70,7 @@ function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: string
 
 const publicRoute = (path: string, loader: NonNullable<RouteDef['page']>): RouteObject => ({
   path,
+  loader: preload(loader),
   element: <PublicPage page={pageOf(loader)} />,
 });
 
@@ -45,10 +78,13 @@ export const routeObjects: RouteObject[] = [
   {
     element: <Outlet />,
     errorElement: <RouteError />,
+    // the loaders answer at once; nothing to show meanwhile
+    hydrateFallbackElement: <></>,
     children: [
       { path: TOP_PATHS.root, element: <RootRedirect /> },
       {
         path: TOP_PATHS.login,
+        loader: preload(publicPages.login),
         element: (
           <GuestOnly>
             <PublicPage page={pageOf(publicPages.login)} />
@@ -62,6 +98,7 @@ export const routeObjects: RouteObject[] = [
       publicRoute(TOP_PATHS.forbidden, publicPages.forbidden),
       {
         path: MANAGE_BASE,
+        loader: preload(loadConsole),
         element: (
           <RequireSession>
             <Suspense fallback={<PageLoading full />}>

@@ -1,10 +1,13 @@
-/** Up to 20 visited /manage pages, home first, kept in sessionStorage for the signed-in user; closable. */
+/**
+ * Up to 20 visited /manage pages, home first, kept in sessionStorage for the signed-in user;
+ * closable. One tab per page (utils/history.ts, tabKeyOf).
+ */
 import { useEffect, useState } from 'react';
 import { Tabs } from 'antd';
 import { useLocation, useMatches, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../models/session';
-import { addTab, loadTabs, removeTab, saveTabs, HISTORY_HOME, type HistoryTab } from '../utils/history';
+import { addTab, loadTabs, removeTab, saveTabs, tabKeyOf, HISTORY_HOME, type HistoryTab } from '../utils/history';
 import type { RouteInfo } from '../utils/routeMatch';
 
 export default function HistoryTabs() {
@@ -21,21 +24,24 @@ function OwnedTabs({ owner }: { owner: number }) {
   const navigate = useNavigate();
   const [tabs, setTabs] = useState<HistoryTab[]>(() => loadTabs(owner));
 
-  const info = matches.length ? (matches[matches.length - 1].handle as RouteInfo | undefined) : undefined;
+  const last = matches.length ? matches[matches.length - 1] : undefined;
+  const info = last?.handle as RouteInfo | undefined;
   const name = info?.name ?? '';
+  // one tab per page: switching a page's own tabs (`:type?`, `?tab=`) does not add another
+  const current = tabKeyOf(info?.pattern, last?.params ?? {}, location.pathname);
   useEffect(() => {
     setTabs((prev) => {
-      const next = addTab(prev, { key: location.pathname, path: location.pathname + location.search, name });
+      const next = addTab(prev, { key: current, path: location.pathname + location.search, name });
       saveTabs(next, owner);
       return next;
     });
-  }, [location.pathname, location.search, name, owner]);
+  }, [current, location.pathname, location.search, name, owner]);
 
   const close = (key: string) => {
     const next = removeTab(tabs, key);
     setTabs(next);
     saveTabs(next, owner);
-    if (key === location.pathname) void navigate(next[next.length - 1].path);
+    if (key === current) void navigate(next[next.length - 1].path);
   };
 
   return (
@@ -44,7 +50,7 @@ function OwnedTabs({ owner }: { owner: number }) {
       type="editable-card"
       hideAdd
       size="small"
-      activeKey={location.pathname}
+      activeKey={current}
       onChange={(key) => {
         const tab = tabs.find((x) => x.key === key);
         if (tab) void navigate(tab.path);

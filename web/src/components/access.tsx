@@ -1,19 +1,23 @@
-/** Element-level permission checks (spec §6) over the pure helpers of access.ts. */
+/**
+ * Element-level permission checks (spec §6) over the pure helpers of access.ts: modes any
+ * (default), all and none. Root holds every key, so root sees any/all content and not "none"
+ * content (holdsByMode in access.ts).
+ */
 import { useCallback, type ReactNode } from 'react';
-import { holdsByMode } from '../access';
+import { holdsByMode, type DirectiveMode } from '../access';
 import { useSession } from '../models/session';
 
-/** can('auth_x') or can(['a', 'b'], 'all'): root passes every check. */
+/** can('auth_x'), can(['a', 'b'], 'all') or can(['a'], 'none'). */
 export function useCan() {
   const { subject } = useSession();
   return useCallback(
-    (keys: string | readonly string[], mode: 'any' | 'all' = 'any') => holdsByMode(subject, typeof keys === 'string' ? [keys] : keys, mode),
+    (keys: string | readonly string[], mode: DirectiveMode = 'any') => holdsByMode(subject, typeof keys === 'string' ? [keys] : keys, mode),
     [subject],
   );
 }
 
-/** Renders children only when the user holds the keys. */
-export function Can({ keys, mode = 'any', children }: { keys: string | readonly string[]; mode?: 'any' | 'all'; children: ReactNode }) {
+/** Renders children only when the user's keys match in the mode (none: holds none of them). */
+export function Can({ keys, mode = 'any', children }: { keys: string | readonly string[]; mode?: DirectiveMode; children: ReactNode }) {
   const can = useCan();
   return can(keys, mode) ? <>{children}</> : null;
 }

@@ -9,6 +9,7 @@ import { useListState } from '../hooks/useListState';
 import type { CommandState } from '../hooks/useCommands';
 import { EVENT_KINDS, EVENT_LEVELS, listEvents, RESULT_COLORS, type DeviceEvent } from '../services/fleet';
 import { batchProgress } from '../utils/fleet';
+import { ocppName, type OcppKind } from '../utils/names';
 import { formatTime } from '../utils/time';
 
 /** A command result 1-5 as a badge (`data-result` for tests). */
@@ -21,10 +22,34 @@ export function ResultBadge({ result }: { result: number }) {
   );
 }
 
-/** The name of a control type, or the model's own name for it. */
+/**
+ * The name of a control type (1-11): one name per operation everywhere. In English the model's
+ * own name for it, if it has one; in other languages the type's name, since a model's control
+ * names are typed once, in one language.
+ */
 export function useControlName() {
-  const { t } = useTranslation();
-  return (type: number, name?: string | null) => name || t(`control.type.${type}`);
+  const { t, i18n } = useTranslation();
+  const en = i18n.language === 'en-US';
+  return (type: number, name?: string | null) => (en && name) || t(`control.type.${type}`);
+}
+
+/** The name of an OCPP value (error code, connector/firmware/diagnostics status) in the UI language. */
+export function useOcppName() {
+  const { t, i18n } = useTranslation();
+  return (kind: OcppKind, code: string | null | undefined) => ocppName(kind, code, t, (k) => i18n.exists(k));
+}
+
+/** An event's name: OCPP error codes and statuses by their localised name (the code as a tooltip). */
+export function useEventName() {
+  const { t, i18n } = useTranslation();
+  const exists = (k: string) => i18n.exists(k);
+  return (code: string, name?: string | null) => {
+    for (const kind of ['error', 'connector'] as const) {
+      const n = ocppName(kind, code, t, exists);
+      if (n !== code) return n;
+    }
+    return name || code;
+  };
 }
 
 /** Per-device results of the last operation, with a progress bar when there are several. */
@@ -78,6 +103,7 @@ const EVENT_SPEC = { status: 'number', level: 'number' } as const;
 export function EventTable({ deviceId, siteId, kinds, testId }: { deviceId?: number; siteId?: number; kinds?: number[]; testId?: string }) {
   const { t } = useTranslation();
   const can = useCan();
+  const eventName = useEventName();
   const list = useListState(EVENT_SPEC, '', true);
   const columns: ColumnsType<DeviceEvent> = [
     { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <Tag>{t(`event.kind.${v}`)}</Tag> },
@@ -94,7 +120,16 @@ export function EventTable({ deviceId, siteId, kinds, testId }: { deviceId?: num
           { title: t('device.name'), dataIndex: 'deviceName', key: 'deviceName' },
         ]),
     { title: t('event.connector'), dataIndex: 'connectorId', key: 'connectorId' },
-    { title: t('event.name'), key: 'name', render: (_: unknown, r) => [r.name || r.code, r.vendorCode].filter(Boolean).join(' · ') || '-' },
+    {
+      title: t('event.name'),
+      key: 'name',
+      render: (_: unknown, r) => (
+        <span title={r.code}>
+          {eventName(r.code, r.name)}
+          {r.vendorCode && <span translate="no">{` · ${r.vendorCode}`}</span>}
+        </span>
+      ),
+    },
     { title: t('event.info'), dataIndex: 'info', key: 'info', render: (v: string) => v || '-' },
     {
       title: t('event.status'),

@@ -1,7 +1,12 @@
-/** /manage shell: sidebar from the route table, header (language, user menu), history tabs. */
+/**
+ * /manage shell: sidebar from the route table and the caller's menus (utils/menu.ts), header
+ * (collapse, language, user menu), history tabs. The sidebar stays in view on long pages
+ * (sticky, scrolling on its own) and the collapse button sits in the header, so it never
+ * covers a menu entry.
+ */
 import { useEffect, useMemo, useState } from 'react';
-import { Avatar, Dropdown, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
-import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Dropdown, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
+import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { manageRoutes } from '../routes';
@@ -17,21 +22,39 @@ type Items = NonNullable<MenuProps['items']>;
 
 function toItems(nodes: MenuNode[], t: (k: string) => string): Items {
   return nodes.map((n) => {
-    if (n.kind === 'group') return { type: 'group' as const, key: n.key, label: n.name ? t(n.name) : undefined, children: toItems(n.children ?? [], t) };
-    if (n.kind === 'submenu') return { key: n.key, label: t(n.name), icon: n.icon ? menuIcons[n.icon] : undefined, children: toItems(n.children ?? [], t) };
-    return { key: n.key, label: t(n.name), icon: n.icon ? menuIcons[n.icon] : undefined };
+    const label = n.label ?? (n.name ? t(n.name) : undefined);
+    if (n.kind === 'group') return { type: 'group' as const, key: n.key, label, children: toItems(n.children ?? [], t) };
+    if (n.kind === 'submenu') return { key: n.key, label, icon: n.icon ? menuIcons[n.icon] : undefined, children: toItems(n.children ?? [], t) };
+    return { key: n.key, label, icon: n.icon ? menuIcons[n.icon] : undefined };
   });
 }
 
+function findNode(nodes: MenuNode[], key: string): MenuNode | undefined {
+  for (const n of nodes) {
+    if (n.key === key) return n;
+    const c = findNode(n.children ?? [], key);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+const siderStyle = { position: 'sticky', top: 0, height: '100vh' } as const;
+/** The sidebar's own scroll box: antd's sider children box is 100% high, so the menu scrolls inside it. */
+const sidebarStyle = { height: '100%', overflowY: 'auto', overflowX: 'hidden' } as const;
+
 export default function ManageLayout() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { session, subject } = useSession();
   const { config } = useAppConfig();
   const location = useLocation();
   const navigate = useNavigate();
   const [collapsed, setCollapsed] = useState(false);
 
-  const menu = useMemo(() => buildMenu(manageRoutes, subject), [subject]);
+  const serverMenus = session?.role.menus;
+  const menu = useMemo(
+    () => buildMenu(manageRoutes, subject, serverMenus ? { menus: serverMenus, locale: i18n.language } : null),
+    [subject, serverMenus, i18n.language],
+  );
   const items = useMemo(() => toItems(menu, t), [menu, t]);
   const active = useMemo(() => activeMenu(menu, location.pathname), [menu, location.pathname]);
   const [openKeys, setOpenKeys] = useState<string[]>(active.openKeys);
@@ -57,8 +80,8 @@ export default function ManageLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} width={224} theme="light">
-        <div data-testid="sidebar">
+      <Layout.Sider collapsed={collapsed} trigger={null} width={224} theme="light" style={siderStyle}>
+        <div data-testid="sidebar" style={sidebarStyle}>
         <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', fontWeight: 700, fontSize: 18 }}>
           {collapsed ? 'CO' : t('app.title')}
         </div>
@@ -68,14 +91,26 @@ export default function ManageLayout() {
           selectedKeys={active.selected ? [active.selected] : []}
           openKeys={collapsed ? undefined : openKeys}
           onOpenChange={(keys) => setOpenKeys(keys as string[])}
-          onClick={({ key }) => void navigate(key)}
+          onClick={({ key }) => {
+            const node = findNode(menu, key);
+            if (node?.external && node.path) window.open(node.path, '_blank', 'noopener,noreferrer');
+            else void navigate(key);
+          }}
         />
         </div>
       </Layout.Sider>
       <Layout>
         <Layout.Header
-          style={{ background: '#fff', padding: '0 16px', display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 16 }}
+          style={{ background: '#fff', padding: '0 16px', display: 'flex', alignItems: 'center', gap: 16 }}
         >
+          <Button
+            type="text"
+            data-testid="sidebar-collapse"
+            aria-label={t(collapsed ? 'layout.expandMenu' : 'layout.collapseMenu')}
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={() => setCollapsed((c) => !c)}
+          />
+          <div style={{ flex: 1 }} />
           {config.showLanguageSwitch && <LanguageSwitch />}
           <Dropdown
             menu={{

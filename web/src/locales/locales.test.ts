@@ -32,6 +32,17 @@ describe('locales', () => {
     expect(zh.filter((k) => !en.includes(k))).toEqual([]);
   });
 
+  it('every zh-CN value is Chinese, not a copy of the English one (except codes and names)', () => {
+    // Keys whose text reads the same in both languages: language names shown in their own
+    // language, product, protocol and device-type names, and codes or units alone.
+    const SAME = new Set(['com_locale_en-US', 'com_locale_zh-CN', 'menu.openapi', 'model.type.6', 'model.supportsWeb', 'model.supportsSsh']);
+    const codeOrUnit = /^[\s\d{}.,:;()/%·~|<>=+\-_*#@'"]*(SN|MAC|URL|IP|WEB\/SSH|OCPP|JSON|SMTP|VPN|ChargeOps|OA|MA|CA|ID|kWh|kW|V|A|W|Hz)?[\s\d{}.,:;()/%·~|<>=+\-_*#@'"]*$/;
+    const copies = Object.entries(zhCN).filter(([k, v]) => v === enUS[k] && !SAME.has(k) && !codeOrUnit.test(v));
+    expect(copies).toEqual([]);
+    const noHan = Object.entries(zhCN).filter(([k, v]) => !/\p{Script=Han}/u.test(v) && !SAME.has(k) && !codeOrUnit.test(v));
+    expect(noHan).toEqual([]);
+  });
+
   it('no value is empty', () => {
     expect(Object.entries(enUS).filter(([, v]) => !v.trim())).toEqual([]);
     expect(Object.entries(zhCN).filter(([, v]) => !v.trim())).toEqual([]);

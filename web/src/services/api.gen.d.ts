@@ -2133,9 +2133,11 @@ export interface components {
         CatalogueGroup: {
             createdAt?: number;
             description?: string;
+            descriptionZh?: string;
             id?: number;
             itemCount?: number;
             name?: string;
+            nameZh?: string;
             updatedAt?: number;
         };
         CatalogueGroupFilter: {
@@ -2145,8 +2147,10 @@ export interface components {
         };
         CatalogueGroupInput: {
             description?: string;
+            descriptionZh?: string;
             id?: number;
             name?: string;
+            nameZh?: string;
         };
         CatalogueItem: {
             category?: string;
@@ -2155,7 +2159,10 @@ export interface components {
             dataType?: string;
             groupId?: number;
             groupName?: string;
+            groupNameZh?: string;
             id?: number;
+            labelEn?: string;
+            labelZh?: string;
             name?: string;
             unit?: string;
             updatedAt?: number;
@@ -2173,6 +2180,8 @@ export interface components {
             dataType?: string;
             groupId?: number;
             id?: number;
+            labelEn?: string;
+            labelZh?: string;
             name?: string;
             unit?: string;
         };
@@ -2638,6 +2647,7 @@ export interface components {
             emailAlarm?: boolean;
             id?: number;
             menu?: string[];
+            menus?: components["schemas"]["MenuEntry"][];
             name?: string;
             paramLevel?: number;
             siteAccess?: number;
@@ -2771,6 +2781,7 @@ export interface components {
         Menu: {
             builtIn?: boolean;
             children?: (components["schemas"]["Menu"] | null)[];
+            hidden?: boolean;
             interfaceCount?: number;
             key?: string;
             nameEn?: string;
@@ -2780,7 +2791,18 @@ export interface components {
             type?: string;
             url?: string;
         };
+        MenuEntry: {
+            builtIn?: boolean;
+            hidden?: boolean;
+            key?: string;
+            nameEn?: string;
+            nameZh?: string;
+            parentKey?: string;
+            sort?: number;
+            url?: string;
+        };
         MenuInput: {
+            hidden?: boolean;
             key?: string;
             nameEn?: string;
             nameZh?: string;
@@ -3477,7 +3499,13 @@ export interface operations {
     };
     getAuthSysDevBasicStatusCount: {
         parameters: {
-            query?: never;
+            query?: {
+                alarmStatus?: number | null;
+                customerId?: number;
+                keyword?: string;
+                modelId?: number;
+                siteId?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;

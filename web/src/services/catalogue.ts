@@ -2,8 +2,8 @@
 import { post } from './request';
 import type { DataGroup, DataItem, PageResult } from './typings';
 
-export type GroupInput = { id?: number; name: string; description: string };
-export type DataItemInput = Pick<DataItem, 'groupId' | 'name' | 'category' | 'dataType' | 'dataRange' | 'unit'> & { id?: number };
+export type GroupInput = Pick<DataGroup, 'name' | 'nameZh' | 'description' | 'descriptionZh'> & { id?: number };
+export type DataItemInput = Pick<DataItem, 'groupId' | 'name' | 'labelEn' | 'labelZh' | 'category' | 'dataType' | 'dataRange' | 'unit'> & { id?: number };
 
 const base = '/api/auth/sys/dict';
 export const listGroups = (q: Record<string, unknown>) => post<PageResult<DataGroup>>(`${base}/group/list`, q);

@@ -1,7 +1,7 @@
 /** Devices (spec §3): list, detail, changes, import/export of xlsx. */
 import { get, post, RequestError } from './request';
 import { download } from './download';
-import type { Device, DevicePage } from './typings';
+import type { Device, DeviceCountFilter, DevicePage } from './typings';
 
 export type DeviceInput = Pick<Device, 'sn' | 'name' | 'modelId' | 'siteId' | 'softwareVersion' | 'installDate' | 'arrivalDate' | 'maintenanceCycle' | 'images'> & {
   id?: number;
@@ -20,7 +20,7 @@ export const STATUS_COLORS: Record<number, string> = {
 
 const base = '/api/auth/sys/dev/basic';
 export const listDevices = (q: Record<string, unknown>) => post<DevicePage>(`${base}/list`, q);
-export const deviceStatusCounts = () => get<Record<string, number>>(`${base}/status/count`);
+export const deviceStatusCounts = (f: DeviceCountFilter = {}) => get<Record<string, number>>(`${base}/status/count`, f);
 export const getDevice = (id: number) => get<Device>(`${base}/detail`, { id });
 export const addDevice = (d: DeviceInput) => post<{ id: number }>(`${base}/add`, d);
 export const updateDevice = (d: DeviceInput) => post<null>(`${base}/update`, d);

@@ -2,7 +2,7 @@
 import { get, post } from './request';
 import type { ApiInterface, MenuNode, PageResult } from './typings';
 
-export type MenuInput = Pick<MenuNode, 'key' | 'parentKey' | 'nameEn' | 'nameZh' | 'sort' | 'url'>;
+export type MenuInput = Pick<MenuNode, 'key' | 'parentKey' | 'nameEn' | 'nameZh' | 'sort' | 'url' | 'hidden'>;
 export type InterfaceInput = Omit<ApiInterface, 'id'> & { id: number };
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 

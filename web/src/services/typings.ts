@@ -55,20 +55,11 @@ export type DeviceModel = ApiData<'/api/auth/sys/dev/model/detail', 'get'>;
 export type ModelItem = ApiData<'/api/auth/sys/dev/model/item/list', 'post'>[number];
 export type ModelAlias = ApiData<'/api/auth/sys/dev/model/alias/list', 'post'>['list'][number];
 export type DataGroup = ApiData<'/api/auth/sys/dict/group/list', 'post'>['list'][number];
-export interface DataItem {
-  id: number;
-  groupId: number;
-  groupName: string;
-  name: string;
-  category: string;
-  dataType: string;
-  dataRange: string;
-  unit: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type DataItem = ApiData<'/api/auth/sys/dict/item/list', 'post'>['list'][number];
 export type Device = ApiData<'/api/auth/sys/dev/basic/detail', 'get'>;
 export type DevicePage = ApiData<'/api/auth/sys/dev/basic/list', 'post'>;
+/** The device list's filters without status and paging (GET query of dev/basic/status/count). */
+export type DeviceCountFilter = NonNullable<paths['/api/auth/sys/dev/basic/status/count']['get']['parameters']['query']>;
 export type User = ApiData<'/api/auth/sys/user/detail', 'get'>;
 export type Role = ApiData<'/api/auth/sys/role/detail', 'get'>;
 export interface PermissionNode {
@@ -87,6 +78,7 @@ export interface MenuNode {
   nameZh: string;
   sort: number;
   url: string;
+  hidden: boolean;
   builtIn: boolean;
   interfaceCount: number;
   children: MenuNode[] | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateControlCodes, parseEnum, rangeError } from './dataRange';
+import { brokenRule, checkValue, duplicateControlCodes, parseEnum, rangeError, rulesByKey, valueRule } from './dataRange';
 import { isValidDate, isValidSN, isValidUserName } from './validators';
 
 describe('data ranges (spec §5, same cases as the server)', () => {
@@ -84,5 +84,48 @@ describe('field rules', () => {
     expect(isValidDate('2026-02-30')).toBe(false);
     expect(isValidDate('26-1-1')).toBe(false);
     expect(isValidDate('')).toBe(true);
+  });
+});
+
+describe('values against a data type and range (same as datarange.CheckValue)', () => {
+  it.each([
+    ['int', '10~3600', '60', true],
+    ['int', '10~3600', 'abc', false],
+    ['int', '10~3600', '9', false],
+    ['int', '10~3600', '3601', false],
+    ['int', '10~3600', '12.5', false],
+    ['int', '', '100000000', true],
+    ['int', '', '-1', false],
+    ['float', '0~1.5|2', '1.25', true],
+    ['float', '0~1.5|2', '1.6', false],
+    ['float', '0~1.5|2', '', false],
+    ['string', '0~4', 'abcd', true],
+    ['string', '0~4', 'abcde', false],
+    ['string', '1~2', '中文', true],
+    ['enum', 'On|1|number\nOff|0|number', '1', true],
+    ['enum', 'On|1|number\nOff|0|number', 'On', false],
+    ['bool', '', 'true', true],
+    ['bool', '', 'yes', false],
+    ['', '', '1', false],
+  ])('%s %j: %j → %s', (type, range, value, ok) => {
+    expect(checkValue(type, range, value)).toBe(ok);
+  });
+
+  it('states the rule with the range (or the default range)', () => {
+    expect(valueRule('int', '10~3600')).toEqual({ key: 'config.rule.int', values: { min: 10, max: 3600 } });
+    expect(valueRule('float', '')).toEqual({ key: 'config.rule.float', values: { min: 0, max: 10000000 } });
+    expect(valueRule('enum', 'On|1|number\nOff|0|number')).toEqual({ key: 'config.rule.enum', values: { values: '1, 0' } });
+  });
+
+  it('checks a key against every model item listing it, case-insensitively', () => {
+    const rules = rulesByKey([
+      { protocolKey: 'HeartbeatInterval', dataType: 'int', dataRange: '10~3600' },
+      { protocolKey: 'heartbeatinterval', dataType: 'int', dataRange: '30~600' },
+      { protocolKey: '', dataType: 'int', dataRange: '0~1' },
+    ]);
+    expect(brokenRule(rules, 'HEARTBEATINTERVAL', '60')).toBeNull();
+    expect(brokenRule(rules, 'HeartbeatInterval', '20')).toEqual({ key: 'config.rule.int', values: { min: 30, max: 600 } });
+    expect(brokenRule(rules, 'HeartbeatInterval', 'abc')?.values).toEqual({ min: 10, max: 3600 });
+    expect(brokenRule(rules, 'UnlistedKey', 'anything')).toBeNull();
   });
 });

@@ -99,3 +99,80 @@ export function rangeError(dataType: string, text: string | undefined | null): s
 export function duplicateControlCodes(items: { id?: number; controlTypeCode: number }[], candidate: { id?: number; controlTypeCode: number }): boolean {
   return items.some((it) => it.controlTypeCode === candidate.controlTypeCode && (it.id ?? 0) !== (candidate.id ?? 0));
 }
+
+// ---------------------------------------------------------------- values against a range
+
+/** The rule a value must meet, as an i18n key (`config.rule.*`) and its values, for hints and errors. */
+export interface ValueRule {
+  key: string;
+  values: Record<string, string | number>;
+}
+
+/** The rule of a data type and range (an empty range: the server's defaults, DEFAULT_RANGES). */
+export function valueRule(dataType: string, range: string | undefined | null): ValueRule {
+  const r = (range ?? '').trim() || DEFAULT_RANGES[dataType] || '';
+  switch (dataType) {
+    case 'int':
+    case 'float':
+    case 'string': {
+      const mm = minMax(r.split('|')[0], dataType !== 'float');
+      return { key: `config.rule.${dataType}`, values: { min: mm?.[0] ?? '?', max: mm?.[1] ?? '?' } };
+    }
+    case 'enum':
+      return { key: 'config.rule.enum', values: { values: (parseEnum(r) ?? []).map((o) => o.value).join(', ') } };
+    case 'bool':
+      return { key: 'config.rule.bool', values: {} };
+    default:
+      return { key: 'config.rule.none', values: {} };
+  }
+}
+
+/**
+ * Whether a value fits a data type and range: the same check as the server's
+ * `datarange.CheckValue` (internal/datarange), so the dialog refuses what the server would.
+ */
+export function checkValue(dataType: string, range: string | undefined | null, value: string): boolean {
+  const r = (range ?? '').trim() || DEFAULT_RANGES[dataType] || '';
+  switch (dataType) {
+    case 'int': {
+      const mm = minMax(r, true);
+      if (!mm || !INT_RE.test(value)) return false;
+      const n = Number(value);
+      return n >= mm[0] && n <= mm[1];
+    }
+    case 'float': {
+      const mm = minMax(r.split('|')[0], false);
+      if (!mm || !FLOAT_RE.test(value)) return false;
+      const f = Number(value);
+      return f >= mm[0] && f <= mm[1];
+    }
+    case 'string': {
+      const mm = minMax(r, true);
+      const n = [...value].length;
+      return !!mm && n >= mm[0] && n <= mm[1];
+    }
+    case 'enum':
+      return (parseEnum(r) ?? []).some((o) => o.value === value);
+    case 'bool':
+      return value === 'true' || value === 'false';
+    default:
+      return false;
+  }
+}
+
+/** A model's config and param items by lower-case protocol key (a key may be listed more than once). */
+export function rulesByKey(items: { protocolKey: string; dataType: string; dataRange: string }[]): Map<string, { dataType: string; dataRange: string }[]> {
+  const out = new Map<string, { dataType: string; dataRange: string }[]>();
+  for (const it of items) {
+    const k = it.protocolKey.trim().toLowerCase();
+    if (!k) continue;
+    out.set(k, [...(out.get(k) ?? []), { dataType: it.dataType, dataRange: it.dataRange }]);
+  }
+  return out;
+}
+
+/** The first rule of a key's items that a value breaks, or null when it fits them all (or none is listed). */
+export function brokenRule(rules: Map<string, { dataType: string; dataRange: string }[]>, key: string, value: string): ValueRule | null {
+  for (const r of rules.get(key.trim().toLowerCase()) ?? []) if (!checkValue(r.dataType, r.dataRange, value)) return valueRule(r.dataType, r.dataRange);
+  return null;
+}

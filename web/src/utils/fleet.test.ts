@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  uploadArrived,
+  watchUploads,
+  statusBadges,
+  statusCountFilter,
   alignSeries,
   batchProgress,
   bucketLabel,
@@ -209,5 +213,52 @@ describe('protocol frames', () => {
     expect(frameSummary('hello')).toBe('');
     expect(prettyFrame('[3,"1",{"status":"Accepted"}]')).toBe('[\n  3,\n  "1",\n  {\n    "status": "Accepted"\n  }\n]');
     expect(prettyFrame('not json')).toBe('not json');
+  });
+});
+
+describe('status counts follow the list filters', () => {
+  it('sends every filter but status and paging, without empty values', () => {
+    expect(statusCountFilter({ status: 2, page: 3, pageSize: 50, customerId: 4, siteId: 9, modelId: 2, alarmStatus: 1, keyword: '  CP-0 ' })).toEqual({
+      customerId: 4,
+      siteId: 9,
+      modelId: 2,
+      alarmStatus: 1,
+      keyword: 'CP-0',
+    });
+    expect(statusCountFilter({ keyword: '   ', siteId: undefined, status: 1 })).toEqual({});
+  });
+
+  it('keeps alarm status 0 (no alarm) as a filter', () => {
+    expect(statusCountFilter({ alarmStatus: 0 })).toEqual({ alarmStatus: 0 });
+  });
+
+  it('sums the shown statuses into "all"', () => {
+    const b = statusBadges({ '1': 12, '3': 2 }, [0, 1, 2, 3], true);
+    expect(b).toEqual({ all: '14', by: { 0: '0', 1: '12', 2: '0', 3: '2' } });
+  });
+
+  it('marks a filtered count over the window as more, and the sum with it', () => {
+    const b = statusBadges({ '1': 10_001, '3': 40 }, [1, 3], true);
+    expect(b.by[1]).toBe('10000+');
+    expect(b.all).toBe('10040+');
+    expect(statusBadges({ '1': 250_000 }, [1], false)).toEqual({ all: '250000', by: { 1: '250000' } });
+  });
+});
+
+describe('awaiting a diagnostics upload', () => {
+  it('waits until a complete file that was not there before is listed', () => {
+    const w = watchUploads([{ id: 1, complete: true }, { id: 2, complete: false }], 1000);
+    expect(w.known).toEqual([1]);
+    expect(uploadArrived(w, [{ id: 1, complete: true }], 2000)).toBe(false);
+    expect(uploadArrived(w, [{ id: 3, complete: false }, { id: 1, complete: true }], 2000)).toBe(false);
+    expect(uploadArrived(w, [{ id: 3, complete: true }, { id: 1, complete: true }], 2000)).toBe(true);
+    // a file incomplete when the command was accepted counts once it completes
+    expect(uploadArrived(w, [{ id: 2, complete: true }], 2000)).toBe(true);
+  });
+
+  it('gives up after the longest wait', () => {
+    const w = watchUploads([], 0);
+    expect(uploadArrived(w, [], 5 * 60_000 - 1)).toBe(false);
+    expect(uploadArrived(w, [], 5 * 60_000)).toBe(true);
   });
 });

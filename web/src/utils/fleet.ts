@@ -5,6 +5,7 @@
  */
 import dayjs from 'dayjs';
 import { getTimeZone } from './time';
+import type { DeviceCountFilter } from '../services/typings';
 
 // ---------------------------------------------------------------- status: push + polling merge
 
@@ -86,6 +87,47 @@ export function pollInterval(streamUp: boolean): number | false {
   return streamUp ? false : FALLBACK_POLL_MS;
 }
 
+// ---------------------------------------------------------------- status counts
+
+/** The device list's window: a filtered count above it means "more" (internal/device MaxListWindow). */
+export const LIST_WINDOW = 10_000;
+
+/**
+ * The status-count query of the list's filters: every filter but status (the badges choose it)
+ * and paging, empty values left out, the keyword trimmed as the server trims it.
+ */
+export function statusCountFilter(filters: Record<string, unknown>): DeviceCountFilter {
+  const out: DeviceCountFilter = {};
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const alarm = num(filters.alarmStatus);
+  if (alarm !== undefined) out.alarmStatus = alarm;
+  for (const k of ['customerId', 'siteId', 'modelId'] as const) {
+    const v = num(filters[k]);
+    if (v) out[k] = v;
+  }
+  const kw = typeof filters.keyword === 'string' ? filters.keyword.trim() : '';
+  if (kw) out.keyword = kw;
+  return out;
+}
+
+/**
+ * Badge texts of the status counts: per status and "all". With filters the server counts each
+ * status up to the list's window, so a count above it reads "10000+" and so does the sum.
+ */
+export function statusBadges(counts: Record<string, number>, statuses: number[], filtered: boolean): { all: string; by: Record<number, string> } {
+  let sum = 0;
+  let more = false;
+  const by: Record<number, string> = {};
+  for (const s of statuses) {
+    const n = counts[s] ?? 0;
+    const capped = filtered && n > LIST_WINDOW;
+    more ||= capped;
+    sum += capped ? LIST_WINDOW : n;
+    by[s] = capped ? `${LIST_WINDOW}+` : String(n);
+  }
+  return { all: more ? `${sum}+` : String(sum), by };
+}
+
 // ---------------------------------------------------------------- commands
 
 export const RESULT_WAITING = 1;
@@ -133,6 +175,27 @@ export function batchProgress(results: (number | undefined)[]): { done: number; 
   const total = results.length;
   const done = results.filter((r) => r !== undefined && r !== RESULT_WAITING).length;
   return { done, total, percent: total ? Math.round((done / total) * 100) : 100 };
+}
+
+// ---------------------------------------------------------------- diagnostics uploads
+
+/** How often the diagnostics list is re-read while an upload is awaited, and for how long at most. */
+export const UPLOAD_POLL_MS = 3000;
+export const UPLOAD_WAIT_MS = 5 * 60_000;
+
+/** An awaited upload: the complete files known when GetDiagnostics was accepted, and when to give up. */
+export interface UploadWatch {
+  known: number[];
+  until: number;
+}
+
+export function watchUploads(files: { id: number; complete: boolean }[], now: number): UploadWatch {
+  return { known: files.filter((f) => f.complete).map((f) => f.id), until: now + UPLOAD_WAIT_MS };
+}
+
+/** Whether the wait is over: a complete file not known before is listed, or the time is up. */
+export function uploadArrived(w: UploadWatch, files: { id: number; complete: boolean }[], now: number): boolean {
+  return now >= w.until || files.some((f) => f.complete && !w.known.includes(f.id));
 }
 
 // ---------------------------------------------------------------- control items and levels

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearSession } from '../models/session';
-import { addTab, clearTabs, homeTab, loadTabs, removeTab, saveTabs, HISTORY_MAX, HISTORY_STORAGE_KEY, type HistoryTab } from './history';
+import { matchPath } from 'react-router';
+import { addTab, clearTabs, homeTab, loadTabs, removeTab, saveTabs, tabKeyOf, HISTORY_MAX, HISTORY_STORAGE_KEY, type HistoryTab } from './history';
+import { routeInfoFor } from './routeMatch';
 
 const tab = (i: number): HistoryTab => ({ key: `/manage/p${i}`, path: `/manage/p${i}?q=${i}`, name: `n${i}` });
 
@@ -82,5 +84,43 @@ describe('history tabs end with the session', () => {
     saveTabs(addTab([], tab(1)), 7);
     clearSession();
     expect(stored()).toBeNull();
+  });
+});
+
+describe('one history tab per page', () => {
+  // what HistoryTabs does on each navigation: the route that answers the path, its params
+  const visit = (tabs: HistoryTab[], location: string): HistoryTab[] => {
+    const [pathname] = location.split('?');
+    const info = routeInfoFor(pathname);
+    const params = info ? (matchPath(info.pattern, pathname)?.params ?? {}) : {};
+    return addTab(tabs, { key: tabKeyOf(info?.pattern, params, pathname), path: location, name: info?.name ?? '' });
+  };
+
+  it("switching the device detail's tabs (:type?) keeps one tab, back to the last one", () => {
+    let tabs = [homeTab];
+    for (const p of ['/manage/device/detail/7', '/manage/device/detail/7/alarm', '/manage/device/detail/7/config', '/manage/device/list/detail/7/status']) {
+      tabs = visit(tabs, p);
+    }
+    expect(tabs.map((t) => t.key)).toEqual(['/manage/home', '/manage/device/detail/7']);
+    expect(tabs[1]).toMatchObject({ path: '/manage/device/list/detail/7/status', name: 'menu.device.detail' });
+  });
+
+  it('?tab= is never part of the key; two devices are two tabs', () => {
+    let tabs = visit([homeTab], '/manage/site/detail/3?tab=devices');
+    tabs = visit(tabs, '/manage/site/detail/3?tab=info');
+    tabs = visit(tabs, '/manage/device/detail/7/alarm');
+    tabs = visit(tabs, '/manage/device/detail/8/alarm');
+    expect(tabs.map((t) => t.key)).toEqual(['/manage/home', '/manage/site/detail/3', '/manage/device/detail/7', '/manage/device/detail/8']);
+    expect(tabs[1].path).toBe('/manage/site/detail/3?tab=info');
+  });
+
+  it('the action log types (:type?/:id?) are one page', () => {
+    const tabs = visit(visit([homeTab], '/manage/system/logs/action/login'), '/manage/system/logs/action/operation');
+    expect(tabs.map((t) => t.key)).toEqual(['/manage/home', '/manage/system/logs/action']);
+  });
+
+  it('without a route pattern the pathname is the key', () => {
+    expect(tabKeyOf(undefined, {}, '/manage/unknown/x')).toBe('/manage/unknown/x');
+    expect(tabKeyOf('/manage/site/detail/:id', {}, '/manage/site/detail/3')).toBe('/manage/site/detail/3');
   });
 });

@@ -7,7 +7,7 @@ export const HISTORY_MAX = 20;
 export const HISTORY_HOME = '/manage/home';
 
 export interface HistoryTab {
-  /** pathname: the tab's identity */
+  /** the page's identity (tabKeyOf): its path without the optional segments */
   key: string;
   /** full location (pathname + search) to return to */
   path: string;
@@ -21,6 +21,26 @@ function withHome(tabs: HistoryTab[]): HistoryTab[] {
   const rest = tabs.filter((t) => t.key !== HISTORY_HOME);
   const home = tabs.find((t) => t.key === HISTORY_HOME) ?? homeTab;
   return [home, ...rest];
+}
+
+/**
+ * The identity of a page's tab: its route pattern filled with the required params, optional
+ * segments (`:type?`, e.g. the device detail's tab) left out. Switching tabs inside a page, by
+ * `:type?` or by `?tab=` (the search is never part of the key), thus stays on one history tab,
+ * while two devices' details are two tabs. Without a pattern: the pathname.
+ */
+export function tabKeyOf(pattern: string | undefined, params: Readonly<Record<string, string | undefined>>, pathname: string): string {
+  if (!pattern) return pathname;
+  const out: string[] = [];
+  for (const seg of pattern.split('/')) {
+    if (seg.startsWith(':') && seg.endsWith('?')) continue;
+    if (seg.startsWith(':')) {
+      const v = params[seg.slice(1)];
+      if (v === undefined) return pathname;
+      out.push(encodeURIComponent(v));
+    } else out.push(seg);
+  }
+  return out.join('/') || '/';
 }
 
 /** Adds (or refreshes) a visited page; only /manage pages are kept; the oldest goes past 20. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { activeMenu, buildMenu, menuLink, type MenuNode } from './menu';
+import { activeMenu, buildMenu, menuLink, type MenuNode, type ServerMenu } from './menu';
 import { manageRoutes } from '../routes';
-import { permissionKeys, type Subject } from '../access';
+import { permissionKeys, permissions, type Subject } from '../access';
 
 const user = (...auth: string[]): Subject => ({ root: false, auth: new Set(auth) });
 const root: Subject = { root: true, auth: new Set() };
@@ -81,5 +81,73 @@ describe('menuLink', () => {
   it('drops optional params and refuses required ones', () => {
     expect(menuLink('/manage/system/logs/action/:type?/:id?')).toBe('/manage/system/logs/action');
     expect(menuLink('/manage/site/update/:id')).toBeNull();
+  });
+});
+
+describe('buildMenu from the caller\'s menus (menu management)', () => {
+  // what session info answers: the catalogue's menus as the menu screen left them
+  const stored = (over: Partial<ServerMenu>[] = []): ServerMenu[] => {
+    const base: ServerMenu[] = permissions
+      .filter((p) => p.type === 'menu')
+      .map((p) => ({ key: p.key, parentKey: p.parent, nameEn: p.name['en-US'], nameZh: p.name['zh-CN'], sort: p.sort, url: '', hidden: false, builtIn: true }));
+    for (const o of over) {
+      const i = base.findIndex((m) => m.key === o.key);
+      if (i >= 0) base[i] = { ...base[i], ...o };
+      else base.push({ parentKey: '', nameEn: '', nameZh: '', sort: 0, url: '', hidden: false, builtIn: false, key: '', ...o });
+    }
+    return base;
+  };
+  const label = (nodes: MenuNode[], key: string) => flat(nodes).find((n) => n.menuKey === key);
+
+  it('unchanged menus give the same sidebar as the route table', () => {
+    type Shape = { key: string; name: string; label?: string; children?: Shape[] };
+    const shape = (ns: MenuNode[]): Shape[] => ns.map((n) => ({ key: n.key, name: n.name, label: n.label, children: n.children && shape(n.children) }));
+    expect(shape(buildMenu(manageRoutes, root, { menus: stored(), locale: 'en-US' }))).toEqual(shape(buildMenu(manageRoutes, root)));
+    expect(flat(buildMenu(manageRoutes, root, { menus: stored(), locale: 'zh-CN' })).some((n) => n.label)).toBe(false);
+  });
+
+  it('a renamed menu shows its stored name in the current language; a name left alone keeps the translation', () => {
+    const menus = stored([{ key: 'auth_site', nameEn: 'Charging parks' }]);
+    expect(label(buildMenu(manageRoutes, root, { menus, locale: 'en-US' }), 'auth_site')?.label).toBe('Charging parks');
+    // only English renamed: in Chinese the console's own translation shows
+    expect(label(buildMenu(manageRoutes, root, { menus, locale: 'zh-CN' }), 'auth_site')?.label).toBeUndefined();
+    const zh = stored([{ key: 'auth_role', nameZh: '角色与权限' }]);
+    expect(label(buildMenu(manageRoutes, root, { menus: zh, locale: 'zh-CN' }), 'auth_role')?.label).toBe('角色与权限');
+  });
+
+  it('hidden menus are not shown, to root either; their pages stay behind their keys', () => {
+    const menus = stored([{ key: 'auth_device', hidden: true }, { key: 'auth_logs', hidden: true }]);
+    const m = buildMenu(manageRoutes, root, { menus, locale: 'en-US' });
+    expect(links(m)).not.toContain('/manage/device/list');
+    expect(links(m).some((l) => l?.startsWith('/manage/system/logs'))).toBe(false);
+    expect(links(m)).toContain('/manage/site/list');
+  });
+
+  it('siblings follow the stored sort', () => {
+    const menus = stored([{ key: 'auth_attach', sort: 1 }, { key: 'auth_user', sort: 0 }]);
+    const m = buildMenu(manageRoutes, root, { menus, locale: 'en-US' });
+    expect(m.slice(1, -1).map((n) => n.path)).toEqual(['/manage/attach/list', '/manage/site/list', '/manage/device/list']);
+    expect(m[m.length - 1].children?.[0].name).toBe('menu.user');
+  });
+
+  it("an administrator's own menus are links under their parent, external ones marked", () => {
+    const menus = stored([
+      { key: 'ext_grafana', parentKey: 'auth_system', nameEn: 'Grafana', nameZh: '监控', sort: 99, url: 'https://grafana.example.com' },
+      { key: 'ext_top', nameEn: 'Wiki', nameZh: '知识库', sort: 25, url: '/manage/docs/home' },
+      { key: 'ext_under_item', parentKey: 'auth_site', nameEn: 'Map', nameZh: '地图', sort: 21, url: 'https://map.example.com' },
+      { key: 'ext_off', parentKey: 'auth_system', nameEn: 'Off', nameZh: '关', sort: 1, url: 'https://off.example.com', hidden: true },
+    ]);
+    const m = buildMenu(manageRoutes, root, { menus, locale: 'zh-CN' });
+    const system = m[m.length - 1];
+    expect(system.children?.at(-1)).toMatchObject({ kind: 'item', key: 'ext:ext_grafana', label: '监控', path: 'https://grafana.example.com', external: true });
+    // top level: by sort among the areas; a parent shown as a plain item puts it at the top level
+    expect(m.slice(1, -1).map((n) => n.key)).toEqual(['/manage/site/list', 'ext:ext_under_item', '/manage/docs/home', '/manage/device/list', '/manage/attach/list']);
+    expect(flat(m).some((n) => n.menuKey === 'ext_off')).toBe(false);
+  });
+
+  it('a user sees only what the route keys allow, whatever the server lists', () => {
+    const m = buildMenu(manageRoutes, user('auth_site', 'auth_site_list'), { menus: stored([{ key: 'auth_site', nameEn: 'Parks' }]), locale: 'en-US' });
+    expect(links(m)).toEqual(['/manage/site/list']);
+    expect(m[0].label).toBe('Parks');
   });
 });

@@ -3,6 +3,7 @@ import menu from './menu';
 import pages from './pages';
 import org from './org';
 import fleet from './fleet';
+import names from './names';
 
-const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet };
+const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet, ...names };
 export default messages;

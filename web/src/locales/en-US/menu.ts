@@ -65,4 +65,6 @@ export default {
   'menu.blacklist': 'Device blacklist',
   'layout.myProfile': 'My profile',
   'layout.logout': 'Log out',
+  'layout.collapseMenu': 'Collapse the menu',
+  'layout.expandMenu': 'Expand the menu',
 };

@@ -65,4 +65,6 @@ export default {
   'menu.blacklist': '设备黑名单',
   'layout.myProfile': '个人中心',
   'layout.logout': '退出登录',
+  'layout.collapseMenu': '收起菜单',
+  'layout.expandMenu': '展开菜单',
 };

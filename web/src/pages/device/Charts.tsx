@@ -1,58 +1,49 @@
 /**
  * Data charts of a device (POST dev/data/series): pick data items, a connector, a time range and
- * a step (43200 min = calendar months). Loaded lazily by the detail page, so ECharts stays in
- * this chunk, out of the entry chunk.
+ * a step (43200 min = calendar months). One y axis per unit, the x axis spans the range, and a
+ * range ending now follows the clock (utils/charts.ts). Loaded lazily by the detail page, so
+ * ECharts stays in this chunk, out of the entry chunk.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Empty, Form, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import * as echarts from 'echarts/core';
-import { LineChart } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
 import { getSeries } from '../../services/fleet';
-import { alignSeries, STEPS, stepLabel, suggestStep } from '../../utils/fleet';
+import { STEPS, stepLabel } from '../../utils/fleet';
+import { chartAxes, chooseRange, defaultStep, liveTickMs, rangeAt, tickOf, type ChartRange } from '../../utils/charts';
 import { fromPicker, toPicker } from '../../utils/time';
-import { useRuntime } from './sections';
-
-echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
+import { useCatalogueUnits, useRuntime } from './sections';
+import { useCatalogue } from '../../hooks/useCatalogue';
+import { ocppUnit } from '../../utils/names';
+import SeriesChart from './SeriesChart';
 
 interface Query {
   names: string[];
   connectorId: number;
-  range: [number, number];
+  range: ChartRange;
   step: number;
 }
 
-function LineChartView({ labels, values }: { labels: string[]; values: Record<string, (number | null)[]> }) {
-  const ref = useRef<HTMLDivElement>(null);
+const DAY = 24 * 3600_000;
+
+/** The clock, rounded down to `tickMs`, re-read once a tick while `on`. */
+function useTick(tickMs: number, on: boolean): number {
+  const [now, setNow] = useState(() => tickOf(Date.now(), tickMs));
   useEffect(() => {
-    if (!ref.current) return;
-    const chart = echarts.init(ref.current);
-    chart.setOption({
-      tooltip: { trigger: 'axis' },
-      legend: { top: 0 },
-      grid: { left: 48, right: 24, top: 36, bottom: 56 },
-      xAxis: { type: 'category', data: labels },
-      yAxis: { type: 'value', scale: true },
-      dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
-      series: Object.entries(values).map(([name, data]) => ({ name, type: 'line', data, connectNulls: true, showSymbol: labels.length < 60 })),
-    });
-    const onResize = () => chart.resize();
-    window.addEventListener('resize', onResize);
-    return () => {
-      window.removeEventListener('resize', onResize);
-      chart.dispose();
-    };
-  }, [labels, values]);
-  return <div ref={ref} style={{ width: '100%', height: 360 }} data-testid="series-chart" />;
+    if (!on) return;
+    const timer = setInterval(() => setNow(tickOf(Date.now(), tickMs)), Math.min(tickMs, 30_000));
+    setNow(tickOf(Date.now(), tickMs));
+    return () => clearInterval(timer);
+  }, [tickMs, on]);
+  return now;
 }
 
 export default function Charts({ id, streamUp }: { id: number; streamUp: boolean }) {
   const { t } = useTranslation();
   const runtime = useRuntime(id, streamUp);
+  const units = useCatalogueUnits();
+  const catalogue = useCatalogue();
   const numeric = useMemo(
     () => [...new Set((runtime.data?.values ?? []).filter((v) => v.value !== '' && Number.isFinite(Number(v.value))).map((v) => v.name))].sort(),
     [runtime.data],
@@ -60,17 +51,26 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
   const connectors = useMemo(() => [0, ...(runtime.data?.connectors ?? []).map((c) => c.connectorId).filter((c) => c > 0)], [runtime.data]);
   const [form] = Form.useForm<{ names: string[]; connectorId: number; range: [Dayjs, Dayjs]; step: number }>();
   const [query, setQuery] = useState<Query | null>(null);
+  const live = query?.range.kind === 'live';
+  const now = useTick(liveTickMs(query?.step ?? 1), live);
+  const range = query ? rangeAt(query.range, live ? now : 0) : null;
   const series = useQuery({
-    queryKey: ['dev/data/series', id, query],
-    queryFn: () => getSeries({ deviceId: id, names: query!.names, connectorId: query!.connectorId, startTime: query!.range[0], endTime: query!.range[1], step: query!.step }),
+    queryKey: ['dev/data/series', id, query, range],
+    queryFn: () => getSeries({ deviceId: id, names: query!.names, connectorId: query!.connectorId, startTime: range![0], endTime: range![1], step: query!.step }),
     enabled: !!query,
+    placeholderData: keepPreviousData,
   });
-  const aligned = useMemo(() => (series.data && query ? alignSeries(series.data, query.step) : null), [series.data, query]);
+  const drawn = useMemo(() => {
+    if (!series.data) return null;
+    const runtimeUnit = (n: string) => ocppUnit(runtime.data?.values.find((v) => v.name === n && v.unit)?.unit);
+    return chartAxes(series.data, (n) => units[n] || runtimeUnit(n));
+  }, [series.data, units, runtime.data]);
+  const hasPoints = !!drawn && drawn.series.some((s) => s.points.length > 0);
   const stepText = (s: number) => {
     const l = stepLabel(s);
     return t(l.key, { count: l.count });
   };
-  const initial = { connectorId: 0, range: [toPicker(Date.now() - 24 * 3600 * 1000), toPicker(Date.now())] as [Dayjs, Dayjs], step: 15 };
+  const initial = { connectorId: 0, range: [toPicker(Date.now() - DAY), toPicker(Date.now())] as [Dayjs, Dayjs], step: defaultStep(DAY) };
   return (
     <Card title={t('device.section.charts')} style={{ marginBottom: 16 }} data-testid="section-charts">
       <Space direction="vertical" style={{ width: '100%' }}>
@@ -80,16 +80,18 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
           initialValues={initial}
           style={{ rowGap: 8 }}
           onValuesChange={(changed: { range?: [Dayjs, Dayjs]; names?: string[] }) => {
-            if (changed.range?.[0] && changed.range[1]) form.setFieldValue('step', suggestStep(fromPicker(changed.range[1]) - fromPicker(changed.range[0])));
+            if (changed.range?.[0] && changed.range[1]) form.setFieldValue('step', defaultStep(fromPicker(changed.range[1]) - fromPicker(changed.range[0])));
             // values are kept per connector: follow the connector that reports the first item
             const first = changed.names?.[0];
             const at = first ? runtime.data?.values.find((v) => v.name === first) : undefined;
             if (at) form.setFieldValue('connectorId', at.connectorId);
           }}
-          onFinish={(v) => setQuery({ names: v.names, connectorId: v.connectorId, range: [fromPicker(v.range[0]), fromPicker(v.range[1])], step: v.step })}
+          onFinish={(v) =>
+            setQuery({ names: v.names, connectorId: v.connectorId, range: chooseRange(fromPicker(v.range[0]), fromPicker(v.range[1]), Date.now()), step: v.step })
+          }
         >
           <Form.Item name="names" label={t('chart.items')} rules={[{ required: true, message: t('com_value_required') }]}>
-            <Select mode="tags" style={{ minWidth: 280 }} maxCount={20} options={numeric.map((n) => ({ value: n, label: n }))} data-testid="chart-items" />
+            <Select mode="tags" style={{ minWidth: 280 }} maxCount={20} options={numeric.map((n) => ({ value: n, label: catalogue.label(n) }))} data-testid="chart-items" />
           </Form.Item>
           <Form.Item name="connectorId" label={t('runtime.connector')}>
             <Select style={{ width: 120 }} options={connectors.map((c) => ({ value: c, label: c === 0 ? t('chart.wholeDevice') : String(c) }))} />
@@ -104,8 +106,8 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
             {t('chart.show')}
           </Button>
         </Form>
-        {aligned && aligned.times.length > 0 ? (
-          <LineChartView labels={aligned.labels} values={aligned.values} />
+        {drawn && range && hasPoints ? (
+          <SeriesChart range={range} step={query!.step} axes={drawn.axes} series={drawn.series} />
         ) : (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query ? t('chart.noData') : t('chart.pick')} />
         )}

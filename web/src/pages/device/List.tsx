@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Dropdown, Segmented, Space, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage, { type FilterField } from '../../components/ListPage';
@@ -28,13 +28,15 @@ import {
 import type { Device } from '../../services/typings';
 import { formatTime } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
-import { pollInterval } from '../../utils/fleet';
+import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import ImportModal from './ImportModal';
 import BatchModal from './BatchModal';
 
 const SPEC = { status: 'number', alarmStatus: 'number', customerId: 'number', siteId: 'number', modelId: 'number', keyword: 'string' } as const;
 const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
 export const DEVICE_LIST_KEY = 'dev/basic/list';
+/** Columns a fixed filter makes the same on every row: a site's devices share their site and customer. */
+const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customerName'], customerId: ['customerName'] };
 
 /** Row/detail actions on devices, each confirmed. */
 export function useDeviceActions(onDeleted?: () => void) {
@@ -54,12 +56,14 @@ export function useDeviceActions(onDeleted?: () => void) {
   };
 }
 
-function useColumns(): ColumnsType<Device> {
+/** The device columns; `omit` drops columns a fixed filter makes the same on every row (a site's devices). */
+function useColumns(omit: string[] = []): ColumnsType<Device> {
   const { t } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
   const actions = useDeviceActions();
-  return [
+  const nowrap = (text: string) => <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
+  const columns: ColumnsType<Device> = [
     {
       title: t('device.sn'),
       dataIndex: 'sn',
@@ -79,15 +83,16 @@ function useColumns(): ColumnsType<Device> {
     { title: t('device.site'), dataIndex: 'siteName', key: 'siteName' },
     { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName' },
     { title: t('device.enabled'), dataIndex: 'enabled', key: 'enabled', render: (v: boolean) => (v ? t('com_enabled') : t('com_disabled')) },
-    { title: t('device.lastRefresh'), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', render: (v: number) => formatTime(v) },
-    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => formatTime(v) },
+    { title: t('device.lastRefresh'), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', render: (v: number) => nowrap(formatTime(v)) },
+    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => nowrap(formatTime(v)) },
     {
       title: t('com_actions'),
       key: 'actions',
       fixed: 'right',
+      width: 150,
       render: (_: unknown, r) =>
         can('auth_device_edit') && (
-          <Space>
+          <Space style={{ whiteSpace: 'nowrap' }}>
             <a onClick={() => void navigate(`/manage/device/update/${r.id}`)}>{t('com_edit')}</a>
             <Dropdown
               menu={{
@@ -105,6 +110,7 @@ function useColumns(): ColumnsType<Device> {
         ),
     },
   ];
+  return columns.filter((c) => !omit.includes(String(c.key)));
 }
 
 const liveFetch = liveFetcher(listDevices);
@@ -127,9 +133,9 @@ function TotalMore() {
 /** Status segments with counts (badges) that set the status filter. */
 function StatusBar({ list }: { list: ListController }) {
   const { t } = useTranslation();
-  const counts = useQuery({ queryKey: ['dev/basic/status/count'], queryFn: deviceStatusCounts, staleTime: 10_000 });
-  const c = (counts.data ?? {}) as Record<string, number>;
-  const all = Object.values(c).reduce((a, b) => a + b, 0);
+  const f = statusCountFilter(list.filters);
+  const counts = useQuery({ queryKey: ['dev/basic/status/count', f], queryFn: () => deviceStatusCounts(f), staleTime: 10_000, placeholderData: keepPreviousData });
+  const badges = statusBadges(counts.data ?? {}, DEVICE_STATUSES, Object.keys(f).length > 0);
   const current = list.filters.status === undefined ? 'all' : String(list.filters.status);
   return (
     <Segmented
@@ -137,8 +143,8 @@ function StatusBar({ list }: { list: ListController }) {
       value={current}
       onChange={(v) => list.search({ ...list.filters, status: v === 'all' ? undefined : Number(v) })}
       options={[
-        { value: 'all', label: `${t('device.status.all')} (${all})` },
-        ...DEVICE_STATUSES.map((s) => ({ value: String(s), label: `${t(`device.status.${s}`)} (${c[s] ?? 0})` })),
+        { value: 'all', label: `${t('device.status.all')} (${badges.all})` },
+        ...DEVICE_STATUSES.map((s) => ({ value: String(s), label: `${t(`device.status.${s}`)} (${badges.by[s]})` })),
       ]}
     />
   );
@@ -235,7 +241,7 @@ export default function DeviceList() {
 export function DeviceTable({ fixed, queryKey }: { fixed: Record<string, unknown>; queryKey: string }) {
   const { t } = useTranslation();
   const list = useListState(EMBEDDED_SPEC, '', true);
-  const columns = useColumns();
+  const columns = useColumns(Object.keys(fixed).flatMap((k) => FIXED_COLUMNS[k] ?? []));
   const streamUp = useStatusStream();
   return (
     <ListPage<Device>

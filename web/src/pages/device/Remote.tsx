@@ -6,12 +6,12 @@
  * (GetConfiguration, ChangeConfiguration of one or many values).
  */
 import { useState } from 'react';
-import { App, Button, Card, Empty, Form, Input, Modal, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import { App, Button, Card, Empty, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CommandResults, useControlName } from '../../components/fleet';
+import { CommandResults, useControlName, useOcppName } from '../../components/fleet';
 import { useCommands } from '../../hooks/useCommands';
 import { useSession } from '../../models/session';
 import { listItems } from '../../services/deviceModel';
@@ -28,9 +28,10 @@ import {
   type FleetFile,
 } from '../../services/fleet';
 import type { Device } from '../../services/typings';
-import { configChanges, usableControls, type Levels } from '../../utils/fleet';
+import { configChanges, uploadArrived, UPLOAD_POLL_MS, usableControls, watchUploads, type Levels, type UploadWatch } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
 import { ConfigTable, useConfigValues, useRuntime } from './sections';
+import ConfigEditModal from './ConfigEditModal';
 
 /** Operations run from the operations card (the others have their own cards). */
 const SIMPLE = [CTL.softReset, CTL.hardReset, CTL.availability, CTL.vpnStart, CTL.vpnStop, CTL.triggerMessage];
@@ -61,6 +62,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const qc = useQueryClient();
   const levelOf = useControlLevels();
   const controlName = useControlName();
+  const ocpp = useOcppName();
   const cmds = useCommands();
   const items = useQuery({ queryKey: ['dev/model/item/list', device.modelId, 'control'], queryFn: () => listItems(device.modelId, 'control') });
   const runtime = useRuntime(device.id, streamUp);
@@ -141,7 +143,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
             dataSource={(runtime.data?.connectors ?? []).filter((c) => c.connectorId > 0)}
             columns={[
               { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
-              { title: t('runtime.connectorStatus'), dataIndex: 'status', key: 'status', render: (v: string) => <Tag>{v || '-'}</Tag> },
+              { title: t('runtime.connectorStatus'), dataIndex: 'status', key: 'status', render: (v: string) => <Tag title={v}>{ocpp('connector', v)}</Tag> },
               {
                 title: t('com_actions'),
                 key: 'actions',
@@ -179,7 +181,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
       {offered.has(CTL.updateFirmware) && <FirmwareCard name={nameOf(CTL.updateFirmware)} onStart={(firmwareId) => run(CTL.updateFirmware, { firmwareId }, { after: refreshRuntime })} />}
 
       {offered.has(CTL.getDiagnostics) && (
-        <DiagnosticsCard deviceId={device.id} name={nameOf(CTL.getDiagnostics)} onStart={() => run(CTL.getDiagnostics, {}, { after: () => void qc.invalidateQueries({ queryKey: ['dev/diagnostics/list', device.id] }) })} />
+        <DiagnosticsCard deviceId={device.id} name={nameOf(CTL.getDiagnostics)} onStart={(after) => run(CTL.getDiagnostics, {}, { after })} />
       )}
 
       {(offered.has(CTL.getConfiguration) || offered.has(CTL.changeConfiguration)) && (
@@ -246,6 +248,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
       )}
 
       <ConfigEditModal
+        modelId={device.modelId}
         items={editing}
         onClose={() => setEditing(null)}
         onSubmit={(edits) => {
@@ -263,37 +266,6 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
         }}
       />
     </Space>
-  );
-}
-
-function ConfigEditModal({ items, onClose, onSubmit }: { items: ConfigValue[] | null; onClose(): void; onSubmit(edits: { key: string; value: string }[]): boolean }) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<Record<string, string>>();
-  return (
-    <Modal
-      open={!!items}
-      title={t('config.setTitle')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('com_ok')}
-      cancelText={t('com_cancel')}
-      destroyOnHidden
-      okButtonProps={{ 'data-testid': 'config-edit-ok' } as Record<string, string>}
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        initialValues={Object.fromEntries((items ?? []).map((i) => [i.key, i.value]))}
-        onFinish={(v) => onSubmit((items ?? []).map((i) => ({ key: i.key, value: v[i.key] ?? '' })))}
-      >
-        {(items ?? []).map((i) => (
-          <Form.Item key={i.key} name={i.key} label={i.name ? `${i.name} (${i.key})` : i.key} extra={t('config.current', { value: i.value })} rules={[{ max: 500 }]}>
-            <Input data-testid={`config-value-${i.key}`} />
-          </Form.Item>
-        ))}
-      </Form>
-    </Modal>
   );
 }
 
@@ -361,9 +333,15 @@ function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: num
   );
 }
 
-function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: string; onStart(): void }) {
+/** The diagnostics files; after an accepted GetDiagnostics the list is re-read until the charger's upload completes. */
+function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: string; onStart(after: () => void): void }) {
   const { t } = useTranslation();
-  const list = useQuery({ queryKey: ['dev/diagnostics/list', deviceId], queryFn: () => listDiagnostics({ deviceId, page: 1, pageSize: 50 }) });
+  const [watch, setWatch] = useState<UploadWatch | null>(null);
+  const list = useQuery({
+    queryKey: ['dev/diagnostics/list', deviceId],
+    queryFn: () => listDiagnostics({ deviceId, page: 1, pageSize: 50 }),
+    refetchInterval: (q) => (watch && !uploadArrived(watch, q.state.data?.list ?? [], Date.now()) ? UPLOAD_POLL_MS : false),
+  });
   const open = async (f: FleetFile) => {
     try {
       const { url } = await fileUrl(f.id);
@@ -388,7 +366,7 @@ function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: 
       size="small"
       data-testid="remote-diagnostics"
       extra={
-        <Button onClick={onStart} data-testid={`control-${CTL.getDiagnostics}`}>
+        <Button onClick={() => onStart(() => setWatch(watchUploads(list.data?.list ?? [], Date.now())))} data-testid={`control-${CTL.getDiagnostics}`}>
           {name}
         </Button>
       }

@@ -9,7 +9,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../components/ListPage';
 import { DeviceStatus, YesNo } from '../../components/Flag';
-import { ResultBadge, useControlName } from '../../components/fleet';
+import { ResultBadge, useControlName, useOcppName } from '../../components/fleet';
+import { useCatalogue } from '../../hooks/useCatalogue';
+import { ocppUnit } from '../../utils/names';
 import { useListState } from '../../hooks/useListState';
 import { listDataItems } from '../../services/catalogue';
 import { getConfigValues, getRuntime, listCommands, type Command, type ConfigValue, type Connector, type RuntimeValue } from '../../services/fleet';
@@ -50,19 +52,21 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
   const { t } = useTranslation();
   const q = useRuntime(id, streamUp);
   const units = useCatalogueUnits();
+  const ocpp = useOcppName();
+  const catalogue = useCatalogue();
   const r = q.data;
   const connectorCols: ColumnsType<Connector> = [
     { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
-    { title: t('runtime.connectorStatus'), dataIndex: 'status', key: 'status', render: (v: string) => <Tag color={v === 'Faulted' ? 'red' : v === 'Available' ? 'green' : 'blue'}>{v || '-'}</Tag> },
-    { title: t('runtime.errorCode'), dataIndex: 'errorCode', key: 'errorCode', render: (v: string) => v || '-' },
+    { title: t('runtime.connectorStatus'), dataIndex: 'status', key: 'status', render: (v: string) => <Tag color={v === 'Faulted' ? 'red' : v === 'Available' ? 'green' : 'blue'}><span title={v}>{ocpp('connector', v)}</span></Tag> },
+    { title: t('runtime.errorCode'), dataIndex: 'errorCode', key: 'errorCode', render: (v: string) => <span title={v}>{ocpp('error', v)}</span> },
     { title: t('runtime.vendorCode'), dataIndex: 'vendorCode', key: 'vendorCode', render: (v: string) => v || '-' },
     { title: t('runtime.info'), dataIndex: 'info', key: 'info', render: (v: string) => v || '-' },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
   ];
   const valueCols: ColumnsType<RuntimeValue> = [
-    { title: t('runtime.measurand'), dataIndex: 'name', key: 'name' },
+    { title: t('runtime.measurand'), dataIndex: 'name', key: 'name', render: (v: string) => <span title={v}>{catalogue.label(v, false)}</span> },
     { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
-    { title: t('runtime.value'), key: 'value', render: (_: unknown, v) => `${v.value} ${units[v.name] || v.unit || ''}`.trim() },
+    { title: t('runtime.value'), key: 'value', render: (_: unknown, v) => `${v.value} ${units[v.name] || ocppUnit(v.unit)}`.trim() },
     { title: t('runtime.sampledAt'), dataIndex: 'time', key: 'time', render: (v: number) => formatTime(v) },
   ];
   return (
@@ -89,8 +93,8 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
             <Descriptions.Item label={t('device.lastRefresh')}>{formatTime(r.lastRefreshAt)}</Descriptions.Item>
             <Descriptions.Item label={t('device.totalRuntime')}>{formatDuration(r.totalRuntime, t)}</Descriptions.Item>
             <Descriptions.Item label={t('device.unmaintainedDays')}>{`${r.unmaintainedDays} ${t('com_days')}`}</Descriptions.Item>
-            <Descriptions.Item label={t('runtime.firmwareStatus')}>{r.firmwareStatus || '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('runtime.diagnosticsStatus')}>{r.diagnosticsStatus || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('runtime.firmwareStatus')}>{ocpp('firmware', r.firmwareStatus)}</Descriptions.Item>
+            <Descriptions.Item label={t('runtime.diagnosticsStatus')}>{ocpp('diagnostics', r.diagnosticsStatus)}</Descriptions.Item>
           </Descriptions>
           <Typography.Text strong>{t('runtime.connectors')}</Typography.Text>
           <Table<Connector> rowKey="connectorId" size="small" pagination={false} columns={connectorCols} dataSource={r.connectors} data-testid="runtime-connectors" />

@@ -1,4 +1,7 @@
-/** system/config-model/list — data items of the catalogue (name, group, category, type, range, unit). */
+/**
+ * system/config-model/list — data items of the catalogue: the name devices report (a code, kept
+ * as it is), the display names in both languages, group, category, type, range, unit.
+ */
 import { Form, Input, Select } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +14,8 @@ import { useGroupOptions } from '../../../hooks/useOptions';
 import { addDataItem, deleteDataItems, listDataItems, updateDataItem, type DataItemInput } from '../../../services/catalogue';
 import type { DataItem } from '../../../services/typings';
 import { DataTypeRange } from '../deviceModel/ModelFields';
+import { localised, measurandLabel } from '../../../utils/names';
+import { currentLocale } from '../../../i18n';
 
 const SPEC = { name: 'string', groupId: 'number', category: 'string' } as const;
 const KEY = 'dict/item/list';
@@ -21,23 +26,25 @@ function TypeRange() {
 }
 
 export default function DataItems() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const locale = currentLocale(); // re-read on every render: useTranslation re-renders on a language change
   const list = useListState(SPEC);
   const groups = useGroupOptions();
   const drawer = useDrawer<DataItem>();
   const { run } = useActions();
   const actions = useActionsColumn();
   const columns: ColumnsType<DataItem> = [
-    { title: t('dict.name'), dataIndex: 'name', key: 'name' },
-    { title: t('dict.group'), dataIndex: 'groupName', key: 'groupName', render: (v: string) => v || '-' },
-    { title: t('dict.category'), dataIndex: 'category', key: 'category', render: (v: string) => v || '-' },
+    { title: t('dict.name'), key: 'label', render: (_: unknown, r) => measurandLabel({ ...r, unit: '' }, locale) },
+    { title: t('dict.key'), dataIndex: 'name', key: 'name', render: (v: string) => <span translate="no">{v}</span> },
+    { title: t('dict.group'), dataIndex: 'groupName', key: 'groupName', render: (v: string, r) => localised(v, r.groupNameZh, locale) || '-' },
+    { title: t('dict.category'), dataIndex: 'category', key: 'category', render: (v: string) => (v ? (i18n.exists(`dict.category.${v}`) ? t(`dict.category.${v}`) : v) : '-') },
     { title: t('item.dataType'), dataIndex: 'dataType', key: 'dataType', render: (v: string) => t(`dataType.${v}`) },
-    { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string) => <span style={{ whiteSpace: 'pre' }}>{v || '-'}</span> },
+    { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string) => <span style={{ whiteSpace: 'pre' }} translate="no">{v || '-'}</span> },
     { title: t('dict.unit'), dataIndex: 'unit', key: 'unit', render: (v: string) => v || '-' },
     actions<DataItem>({ edit: drawer.edit, remove: (r) => ({ name: r.name, call: () => deleteDataItems([r.id]), invalidate: [KEY, 'dict/group'] }) }),
   ];
   const submit = (v: DataItemInput) => {
-    const body = { ...v, category: v.category ?? '', unit: v.unit ?? '', dataRange: v.dataRange ?? '' };
+    const body = { ...v, labelEn: v.labelEn ?? '', labelZh: v.labelZh ?? '', category: v.category ?? '', unit: v.unit ?? '', dataRange: v.dataRange ?? '' };
     const id = drawer.row?.id;
     return run(() => (id ? updateDataItem({ ...body, id }) : addDataItem(body)), { invalidate: [KEY, 'dict/group'] });
   };
@@ -67,6 +74,12 @@ export default function DataItems() {
         <Form.Item name="name" label={t('dict.name')} rules={[{ required: true, whitespace: true, message: t('com_value_required') }, { max: 100 }]}>
           <Input />
         </Form.Item>
+        <Form.Item name="labelEn" label={t('dict.labelEn')} rules={[{ max: 100 }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="labelZh" label={t('dict.labelZh')} rules={[{ max: 100 }]}>
+          <Input />
+        </Form.Item>
         <Form.Item name="groupId" label={t('dict.group')} rules={[{ required: true, message: t('com_value_required') }]}>
           <Select showSearch optionFilterProp="label" options={groups} />
         </Form.Item>
@@ -74,7 +87,7 @@ export default function DataItems() {
           <Input />
         </Form.Item>
         <TypeRange />
-        <Form.Item name="unit" label={t('dict.unit')} rules={[{ max: 32 }]}>
+        <Form.Item name="unit" label={t('dict.unit')} rules={[{ max: 16 }]}>
           <Input />
         </Form.Item>
       </FormDrawer>

@@ -11,6 +11,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { listActionLogs } from '../../../services/system';
 import type { ActionLogPage } from '../../../services/typings';
+import { locationName } from '../../../utils/names';
 import { formatTime } from '../../../utils/time';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS, parsePaging } from '../../../utils/paging';
 
@@ -22,7 +23,7 @@ const REASONS = [0, 1, 2, 3];
 const SORTS = ['-time', 'time', 'type', '-type', 'user', '-user'];
 
 export default function ActionLogs() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { type: view, id } = useParams();
   const loginView = view === 'login';
   const [params, setParams] = useSearchParams();
@@ -67,7 +68,14 @@ export default function ActionLogs() {
       : {
           title: t('logs.actionType'),
           key: 'type',
-          render: (_: unknown, r: Row) => (r.action ? `${typeLabel(r.type)} · ${r.action}` : typeLabel(r.type)),
+          render: (_: unknown, r: Row) =>
+            r.action ? (
+              <>
+                {typeLabel(r.type)} · <span translate="no">{r.action}</span>
+              </>
+            ) : (
+              typeLabel(r.type)
+            ),
         },
     loginView
       ? {
@@ -81,12 +89,12 @@ export default function ActionLogs() {
           dataIndex: 'data',
           key: 'data',
           render: (v: string) => (
-            <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 360 }}>
+            <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 360 }} translate="no">
               {v || '-'}
             </Typography.Text>
           ),
         },
-    { title: t('logs.location'), dataIndex: 'location', key: 'location', render: (v: string) => v || '-' },
+    { title: t('logs.location'), dataIndex: 'location', key: 'location', render: (v: string) => locationName(v, t, (k) => i18n.exists(k)) },
     { title: t('logs.ip'), dataIndex: 'ip', key: 'ip', render: (v: string) => v || '-' },
     { title: t('logs.time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
   ];

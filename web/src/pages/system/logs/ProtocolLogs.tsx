@@ -32,13 +32,13 @@ export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
       sorter: true,
       render: (v: number) => <Tag color={TYPE_COLORS[v]}>{t(`protocol.type.${v}`)}</Tag>,
     },
-    { title: t('protocol.message'), key: 'summary', render: (_: unknown, r) => frameSummary(r.data) || '-' },
+    { title: t('protocol.message'), key: 'summary', render: (_: unknown, r) => <span translate="no">{frameSummary(r.data) || '-'}</span> },
     {
       title: t('logs.data'),
       dataIndex: 'data',
       key: 'data',
       render: (v: string) => (
-        <Typography.Text ellipsis style={{ maxWidth: 420 }} code>
+        <Typography.Text ellipsis style={{ maxWidth: 420 }} code translate="no">
           {v || '-'}
         </Typography.Text>
       ),
@@ -60,7 +60,7 @@ export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
       expandable={{
         rowExpandable: (r) => !!r.data,
         expandedRowRender: (r) => (
-          <pre style={{ margin: 0, maxHeight: 360, overflow: 'auto', fontSize: 12 }} data-testid="protocol-frame">
+          <pre style={{ margin: 0, maxHeight: 360, overflow: 'auto', fontSize: 12 }} data-testid="protocol-frame" translate="no">
             {prettyFrame(r.data)}
           </pre>
         ),

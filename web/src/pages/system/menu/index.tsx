@@ -1,14 +1,15 @@
 /** system/menu — menu tree (sort, URL) and each menu's interfaces (name, method, URL, common flag). */
 import { useMemo, useState } from 'react';
-import { Button, Card, Checkbox, Col, Empty, Form, Input, InputNumber, Row, Select, Space, Table, Tag, Tooltip, Tree, Typography, type TreeDataNode } from 'antd';
+import { Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Table, Tag, Tooltip, Tree, Typography, type TreeDataNode } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
-import { addMenu, deleteInterfaces, deleteMenu, listInterfaces, menuTree, METHODS, saveInterface, updateMenu, type InterfaceInput, type MenuInput } from '../../../services/menu';
+import { deleteInterfaces, deleteMenu, listInterfaces, menuTree, METHODS, saveInterface, type InterfaceInput } from '../../../services/menu';
 import type { ApiInterface, MenuNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
+import MenuForm, { type MenuRow } from './components/MenuForm';
 
 const TREE_KEY = 'menu/tree';
 const IFACE_KEY = 'interface/list';
@@ -25,7 +26,7 @@ export default function MenuPage() {
   const { t } = useTranslation();
   const tree = useQuery({ queryKey: [TREE_KEY], queryFn: menuTree });
   const [selected, setSelected] = useState<string>('');
-  const menuDrawer = useDrawer<MenuNode & { isNew?: boolean }>();
+  const menuDrawer = useDrawer<MenuRow>();
   const ifaceDrawer = useDrawer<ApiInterface>();
   const { run, confirm } = useActions();
   const zh = currentLocale() === 'zh-CN';
@@ -37,7 +38,8 @@ export default function MenuPage() {
       key: n.key,
       title: (
         <span>
-          {label(n)} <Typography.Text type="secondary">({n.sort})</Typography.Text> {n.interfaceCount > 0 && <Tag>{n.interfaceCount}</Tag>}
+          <span data-testid={`menu-node-${n.key}`}>{label(n)}</span> <Typography.Text type="secondary">({n.sort})</Typography.Text> {n.interfaceCount > 0 && <Tag>{n.interfaceCount}</Tag>}
+          {n.hidden && <Tag data-testid={`menu-hidden-${n.key}`}>{t('menuMgmt.hiddenTag')}</Tag>}
         </span>
       ),
       children: n.children?.length ? toTree(n.children) : undefined,
@@ -79,7 +81,7 @@ export default function MenuPage() {
             title={t('menuMgmt.menus')}
             loading={tree.isPending}
             extra={
-              <Button type="primary" size="small" onClick={() => menuDrawer.edit({ isNew: true, parentKey: selected } as MenuNode & { isNew: boolean })}>
+              <Button type="primary" size="small" onClick={() => menuDrawer.edit({ isNew: true, parentKey: selected })}>
                 {t('menuMgmt.add')}
               </Button>
             }
@@ -94,7 +96,7 @@ export default function MenuPage() {
                 title={`${label(current)} · ${current.key}`}
                 extra={
                   <Space>
-                    <Button size="small" onClick={() => menuDrawer.edit(current)}>
+                    <Button size="small" data-testid="menu-edit" onClick={() => menuDrawer.edit(current)}>
                       {t('com_edit')}
                     </Button>
                     {!current.builtIn && (
@@ -139,35 +141,7 @@ export default function MenuPage() {
           )}
         </Col>
       </Row>
-      <FormDrawer<MenuInput>
-        open={menuDrawer.open}
-        title={menuDrawer.row?.isNew ? t('menuMgmt.add') : t('menuMgmt.edit')}
-        initialValues={menuDrawer.row ?? undefined}
-        onClose={menuDrawer.close}
-        onSubmit={(v) => {
-          const body: MenuInput = { ...v, parentKey: v.parentKey ?? '', url: v.url ?? '', sort: v.sort ?? 0, nameZh: v.nameZh ?? '' };
-          return run(() => (menuDrawer.row?.isNew ? addMenu(body) : updateMenu(body)), { invalidate: [TREE_KEY] });
-        }}
-      >
-        <Form.Item name="key" label={t('menuMgmt.key')} rules={[{ required: true, message: t('com_value_required') }, { pattern: /^[A-Za-z0-9_]+$/, message: t('menuMgmt.keyRule') }]}>
-          <Input disabled={!menuDrawer.row?.isNew} />
-        </Form.Item>
-        <Form.Item name="parentKey" label={t('menuMgmt.parent')}>
-          <Select allowClear showSearch optionFilterProp="label" options={menuOptions} />
-        </Form.Item>
-        <Form.Item name="nameEn" label={t('menuMgmt.nameEn')} rules={[{ required: true, whitespace: true, message: t('com_value_required') }, { max: 64 }]}>
-          <Input />
-        </Form.Item>
-        <Form.Item name="nameZh" label={t('menuMgmt.nameZh')} rules={[{ max: 64 }]}>
-          <Input />
-        </Form.Item>
-        <Form.Item name="sort" label={t('menuMgmt.sort')}>
-          <InputNumber precision={0} />
-        </Form.Item>
-        <Form.Item name="url" label={t('menuMgmt.url')} rules={[{ max: 200 }]}>
-          <Input />
-        </Form.Item>
-      </FormDrawer>
+      <MenuForm row={menuDrawer.row} options={menuOptions} invalidate={[TREE_KEY]} onClose={menuDrawer.close} />
       <FormDrawer<InterfaceInput>
         open={ifaceDrawer.open}
         title={ifaceDrawer.row?.id ? t('iface.edit') : t('iface.add')}

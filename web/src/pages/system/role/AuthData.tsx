@@ -1,6 +1,6 @@
 /** system/role/auth/data/:RoeId — data authorisation: customer/site access, WEB/SSH, levels 0-5, email alarm, user permission. */
 import { useEffect, useState } from 'react';
-import { Button, Card, Checkbox, Form, Radio, Select, Space } from 'antd';
+import { Alert, Button, Card, Checkbox, Form, Radio, Select, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,8 @@ export default function RoleAuthData() {
     });
     setBusy(false);
   };
+  const levelLabel = (v: number) =>
+    v === LEVELS[0] ? t('role.level.highest', { level: v }) : v === LEVELS[LEVELS.length - 1] ? t('role.level.lowest', { level: v }) : String(v);
   return (
     <div data-testid="role-auth-data">
       <PageHeader back="/manage/system/role/list" title={`${t('menu.role.authData')} · ${role.data?.name ?? ''}`} />
@@ -44,10 +46,11 @@ export default function RoleAuthData() {
           <Form.Item name="webSshAccess" label={t('role.webSshAccess')} rules={[{ required: true }]}>
             <Radio.Group options={WEB_SSH_ACCESS.map((v) => ({ value: v, label: t(`role.webSshAccess.${v}`) }))} />
           </Form.Item>
+          <Alert type="info" showIcon message={t('role.levelHint')} style={{ marginBottom: 16 }} data-testid="role-level-hint" />
           <Space wrap size="large">
             {LEVEL_FIELDS.map((f) => (
               <Form.Item key={f} name={f} label={t(`role.${f}`)} rules={[{ required: true }]}>
-                <Select style={{ width: 120 }} options={LEVELS.map((v) => ({ value: v, label: String(v) }))} />
+                <Select style={{ width: 150 }} options={LEVELS.map((v) => ({ value: v, label: levelLabel(v) }))} />
               </Form.Item>
             ))}
           </Space>

@@ -15,18 +15,19 @@ import type { ApiInterface, PermissionNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
 import { ROLE_LIST_KEY } from './List';
 
-function toTree(nodes: PermissionNode[] | null, locale: string): TreeDataNode[] {
+function toTree(nodes: PermissionNode[] | null, locale: string, t: (k: string) => string): TreeDataNode[] {
   return (nodes ?? [])
     .slice()
     .sort((a, b) => a.sort - b.sort)
     .map((n) => ({
       key: n.key,
       title: (
-        <span>
-          {n.name[locale] ?? n.name['en-US'] ?? n.key} {n.type !== 'menu' && <Tag style={{ marginLeft: 4 }}>{n.key}</Tag>}
+        <span title={n.key}>
+          {n.name[locale] ?? n.name['en-US'] ?? n.key}
+          {n.type !== 'menu' && <Tag style={{ marginLeft: 4 }}>{t('role.action')}</Tag>}
         </span>
       ),
-      children: n.children?.length ? toTree(n.children, locale) : undefined,
+      children: n.children?.length ? toTree(n.children, locale, t) : undefined,
     }));
 }
 
@@ -43,7 +44,7 @@ export default function RoleAuthMenu() {
   useEffect(() => {
     if (role.data) setChecked(role.data.keys);
   }, [role.data]);
-  const data = useMemo(() => toTree(tree.data ?? [], currentLocale()), [tree.data, i18n.language]); // eslint-disable-line react-hooks/exhaustive-deps
+  const data = useMemo(() => toTree(tree.data ?? [], currentLocale(), t), [tree.data, i18n.language]); // eslint-disable-line react-hooks/exhaustive-deps
   const ifaces = useQuery({ queryKey: ['interface/list', selected], queryFn: () => interfacesOf(selected), enabled: !!selected });
   if (!(id > 0) || role.isError) return <NotFoundResult />;
   const save = async () => {

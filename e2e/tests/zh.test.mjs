@@ -1,0 +1,137 @@
+// zh-CN has no English: root visits the main screens of a seeded organisation, with a charger
+// connected over OCPP 1.6J (ocpp-rpc) that reports a fault and meter values, and every visible
+// run of three or more Latin letters must be on the allow-list (codes, units, product names,
+// data the test typed). Elements marked translate="no" hold codes shown next to their name.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { RPCClient } from 'ocpp-rpc';
+import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+
+const SN = 'ZH-CP-0001';
+const MODEL = 'ZH-AC-22';
+// Latin words allowed on a zh-CN screen: the signed-in user's name, units, product and protocol names.
+const ALLOWED = new Set(['root', 'admin', 'ChargeOps', 'chargeops', 'OCPP', 'ocpp', 'kWh', 'rpm', 'WEB', 'SSH', 'MAC', 'URL', 'JSON', 'xlsx',
+  'GET', 'POST', 'PUT', 'DELETE', 'OpenAPI', 'example', 'com', 'VPN', 'PCS', 'V2G',
+  // OCPP answer codes the server shows next to their Chinese name: "已拒绝（Rejected）"
+  'Rejected', 'Accepted', 'NotSupported']);
+
+let server;
+let browser;
+let root;
+let charger;
+
+before(async () => {
+  server = await startServer();
+  browser = await openBrowser('zh-CN');
+  await browser.context.addInitScript(() => localStorage.setItem('chargeops_locale', 'zh-CN'));
+  root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
+  await root.acceptPrivacy();
+});
+
+after(async () => {
+  await charger?.close({ force: true }).catch(() => undefined);
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Visible Latin runs outside translate="no" elements and URL paths, minus the allow-list. */
+async function latinWords(page) {
+  const words = await page.evaluate(() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      const text = n.textContent.trim();
+      if (!el || !text || el.closest('[translate="no"], script, style, noscript, svg')) continue;
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      if (/^\/[\w/{}:.\-?=&]*$/.test(text)) continue; // an API path or a page URL
+      for (const m of text.matchAll(/[A-Za-z]{3,}/g)) out.push(m[0]);
+    }
+    return out;
+  });
+  return [...new Set(words.filter((w) => !ALLOWED.has(w)))];
+}
+
+async function visit(page, path, ready) {
+  await page.goto(`${server.url}${path}`);
+  await page.locator(ready).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  return latinWords(page);
+}
+
+test('root sees the main screens in zh-CN without English', async () => {
+  const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: '深圳充电', code: 'SZ01' });
+  const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: '福田停车场', code: 'FT-01' });
+  const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: MODEL, deviceType: 1 });
+  // the model's control names are English (typed once): zh-CN shows the type's name
+  for (const [code, name, level] of [[1, 'Soft reboot', 3], [2, 'Hard reboot', 2], [3, 'Disable system', 2], [9, 'Refresh configuration', 4]]) {
+    await root.must('POST', '/api/auth/sys/dev/model/item/add', { modelId: model.id, kind: 'control', controlName: name, controlTypeCode: code, controlLevel: level });
+  }
+  const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn: SN, name: '一号桩', modelId: model.id, siteId: site.id, maintenanceCycle: 90 });
+  const role = await root.must('POST', '/api/auth/sys/role/add', { name: '运维' });
+
+  charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: SN, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
+  charger.handle('Reset', () => ({ status: 'Rejected' }));
+  await charger.connect();
+  const now = () => new Date().toISOString();
+  assert.equal((await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: MODEL, firmwareVersion: '1.0.0' })).status, 'Accepted');
+  await charger.call('StatusNotification', { connectorId: 0, errorCode: 'NoError', status: 'Available', timestamp: now() });
+  await charger.call('StatusNotification', { connectorId: 1, errorCode: 'GroundFailure', status: 'Faulted', timestamp: now() });
+  await charger.call('MeterValues', {
+    connectorId: 1,
+    meterValue: [{ timestamp: now(), sampledValue: [
+      { value: '31.5', measurand: 'Temperature', unit: 'Celsius' },
+      { value: '230.1', measurand: 'Voltage', unit: 'V' },
+    ] }],
+  });
+
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
+  await page.waitForURL('**/manage/**');
+
+  const found = {};
+  const check = async (path, ready) => {
+    const words = await visit(page, path, ready);
+    if (words.length) found[path] = words;
+  };
+  await check('/manage/home', 'main');
+  await check('/manage/site/list', '.ant-table-row');
+  await check(`/manage/site/detail/${site.id}`, 'main');
+  await check('/manage/device/list', '.ant-table-row');
+  await check(`/manage/device/detail/${device.id}`, '[data-testid="section-runtime"] .ant-descriptions');
+  // the fault and the values by their Chinese names, with the catalogue's unit
+  await page.getByText('接地故障').first().waitFor();
+  await page.getByText('温度').first().waitFor();
+  await page.getByText('31.5 °C').first().waitFor();
+  await check(`/manage/device/detail/${device.id}/remote`, '[data-testid="control-1"]');
+  assert.equal(await page.getByTestId('control-1').textContent(), '软重启');
+  // a command the charger refuses: the confirm and the result in Chinese
+  await page.getByTestId('control-1').click();
+  await page.locator('.ant-modal-confirm-title', { hasText: `对 ${SN} 执行“软重启”？` }).waitFor();
+  found.confirm = await latinWords(page);
+  if (!found.confirm.length) delete found.confirm;
+  await page.getByTestId('confirm-ok').click();
+  await page.locator('[data-testid="command-results"] [data-testid="command-result"][data-result="3"]').waitFor({ timeout: 20000 });
+  assert.match(await page.getByTestId('command-message').first().textContent(), /设备应答：已拒绝/);
+  const afterCommand = await latinWords(page);
+  if (afterCommand.length) found.command = afterCommand;
+  await check('/manage/system/user/list', '.ant-table-row');
+  await check('/manage/system/role/list', '.ant-table-row');
+  await check(`/manage/system/role/auth/menu/${role.id}`, '.ant-tree-title');
+  await check(`/manage/system/role/auth/data/${role.id}`, '[data-testid="role-level-hint"]');
+  assert.match(await page.getByTestId('role-level-hint').textContent(), /0 为最高/);
+  await check('/manage/system/device-model', '.ant-table-row');
+  await check('/manage/system/config-model/list', '.ant-table-row');
+  await check('/manage/system/config-model/group', '.ant-table-row');
+  await check('/manage/system/logs/action', '.ant-table-row');
+  await check('/manage/system/menu', 'main');
+  // antd's own texts follow the locale: pagination and an empty table
+  await page.goto(`${server.url}/manage/system/config-model/list`);
+  await page.locator('.ant-pagination-options').getByText('条/页').first().waitFor();
+  await page.goto(`${server.url}/manage/system/config-model/list?name=nothing-like-this`);
+  await page.locator('.ant-empty-description', { hasText: '暂无数据' }).first().waitFor();
+  assert.deepEqual(found, {}, `English on zh-CN screens:\n${JSON.stringify(found, null, 1)}`);
+  await page.close();
+});

@@ -1,0 +1,103 @@
+package i18n
+
+import "regexp"
+
+// fieldNames: the input fields a validation message names ({field}), as the console labels
+// them. Keys are JSON field names; an index ("params.items[2].value") is looked up without it.
+var fieldNames = map[string][2]string{
+	"access":             {"Access", "访问权限"},
+	"alias":              {"Alias", "别名"},
+	"arrivalDate":        {"Arrival date", "到货日期"},
+	"buildDate":          {"Build date", "建站日期"},
+	"code":               {"Code", "编码"},
+	"configItem":         {"Config item", "配置项"},
+	"contact":            {"Contact", "联系方式"},
+	"contactPerson":      {"Contact person", "联系人"},
+	"controlName":        {"Control name", "控制名称"},
+	"controlType":        {"Operation", "操作"},
+	"controlTypeCode":    {"Control type", "控制类型"},
+	"customerId":         {"Customer", "客户"},
+	"dataRange":          {"Data range", "数据范围"},
+	"dataType":           {"Data type", "数据类型"},
+	"category":           {"Category", "类别"},
+	"description":        {"Description", "描述"},
+	"descriptionZh":      {"Chinese description", "中文描述"},
+	"deviceIds":          {"Devices", "设备"},
+	"deviceType":         {"Device type", "设备类型"},
+	"displayPriority":    {"Display priority", "显示优先级"},
+	"email":              {"Email", "邮箱"},
+	"endTime":            {"End time", "结束时间"},
+	"groupId":            {"Group", "分组"},
+	"icon":               {"Icon", "图标"},
+	"ids":                {"Selection", "所选记录"},
+	"images":             {"Images", "图片"},
+	"installDate":        {"Install date", "安装日期"},
+	"key":                {"Key", "标识"},
+	"labelEn":            {"English name", "英文名称"},
+	"labelZh":            {"Chinese name", "中文名称"},
+	"kind":               {"Kind", "类别"},
+	"level":              {"Level", "等级"},
+	"locale":             {"Language", "语言"},
+	"maintenanceCycle":   {"Maintenance cycle", "维护周期"},
+	"maxSites":           {"Site limit", "站点上限"},
+	"modelId":            {"Model", "型号"},
+	"name":               {"Name", "名称"},
+	"names":              {"Data items", "数据项"},
+	"nameZh":             {"Chinese name", "中文名称"},
+	"nickName":           {"Nickname", "昵称"},
+	"param1Name":         {"Parameter 1 name", "参数 1 名称"},
+	"param2Name":         {"Parameter 2 name", "参数 2 名称"},
+	"params.connectorId": {"Connector", "充电枪"},
+	"params.firmwareId":  {"Firmware file", "固件文件"},
+	"params.items":       {"Configuration values", "配置值"},
+	"params.items.key":   {"Configuration key", "配置键"},
+	"params.items.value": {"Configuration value", "配置值"},
+	"params.link":        {"Remote link", "远程链接"},
+	"params.message":     {"Message to trigger", "触发的消息"},
+	"parentId":           {"Parent", "上级"},
+	"parentKey":          {"Parent menu", "上级菜单"},
+	"password":           {"Password", "密码"},
+	"protocolKey":        {"Protocol key", "协议键"},
+	"readLevel":          {"Read level", "读取等级"},
+	"receivers":          {"Receivers", "接收人"},
+	"roleId":             {"Role", "角色"},
+	"site":               {"Site", "站点"},
+	"siteId":             {"Site", "站点"},
+	"siteIds":            {"Sites", "站点"},
+	"sn":                 {"SN", "SN"},
+	"softwareVersion":    {"Software version", "软件版本"},
+	"startTime":          {"Start time", "开始时间"},
+	"status":             {"Status", "状态"},
+	"unit":               {"Unit", "单位"},
+	"step":               {"Step", "步长"},
+	"url":                {"URL", "URL"},
+	"userName":           {"User name", "用户名"},
+	"vendor":             {"Vendor", "厂商"},
+	"version":            {"Version", "版本"},
+	"writeLevel":         {"Write level", "写入等级"},
+}
+
+var fieldIndex = regexp.MustCompile(`\[\d+\]`)
+
+// FieldName is the label of an input field in locale: the field as given, then without list
+// indices; an unknown field (a device's own configuration key, say) is shown as it is.
+func FieldName(locale, field string) string {
+	for _, k := range []string{field, fieldIndex.ReplaceAllString(field, "")} {
+		if m, ok := fieldNames[k]; ok {
+			if locale == ZhCN {
+				return m[1]
+			}
+			return m[0]
+		}
+	}
+	return field
+}
+
+// FieldKeys lists the fields with a label (tests check both locales are filled).
+func FieldKeys() []string {
+	out := make([]string, 0, len(fieldNames))
+	for k := range fieldNames {
+		out = append(out, k)
+	}
+	return out
+}

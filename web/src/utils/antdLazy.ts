@@ -1,0 +1,6 @@
+/**
+ * antd's Modal and message for the dialogs and toasts of the request layer and main.tsx
+ * (session expired, request errors, chunk reload), imported dynamically there: the sign-in
+ * page's first load does not carry them (the size budget of web/scripts/budget.mjs).
+ */
+export { message, Modal } from 'antd';
