@@ -11,6 +11,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { manageRoutes } from '../routes';
 import { activeMenu, buildMenu, type MenuNode } from '../utils/menu';
+import { menuPages, prefetchPages } from '../utils/prefetch';
 import { clearSession, useAppConfig, useSession } from '../models/session';
 import { logout } from '../services/auth';
 import { menuIcons } from '../components/icons';
@@ -56,6 +57,8 @@ export default function ManageLayout() {
     [subject, serverMenus, i18n.language],
   );
   const items = useMemo(() => toItems(menu, t), [menu, t]);
+  // the sidebar's pages load while the browser is idle, so a click waits only for data
+  useEffect(() => prefetchPages(menuPages(menu)), [menu]);
   const active = useMemo(() => activeMenu(menu, location.pathname), [menu, location.pathname]);
   const [openKeys, setOpenKeys] = useState<string[]>(active.openKeys);
   useEffect(() => {

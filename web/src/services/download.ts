@@ -77,7 +77,9 @@ export async function download(url: string, o: DownloadOptions = {}): Promise<vo
   document.body.appendChild(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 1000);
+  // A busy browser may start reading the blob seconds after the click: revoking it sooner loses
+  // the download (seen on a loaded CI machine), so the URL lives for a minute.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
 
 /** A File → base64 (without the data: prefix), for JSON uploads such as the device import. */

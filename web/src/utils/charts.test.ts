@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisTimeFormat, chartAxes, chooseRange, defaultStep, liveTickMs, rangeAt, showDots, tickOf, unitInfo } from './charts';
+import { axisTimeFormat, chartAxes, chooseRange, defaultStep, liveTickMs, rangeAt, seriesLabel, showDots, tickOf, unitInfo } from './charts';
 import { MONTH_STEP } from './fleet';
 
 const H = 3600_000;
@@ -113,5 +113,15 @@ describe('chart range and step', () => {
     expect(axisTimeFormat(MONTH_STEP, 365 * 24 * H)).toBe('YYYY-MM');
     expect(axisTimeFormat(5, 24 * H)).toBe('MM-DD HH:mm');
     expect(axisTimeFormat(60, 30 * 24 * H)).toBe('MM-DD');
+  });
+});
+
+describe('series legend names', () => {
+  const zh = (m: string) => ({ Voltage: '电压', 'Power.Active.Import': '有功功率（输入）' })[m] ?? m;
+  it('names a series by its measurand in the user language, keeping the phase', () => {
+    expect(seriesLabel('Voltage.L1', zh)).toBe('电压 L1');
+    expect(seriesLabel('Voltage.L1-N', zh)).toBe('电压 L1-N');
+    expect(seriesLabel('Power.Active.Import', zh)).toBe('有功功率（输入）');
+    expect(seriesLabel('Vendor.Thing', zh)).toBe('Vendor.Thing');
   });
 });

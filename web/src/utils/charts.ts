@@ -150,3 +150,15 @@ export function axisTimeFormat(step: number, rangeMs: number): string {
   if (step >= 1440 || rangeMs > 3 * 24 * 3600_000) return 'MM-DD';
   return 'MM-DD HH:mm';
 }
+
+/** OCPP phases a series name may end with (fleet.SeriesName: measurand + "." + phase). */
+const PHASE = /\.(L1-N|L2-N|L3-N|L1-L2|L2-L3|L3-L1|L1|L2|L3|N)$/;
+
+/**
+ * The legend name of a series: the measurand's catalogue name in the user's language (label),
+ * with its phase when it has one ("Voltage.L1" → "电压 L1"). The unit is on the series' axis.
+ */
+export function seriesLabel(name: string, label: (measurand: string) => string): string {
+  const m = PHASE.exec(name);
+  return m ? `${label(name.slice(0, m.index))} ${m[1]}` : label(name);
+}

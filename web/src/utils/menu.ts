@@ -15,7 +15,7 @@
  * Built-in menus keep their place in the route table: their parent and URL come from the routes.
  */
 import { holdsAll, permissions, type Subject } from '../access';
-import { MANAGE_BASE, type RouteDef } from '../routes';
+import { MANAGE_BASE, type PageLoader, type RouteDef } from '../routes';
 import type { SessionInfo } from '../services/typings';
 import { joinPath } from './routeMatch';
 
@@ -46,6 +46,8 @@ export interface MenuNode {
   /** Sort from menu management. */
   sort?: number;
   children?: MenuNode[];
+  /** The page's chunk loader (items of the route table), for prefetching (utils/prefetch.ts). */
+  page?: PageLoader;
 }
 
 const menuType = new Map(permissions.map((p) => [p.key, p]));
@@ -143,7 +145,7 @@ function build(defs: RouteDef[], ctx: Ctx, parentPath: string, parentKeys: strin
     } else if (def.page) {
       link = def.menuPath ? joinPath(parentPath, def.menuPath) : menuLink(pattern);
     }
-    if (link) out.push({ kind: 'item', key: link, ...own, icon: def.icon, path: link });
+    if (link) out.push({ kind: 'item', key: link, ...own, icon: def.icon, path: link, page: link === def.redirect ? undefined : def.page });
   }
   return out;
 }

@@ -8,7 +8,8 @@ import * as echarts from 'echarts/core';
 import { LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { axisTimeFormat, showDots, type Axis, type ChartSeries } from '../../utils/charts';
+import { axisTimeFormat, seriesLabel, showDots, type Axis, type ChartSeries } from '../../utils/charts';
+import { useCatalogue } from '../../hooks/useCatalogue';
 import { getTimeZone, formatTime } from '../../utils/time';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
@@ -39,6 +40,9 @@ function yAxis(a: Axis, i: number) {
 export default function SeriesChart({ range, step, axes, series }: SeriesChartProps) {
   const ref = useRef<HTMLDivElement>(null);
   const unitOf = (i: number) => axes[i]?.unit ?? '';
+  const catalogue = useCatalogue();
+  const nameOf = (name: string) => seriesLabel(name, (m) => catalogue.label(m, false));
+  const names = series.map((s) => nameOf(s.name)).join('|'); // redraw when the catalogue arrives
   useEffect(() => {
     if (!ref.current) return;
     const chart = echarts.init(ref.current);
@@ -60,7 +64,7 @@ export default function SeriesChart({ range, step, axes, series }: SeriesChartPr
       yAxis: axes.map(yAxis),
       dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
       series: series.map((s) => ({
-        name: s.name,
+        name: nameOf(s.name),
         type: 'line',
         yAxisIndex: s.axis,
         data: s.points,
@@ -76,7 +80,7 @@ export default function SeriesChart({ range, step, axes, series }: SeriesChartPr
       chart.dispose();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [range[0], range[1], step, axes, series]);
+  }, [range[0], range[1], step, axes, series, names]);
   return (
     <div
       ref={ref}
