@@ -40,10 +40,15 @@ Options (every one also as CHARGEOPS_<NAME> and in a --config JSON file):
 `
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "chargeops:", err)
-		}
+	err := run(os.Args[1:])
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp) && len(os.Args) > 1:
+		// asked for (--help, -h): the usage was printed, which is success
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2) // no command given: the usage was printed
+	default:
+		fmt.Fprintln(os.Stderr, "chargeops:", err)
 		os.Exit(1)
 	}
 }

@@ -16,15 +16,8 @@ import (
 
 // Menu is one node of the menu tree.
 type Menu struct {
-	Key            string  `json:"key"`
-	ParentKey      string  `json:"parentKey"`
+	Entry
 	Type           string  `json:"type"`
-	NameEn         string  `json:"nameEn"`
-	NameZh         string  `json:"nameZh"`
-	Sort           int     `json:"sort"`
-	URL            string  `json:"url"`
-	Hidden         bool    `json:"hidden"`
-	BuiltIn        bool    `json:"builtIn"`
 	InterfaceCount int64   `json:"interfaceCount"`
 	Children       []*Menu `json:"children"`
 }
