@@ -33,6 +33,7 @@ Usage:
                                  create a super admin, or reset an existing one
   chargeops sim --url ws://HOST/ocpp --devices N [--prefix SN-]
                                  run simulated OCPP 1.6J chargers
+  chargeops bench seed|bare|run  benchmark the OCPP ingest path (docs/benchmarks.md)
   chargeops openapi              print the OpenAPI document
   chargeops version
 
@@ -93,6 +94,8 @@ func run(args []string) error {
 		return err
 	case "sim":
 		return runSim(ctx, rest)
+	case "bench":
+		return runBench(ctx, rest)
 	case "version":
 		fmt.Println(app.Version)
 		return nil

@@ -176,6 +176,10 @@ test('device list: time from navigation to the first row (benchmark figure, logg
       await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
       await page.waitForURL('**/manage/home');
       await page.waitForLoadState('networkidle');
+      let listCalls = 0;
+      page.on('request', (req) => {
+        if (new URL(req.url()).pathname === '/api/auth/sys/dev/basic/list') listCalls += 1;
+      });
       await page.evaluate(() => {
         window.__firstRow = new Promise((resolve) => {
           const obs = new MutationObserver(() => {
@@ -190,6 +194,9 @@ test('device list: time from navigation to the first row (benchmark figure, logg
       });
       await page.getByTestId('sidebar').getByText('Devices', { exact: true }).click();
       runs.inApp.push(await page.evaluate(() => window.__firstRow));
+      await page.waitForLoadState('networkidle');
+      // the route loader's prefetch is the page's own query: asked for once, not again on mount
+      assert.equal(listCalls, 1, 'the device list was asked for once');
       await page.close();
     }
     const fmt = (xs) => `median ${Math.round(median(xs))} ms (${xs.map(Math.round).join(', ')})`;

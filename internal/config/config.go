@@ -53,7 +53,7 @@ type Config struct {
 	OCPPTLSKey       string        `name:"ocpp-tls-key" help:"PEM private key matching --ocpp-tls-cert"`
 	CommandTimeout   time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
 	ProtocolLogDays  int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
-	ProtocolLogQueue int           `name:"protocol-log-queue" help:"protocol-log rows queued before the gateway stops reading from chargers (backpressure)"`
+	ProtocolLogQueue int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
 	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 

@@ -44,6 +44,7 @@ type Querier interface {
 type DB struct {
 	pool    *sql.DB
 	dialect Dialect
+	stop    func() // ends the SQLite checkpointer
 }
 
 // Open connects. An empty dsn means SQLite in dataDir/chargeops.db; "postgres://" or
@@ -71,8 +72,11 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 		d.dialect = SQLite
 		// WAL lets readers run beside the single writer; IMMEDIATE transactions take the write
 		// lock up front so two writers queue on busy_timeout instead of failing to upgrade.
+		// Statement journals (a multi-row INSERT inside a transaction, savepoints) stay in
+		// memory instead of temporary files, and each connection caches up to 256 MiB of pages: the
+		// ingest pipeline's batches write without extra file I/O (docs/benchmarks.md).
 		d.pool, err = sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)"+
-			"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
+			"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-262144)&_pragma=wal_autocheckpoint(20000)&_txlock=immediate")
 		if err == nil {
 			d.pool.SetMaxOpenConns(8)
 		}
@@ -86,11 +90,19 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 		d.pool.Close()
 		return nil, fmt.Errorf("connect to %s: %w", d.dialect, err)
 	}
+	if d.dialect == SQLite {
+		d.stop = startCheckpointer(d.pool)
+	}
 	return &d, nil
 }
 
 func (d *DB) Dialect() Dialect { return d.dialect }
-func (d *DB) Close() error     { return d.pool.Close() }
+func (d *DB) Close() error {
+	if d.stop != nil {
+		d.stop()
+	}
+	return d.pool.Close()
+}
 
 // Pool exposes the underlying pool for health checks and metrics.
 func (d *DB) Pool() *sql.DB { return d.pool }

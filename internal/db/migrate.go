@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,18 +28,34 @@ type migration struct {
 	sql     string
 }
 
-func loadMigrations() ([]migration, error) {
+// loadMigrations returns the migrations of a dialect in version order. A file
+// NNNN_name.sql applies to both databases; NNNN_name.postgres.sql or NNNN_name.sqlite.sql
+// to that one only, so a version whose schema must differ (0012: time partitions on
+// PostgreSQL, one table on SQLite) gives each database a file of the same number.
+func loadMigrations(dialect Dialect) ([]migration, error) {
 	entries, err := fs.ReadDir(migrationFiles, "migrations")
 	if err != nil {
 		return nil, err
 	}
 	var out []migration
+	seen := map[int]string{}
 	for _, e := range entries {
-		prefix, _, ok := strings.Cut(e.Name(), "_")
+		prefix, rest, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(prefix)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %q must start with a number and '_'", e.Name())
+		if !ok || err != nil || !strings.HasSuffix(rest, ".sql") {
+			return nil, fmt.Errorf("migration %q must start with a number and '_' and end in .sql", e.Name())
 		}
+		switch only := fileDialect(rest); {
+		case only == "":
+		case only != Postgres.String() && only != SQLite.String():
+			return nil, fmt.Errorf("migration %q names an unknown database %q", e.Name(), only)
+		case only != dialect.String():
+			continue
+		}
+		if other, dup := seen[v]; dup {
+			return nil, fmt.Errorf("migrations %q and %q have the same number", other, e.Name())
+		}
+		seen[v] = e.Name()
 		body, err := migrationFiles.ReadFile("migrations/" + e.Name())
 		if err != nil {
 			return nil, err
@@ -49,11 +66,27 @@ func loadMigrations() ([]migration, error) {
 	return out, nil
 }
 
+// fileDialect is the database a migration file is limited to ("name.postgres.sql" →
+// "postgres"), or "" for a file of both.
+func fileDialect(rest string) string {
+	base := strings.TrimSuffix(rest, ".sql")
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		return base[i+1:]
+	}
+	return ""
+}
+
 // Migrate applies every migration not yet applied, each in its own transaction, and returns
 // how many it applied. Several nodes may start at once: on PostgreSQL an advisory lock
 // serialises them.
 func (d *DB) Migrate(ctx context.Context) (int, error) {
-	ms, err := loadMigrations()
+	return d.MigrateTo(ctx, math.MaxInt)
+}
+
+// MigrateTo is Migrate up to and including version last. Tests of a migration that converts
+// data start from the schema before it.
+func (d *DB) MigrateTo(ctx context.Context, last int) (int, error) {
+	ms, err := loadMigrations(d.dialect)
 	if err != nil {
 		return 0, err
 	}
@@ -87,7 +120,7 @@ func (d *DB) Migrate(ctx context.Context) (int, error) {
 	rows.Close()
 	n := 0
 	for _, m := range ms {
-		if applied[m.version] {
+		if applied[m.version] || m.version > last {
 			continue
 		}
 		err := d.InTx(ctx, func(tx *Tx) error {
@@ -107,18 +140,24 @@ func (d *DB) Migrate(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// splitStatements cuts a file at lines ending in ';'. Migrations hold no procedural code.
+// splitStatements cuts a file at lines ending in ';'. Comment lines are dropped. A
+// dollar-quoted body ($$ ... $$, e.g. a DO block that creates partitions) is one statement
+// whatever its lines end in: a line with an odd number of "$$" opens or closes one.
 func splitStatements(s string) []string {
 	var out []string
 	var cur strings.Builder
+	inBody := false
 	for _, line := range strings.Split(s, "\n") {
 		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "--") {
+		if !inBody && strings.HasPrefix(trimmed, "--") {
 			continue
 		}
 		cur.WriteString(line)
 		cur.WriteByte('\n')
-		if strings.HasSuffix(trimmed, ";") {
+		if strings.Count(line, "$$")%2 == 1 {
+			inBody = !inBody
+		}
+		if !inBody && strings.HasSuffix(trimmed, ";") {
 			if stmt := strings.TrimSpace(cur.String()); stmt != ";" {
 				out = append(out, strings.TrimSuffix(stmt, ";"))
 			}

@@ -108,6 +108,9 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 		modelIDs[m.name] = id
 		for _, it := range m.items {
 			it.ModelID = id
+			if a.Cfg.DefaultLocale == "zh-CN" {
+				it = inChinese(it)
+			}
 			if _, err := a.Models.AddItem(ctx, root, it); err != nil {
 				return nil, nil, fmt.Errorf("model %s item %s%s: %w", m.name, it.ConfigItem, it.ControlName, err)
 			}

@@ -70,3 +70,37 @@ func TestSeedBuildsTheDemoOrganisationOnce(t *testing.T) {
 		}
 	})
 }
+
+func TestSeedNamesModelItemsInTheConsoleLanguage(t *testing.T) {
+	for _, tc := range []struct{ locale, param, group, control, enum string }{
+		{"en-US", "Heartbeat interval (s)", "Core", "Soft reboot", "Yes|true|boolean\nNo|false|boolean"},
+		{"zh-CN", "心跳间隔（秒）", "基本参数", "软重启", "是|true|boolean\n否|false|boolean"},
+	} {
+		t.Run(tc.locale, func(t *testing.T) {
+			testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+				ctx := context.Background()
+				cfg := config.Default()
+				cfg.DefaultLocale = tc.locale
+				a, err := app.New(ctx, cfg, d, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := demo.Seed(ctx, a); err != nil {
+					t.Fatal(err)
+				}
+				var group, param, control, enum string
+				row := d.QueryRow(ctx, `SELECT
+					(SELECT config_group FROM model_item WHERE protocol_key = 'HeartbeatInterval' LIMIT 1),
+					(SELECT config_item FROM model_item WHERE protocol_key = 'HeartbeatInterval' LIMIT 1),
+					(SELECT control_name FROM model_item WHERE control_type_code = 1 LIMIT 1),
+					(SELECT data_range FROM model_item WHERE protocol_key = 'LocalAuthorizeOffline' LIMIT 1)`)
+				if err := row.Scan(&group, &param, &control, &enum); err != nil {
+					t.Fatal(err)
+				}
+				if group != tc.group || param != tc.param || control != tc.control || enum != tc.enum {
+					t.Fatalf("seeded %q / %q / %q / %q", group, param, control, enum)
+				}
+			})
+		})
+	}
+}

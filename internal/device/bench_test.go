@@ -2,16 +2,14 @@ package device_test
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"chargeops/internal/access"
+	"chargeops/internal/bench"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
 	"chargeops/internal/testutil"
@@ -25,52 +23,19 @@ func fleetSize() int {
 	return 1_000_000
 }
 
-// generate fills d with 20 customers, 400 sites, 12 models and n devices.
+// generate fills d with 20 customers, 400 sites, 12 models and n devices (SN CP00000000..., a
+// live fleet's mix of statuses) with the generator of `chargeops bench seed`. The cases below
+// name customers, sites and models by id: on the fresh database they are 1..n.
 func generate(b *testing.B, d *db.DB, n int) {
-	ctx := context.Background()
-	now := db.NowMS()
-	exec := func(q string, args ...any) {
-		if _, err := d.Exec(ctx, q, args...); err != nil {
-			b.Fatal(err)
-		}
+	org, err := bench.Seed(context.Background(), d, bench.SeedOptions{Devices: n, Prefix: "CP", NamePrefix: "Charger ", Digits: 8,
+		Customers: 20, Sites: 400, Models: 12, Mixed: true})
+	if err != nil {
+		b.Fatal(err)
 	}
-	for c := 1; c <= 20; c++ {
-		exec(`INSERT INTO customer (id, name, code, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, c, fmt.Sprintf("Customer %02d", c), fmt.Sprintf("C%02d", c), now, now)
+	if org.CustomerIDs[0] != 1 || org.SiteIDs[0] != 1 || org.ModelIDs[0] != 1 || org.Inserted != n {
+		b.Fatalf("generated fleet is not the expected one: %+v", org)
 	}
-	for s := 1; s <= 400; s++ {
-		exec(`INSERT INTO site (id, customer_id, name, code, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`, s, (s-1)%20+1, fmt.Sprintf("Site %03d", s), fmt.Sprintf("S%03d", s), now, now)
-	}
-	for m := 1; m <= 12; m++ {
-		exec(`INSERT INTO device_model (id, name, device_type, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, m, fmt.Sprintf("Model %02d", m), m%6+1, now, now)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	const batch = 500
-	start := time.Now()
-	for i := 0; i < n; i += batch {
-		var sb strings.Builder
-		args := make([]any, 0, batch*9)
-		sb.WriteString(`INSERT INTO device (sn, name, model_id, site_id, customer_id, status, alarm_status, created_at, updated_at) VALUES `)
-		for j := i; j < min(i+batch, n); j++ {
-			if j > i {
-				sb.WriteByte(',')
-			}
-			sb.WriteString("(?,?,?,?,?,?,?,?,?)")
-			site := rng.IntN(400) + 1
-			status := []int{0, 1, 1, 1, 2, 2, 3, 4, 5, 6}[rng.IntN(10)]
-			args = append(args, fmt.Sprintf("CP%08d", j), fmt.Sprintf("Charger %08d", j), rng.IntN(12)+1, site, (site-1)%20+1, status, rng.IntN(3)/2, now, now)
-		}
-		if _, err := d.Exec(ctx, sb.String(), args...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	// A live database is vacuumed by autovacuum; a bulk load is not yet, and without the
-	// visibility map PostgreSQL cannot use index-only scans.
-	if d.Dialect() == db.Postgres {
-		exec(`VACUUM ANALYZE device`)
-	} else {
-		exec(`ANALYZE`)
-	}
-	b.Logf("generated %d devices in %s", n, time.Since(start).Round(time.Millisecond))
+	b.Logf("generated %d devices in %s", n, org.Took.Round(time.Millisecond))
 }
 
 func intp(v int) *int { return &v }

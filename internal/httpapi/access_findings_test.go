@@ -203,8 +203,8 @@ func TestFinding12LockedInterfacesFollowTheCode(t *testing.T) {
 func TestFinding16HeadersAndMetrics(t *testing.T) {
 	d := testutil.OpenSQLite(t)
 	env := apitest.New(t, d, func(c *config.Config) { c.MetricsToken = "scrape-secret" })
-	get := func(path, auth string) *http.Response {
-		req, _ := http.NewRequest("GET", env.URL+path, nil)
+	call := func(method, path, auth string) *http.Response {
+		req, _ := http.NewRequest(method, env.URL+path, nil)
 		if auth != "" {
 			req.Header.Set("Authorization", "Bearer "+auth)
 		}
@@ -215,6 +215,7 @@ func TestFinding16HeadersAndMetrics(t *testing.T) {
 		resp.Body.Close()
 		return resp
 	}
+	get := func(path, auth string) *http.Response { return call("GET", path, auth) }
 	t.Run("every answer carries a content security policy", func(t *testing.T) {
 		for _, p := range []string{"/", "/manage/home", "/api/unauth/config"} {
 			csp := get(p, "").Header.Get("Content-Security-Policy")
@@ -231,6 +232,17 @@ func TestFinding16HeadersAndMetrics(t *testing.T) {
 			t.Errorf("wrong token: %d", s)
 		}
 		if s := get("/metrics", "scrape-secret").StatusCode; s != http.StatusOK {
+			t.Errorf("right token: %d", s)
+		}
+	})
+	t.Run("the memory probe (POST /debug/gc) is guarded like the metrics", func(t *testing.T) {
+		if s := call("POST", "/debug/gc", "").StatusCode; s != http.StatusUnauthorized {
+			t.Errorf("without token: %d", s)
+		}
+		if s := call("POST", "/debug/gc", "wrong").StatusCode; s != http.StatusUnauthorized {
+			t.Errorf("wrong token: %d", s)
+		}
+		if s := call("POST", "/debug/gc", "scrape-secret").StatusCode; s != http.StatusOK {
 			t.Errorf("right token: %d", s)
 		}
 	})

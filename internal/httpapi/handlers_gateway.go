@@ -14,13 +14,10 @@ import (
 
 // GatewayStats are this node's gateway counters.
 type GatewayStats struct {
-	Connections  int   `json:"connections"`
-	LogQueue     int   `json:"logQueue"`
-	LogQueueCap  int   `json:"logQueueCap"`
-	LogsWritten  int64 `json:"logsWritten"`
-	LogsBlocked  int64 `json:"logsBlocked"`
-	LogMaxBatch  int64 `json:"logMaxBatch"`
-	CommandLimit int64 `json:"commandTimeoutMs"`
+	Connections int `json:"connections"`
+	// Ingest is the write path's counters: queue, batches, protocol-log rows written.
+	Ingest       fleet.PipelineStats `json:"ingest"`
+	CommandLimit int64               `json:"commandTimeoutMs"`
 }
 
 // gatewayStats are node-wide figures: platform callers only (fleet.Service.RequirePlatform).
@@ -28,9 +25,8 @@ func (s *Server) gatewayStats(c *Ctx, _ Empty) (GatewayStats, error) {
 	if err := s.Fleet.RequirePlatform(c.P); err != nil {
 		return GatewayStats{}, err
 	}
-	w, b, m := s.Fleet.Logs.Stats()
-	return GatewayStats{Connections: s.Fleet.Registry.Count(), LogQueue: s.Fleet.Logs.QueueLen(), LogQueueCap: s.Fleet.Logs.QueueCap(),
-		LogsWritten: w, LogsBlocked: b, LogMaxBatch: m, CommandLimit: s.Fleet.Options().CommandTimeout.Milliseconds()}, nil
+	return GatewayStats{Connections: s.Fleet.Registry.Count(), Ingest: s.Fleet.Ingest.Stats(),
+		CommandLimit: s.Fleet.Options().CommandTimeout.Milliseconds()}, nil
 }
 
 // StatusStreamEvent documents one server-sent event ("event: status", data is this JSON).

@@ -17,6 +17,6 @@ func (s *Server) actionLogList(c *Ctx, in actionlog.Filter) (db.List[actionlog.E
 	return s.ActionLog.List(c, c.P, in)
 }
 
-func (s *Server) protocolLogList(c *Ctx, in fleet.LogListInput) (db.List[fleet.LogView], error) {
+func (s *Server) protocolLogList(c *Ctx, in fleet.LogListInput) (fleet.LogList, error) {
 	return s.Fleet.ProtocolLogs(c, c.P, in)
 }

@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"chargeops/internal/fleet"
+	"chargeops/internal/gateway/ocpp16"
 )
 
 type httpMetrics struct {
@@ -32,4 +35,92 @@ func prometheusGatherer(reg prometheus.Registerer) prometheus.Gatherer {
 		return g
 	}
 	return prometheus.DefaultGatherer
+}
+
+// gatewayCounters is what the OCPP gateway (ocpp16.Gateway) tells of its sockets.
+type gatewayCounters interface{ Stats() ocpp16.Stats }
+
+// fleetCollector exposes the live fleet's figures on /metrics (read by `chargeops bench`,
+// docs/benchmarks.md): connections held, sockets, admissions and refusals, and the ingest
+// pipeline's protocol-log rows, batches, blocked submits and queue. Each scrape reads every
+// counter once. Goroutines and memory come from the Go collector the node registers
+// (go_goroutines, go_memstats_*).
+type fleetCollector struct {
+	fleet   *fleet.Service
+	gateway gatewayCounters // nil when the gateway does not count
+}
+
+type fleetMetric struct {
+	desc *prometheus.Desc
+	kind prometheus.ValueType
+}
+
+func newFleetMetric(name, help string, kind prometheus.ValueType) fleetMetric {
+	return fleetMetric{desc: prometheus.NewDesc(name, help, nil, nil), kind: kind}
+}
+
+var (
+	mConnections = newFleetMetric("chargeops_ocpp_connections", "Devices whose live connection this node holds (the connection registry).", prometheus.GaugeValue)
+	mSockets     = newFleetMetric("chargeops_ocpp_sockets", "OCPP WebSockets open on this node (known and pending chargers).", prometheus.GaugeValue)
+	mAccepted    = newFleetMetric("chargeops_ocpp_accepted_total", "OCPP connections admitted by this node.", prometheus.CounterValue)
+	mRefused     = newFleetMetric("chargeops_ocpp_refused_total", "OCPP connections refused by this node (blacklisted, unknown, disabled, wrong key).", prometheus.CounterValue)
+	mLogRows     = newFleetMetric("chargeops_protocol_log_rows_written_total", "Protocol-log rows committed to the database by this node.", prometheus.CounterValue)
+	mUnits       = newFleetMetric("chargeops_ingest_units_total", "Units (one charger message's writes) committed by the ingest pipeline.", prometheus.CounterValue)
+	mBatches     = newFleetMetric("chargeops_ingest_batches_total", "Batch transactions committed by the ingest pipeline.", prometheus.CounterValue)
+	mBlocked     = newFleetMetric("chargeops_ingest_blocked_total", "Submits that found the ingest queue full and waited (backpressure on chargers).", prometheus.CounterValue)
+	mFailures    = newFleetMetric("chargeops_ingest_failures_total", "Ingest batch transactions that failed and were retried.", prometheus.CounterValue)
+	mCommitSecs  = newFleetMetric("chargeops_ingest_commit_seconds_total", "Time spent in ingest batch transactions.", prometheus.CounterValue)
+	mMaxBatch    = newFleetMetric("chargeops_ingest_max_batch", "Largest ingest batch so far.", prometheus.GaugeValue)
+	mQueue       = newFleetMetric("chargeops_ingest_queue", "Units waiting in the ingest queue.", prometheus.GaugeValue)
+	mQueueCap    = newFleetMetric("chargeops_ingest_queue_capacity", "Units the ingest queue holds before submitters wait.", prometheus.GaugeValue)
+)
+
+// registerFleetMetrics registers the fleet collector; nothing without a fleet (the openapi
+// command).
+func registerFleetMetrics(reg prometheus.Registerer, d Deps) {
+	if d.Fleet == nil {
+		return
+	}
+	c := &fleetCollector{fleet: d.Fleet}
+	if g, ok := d.Gateway.(gatewayCounters); ok {
+		c.gateway = g
+	}
+	reg.MustRegister(c)
+}
+
+func (c *fleetCollector) metrics() []fleetMetric {
+	m := []fleetMetric{mConnections, mLogRows, mUnits, mBatches, mBlocked, mFailures, mCommitSecs, mMaxBatch, mQueue, mQueueCap}
+	if c.gateway != nil {
+		m = append(m, mSockets, mAccepted, mRefused)
+	}
+	return m
+}
+
+// Describe implements prometheus.Collector.
+func (c *fleetCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, m := range c.metrics() {
+		ch <- m.desc
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
+	emit := func(m fleetMetric, v float64) { ch <- prometheus.MustNewConstMetric(m.desc, m.kind, v) }
+	st := c.fleet.Ingest.Stats()
+	emit(mConnections, float64(c.fleet.Registry.Count()))
+	emit(mLogRows, float64(st.LogRows))
+	emit(mUnits, float64(st.Units))
+	emit(mBatches, float64(st.Batches))
+	emit(mBlocked, float64(st.Blocked))
+	emit(mFailures, float64(st.Failures))
+	emit(mCommitSecs, float64(st.CommitMicros)/1e6)
+	emit(mMaxBatch, float64(st.MaxBatch))
+	emit(mQueue, float64(st.Queue))
+	emit(mQueueCap, float64(st.QueueCap))
+	if c.gateway != nil {
+		gs := c.gateway.Stats()
+		emit(mSockets, float64(gs.Active))
+		emit(mAccepted, float64(gs.Accepted))
+		emit(mRefused, float64(gs.Refused))
+	}
 }

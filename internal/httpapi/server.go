@@ -29,6 +29,7 @@ import (
 	"chargeops/internal/fleet"
 	"chargeops/internal/i18n"
 	"chargeops/internal/mail"
+	"chargeops/internal/memstat"
 	"chargeops/internal/menu"
 	"chargeops/internal/role"
 	"chargeops/internal/secret"
@@ -111,6 +112,8 @@ func New(d Deps, o Options, reg prometheus.Registerer) *Server {
 	}
 	s.mux.HandleFunc("GET /healthz", s.health)
 	s.mux.Handle("GET /metrics", s.metricsGuard(promhttp.HandlerFor(prometheusGatherer(reg), promhttp.HandlerOpts{})))
+	registerFleetMetrics(reg, d)
+	s.mux.Handle("POST /debug/gc", s.metricsGuard(memstat.Handler())) // memory after a full GC (chargeops bench)
 	s.mux.Handle("/", spaHandler(o.UI))
 	return s
 }

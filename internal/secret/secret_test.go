@@ -1,6 +1,9 @@
 package secret
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMaskJSON(t *testing.T) {
 	for _, tc := range []struct {
@@ -23,5 +26,32 @@ func TestMaskJSON(t *testing.T) {
 				t.Errorf("MaskString(%s)\n got %s\nwant %s", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// The fast path (no secret's name in the text) keeps the document as it is, and a name spelt
+// in \u escapes still takes the full decode and is masked.
+func TestMaskJSONFastPath(t *testing.T) {
+	plain := `[2,"19","MeterValues",{"connectorId":1,"meterValue":[{"sampledValue":[{"value":"230.1"}]}]}]`
+	if got, ok := MaskJSON([]byte(plain)); !ok || string(got) != plain {
+		t.Fatalf("%s %v", got, ok)
+	}
+	if _, ok := MaskJSON([]byte(`[2,"19",`)); ok {
+		t.Fatal("broken JSON without a secret's name counted as JSON")
+	}
+	escaped := `{"pass\u0077ord":"hunter2"}`
+	if got, _ := MaskJSON([]byte(escaped)); strings.Contains(string(got), "hunter2") {
+		t.Fatalf("escaped field name kept its secret: %s", got)
+	}
+	upper := `[2,"1","ChangeConfiguration",{"key":"AUTHORIZATIONKEY","value":"s3cret"}]`
+	if got, _ := MaskJSON([]byte(upper)); strings.Contains(string(got), "s3cret") {
+		t.Fatalf("upper-case key kept its secret: %s", got)
+	}
+}
+
+func BenchmarkMaskMeterValues(b *testing.B) {
+	frame := `[2,"123456","MeterValues",{"connectorId":1,"transactionId":7,"meterValue":[{"timestamp":"2026-11-22T03:00:00Z","sampledValue":[{"value":"230.1","measurand":"Voltage"},{"value":"7100","measurand":"Power.Active.Import"}]}]}]`
+	for b.Loop() {
+		MaskString(frame)
 	}
 }

@@ -35,20 +35,48 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 	t.Run("postgres", func(t *testing.T) { fn(t, OpenPostgres(t)) })
 }
 
+// Where is how another process opens a test database: chargeops' --db and --data-dir.
+type Where struct{ DSN, DataDir string }
+
+// ForEachDBAt is ForEachDB for tests that also start a server process on the database.
+func ForEachDBAt(t *testing.T, fn func(t *testing.T, d *db.DB, at Where)) {
+	t.Run("sqlite", func(t *testing.T) {
+		d, dir := openSQLite(t)
+		fn(t, d, Where{DataDir: dir})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		d, dsn := openPostgres(t)
+		fn(t, d, Where{DSN: dsn, DataDir: t.TempDir()})
+	})
+}
+
 // OpenSQLite returns a migrated SQLite database in a temporary folder.
 func OpenSQLite(t testing.TB) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), "", t.TempDir())
+	d, _ := openSQLite(t)
+	return d
+}
+
+func openSQLite(t testing.TB) (*db.DB, string) {
+	t.Helper()
+	dir := t.TempDir()
+	d, err := db.Open(context.Background(), "", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
 	migrate(t, d)
-	return d
+	return d, dir
 }
 
 // OpenPostgres returns a migrated PostgreSQL database in a fresh schema, dropped afterwards.
 func OpenPostgres(t testing.TB) *db.DB {
+	t.Helper()
+	d, _ := openPostgres(t)
+	return d
+}
+
+func openPostgres(t testing.TB) (*db.DB, string) {
 	t.Helper()
 	base := PostgresURL()
 	admin, err := sql.Open("pgx", base)
@@ -84,7 +112,7 @@ func OpenPostgres(t testing.TB) *db.DB {
 	}
 	t.Cleanup(func() { d.Close() })
 	migrate(t, d)
-	return d
+	return d, u.String()
 }
 
 func migrate(t testing.TB, d *db.DB) {

@@ -1,35 +1,39 @@
 /**
  * react-router routes generated from the one route table (routes.tsx).
  *
- * Chunks start together: every route that loads a chunk (the console frame, each page) also has
- * a loader that starts that import. react-router runs the loaders of all matched routes at once
- * when navigation begins, so /manage/device/list fetches the frame and the page in parallel, and
- * alongside the session check, instead of frame → page one after another; the lazy components
- * then find their modules already loaded.
+ * Chunks start together: every route that loads a chunk (the console frame, each page) has a
+ * loader that loads it. react-router runs the loaders of all matched routes at once when
+ * navigation begins, so /manage/device/list fetches the frame and the page in parallel, and
+ * alongside the session check, instead of frame → page one after another. The loaders wait for
+ * their chunks, so the pages render at once when navigation commits (lazyPage.tsx), and a page
+ * that exports `prefetch` starts its first queries as soon as its code is in, while the route is
+ * still resolving.
  */
-import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { Suspense } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { MANAGE_BASE, manageRoutes, publicPages, TOP_PATHS, type RouteDef } from './routes';
 import { joinPath, type RouteInfo } from './utils/routeMatch';
-import { lazyPage } from './components/lazyPage';
+import { lazyPage, type LazyPage } from './components/lazyPage';
 import { Guarded, GuestOnly, PublicPage, RequireSession, RootRedirect } from './components/guards';
 import RouteError from './components/RouteError';
 import PageLoading from './components/PageLoading';
 import { HOME_PATH } from './access';
 
-/** Starts a chunk's import without waiting for it (its lazy component waits). */
-const preload = (load: () => Promise<unknown>) => () => {
-  load().catch(() => undefined); // a failure shows when the lazy component loads it again
-  return null;
-};
+/** A route loader that loads a page's chunk and starts its data; a failure shows when the page renders. */
+const preload =
+  (page: LazyPage) =>
+  async ({ request }: LoaderFunctionArgs) => {
+    const m = await page.preload();
+    m?.prefetch?.(new URL(request.url));
+    return null;
+  };
 
 /**
  * The console frame, one lazy unit: the layout inside antd's App, whose message, modal and
  * notification hooks (App.useApp) only console pages use, so the sign-in page does not load them.
  */
-const loadConsole = () => Promise.all([import('./layouts/ManageLayout'), import('antd/es/app')]);
-const ManageLayout = lazy(() =>
-  loadConsole().then(([{ default: Layout }, { default: AntdApp }]) => ({
+const ConsoleFrame = lazyPage(() =>
+  Promise.all([import('./layouts/ManageLayout'), import('antd/es/app')]).then(([{ default: Layout }, { default: AntdApp }]) => ({
     default: function Console() {
       return (
         <AntdApp>
@@ -40,7 +44,7 @@ const ManageLayout = lazy(() =>
   })),
 );
 
-const pageCache = new Map<unknown, ReturnType<typeof lazyPage>>();
+const pageCache = new Map<unknown, LazyPage>();
 function pageOf(loader: NonNullable<RouteDef['page']>) {
   let p = pageCache.get(loader);
   if (!p) {
@@ -61,7 +65,7 @@ function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: string
     const obj: RouteObject = { path: def.path || undefined, handle: info };
     if (def.page) {
       obj.element = <Guarded info={info} page={pageOf(def.page)} />;
-      obj.loader = preload(def.page);
+      obj.loader = preload(pageOf(def.page));
     }
     if (children.length) obj.children = children;
     return obj;
@@ -70,7 +74,7 @@ function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: string
 
 const publicRoute = (path: string, loader: NonNullable<RouteDef['page']>): RouteObject => ({
   path,
-  loader: preload(loader),
+  loader: preload(pageOf(loader)),
   element: <PublicPage page={pageOf(loader)} />,
 });
 
@@ -84,7 +88,7 @@ export const routeObjects: RouteObject[] = [
       { path: TOP_PATHS.root, element: <RootRedirect /> },
       {
         path: TOP_PATHS.login,
-        loader: preload(publicPages.login),
+        loader: preload(pageOf(publicPages.login)),
         element: (
           <GuestOnly>
             <PublicPage page={pageOf(publicPages.login)} />
@@ -98,11 +102,11 @@ export const routeObjects: RouteObject[] = [
       publicRoute(TOP_PATHS.forbidden, publicPages.forbidden),
       {
         path: MANAGE_BASE,
-        loader: preload(loadConsole),
+        loader: preload(ConsoleFrame),
         element: (
           <RequireSession>
             <Suspense fallback={<PageLoading full />}>
-              <ManageLayout />
+              <ConsoleFrame />
             </Suspense>
           </RequireSession>
         ),

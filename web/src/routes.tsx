@@ -6,10 +6,10 @@
  *
  * A route's effective keys are its ancestors' keys plus its own; all of them must be held.
  */
-import type { ComponentType } from 'react';
+import type { PageModule } from './components/lazyPage';
 import type { PermissionKey } from './access';
 
-export type PageLoader = () => Promise<{ default: ComponentType }>;
+export type PageLoader = () => Promise<PageModule>;
 
 export interface RouteDef {
   /** Path segment relative to the parent ('' = pathless grouping, used for the menu only). */

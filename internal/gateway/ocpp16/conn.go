@@ -52,6 +52,7 @@ type conn struct {
 	finished chan struct{}
 	once     sync.Once
 	lastSeen time.Time
+	nextPing pingDue
 }
 
 func (c *conn) ConnID() string { return c.id }
@@ -74,6 +75,7 @@ func (c *conn) readDeadline() time.Time {
 func (c *conn) run() {
 	f := c.g.fleet
 	c.callMu = make(chan struct{}, 1)
+	c.nextPing.schedule(time.Now(), c.g.opt.PingInterval)
 	c.g.conns.Store(c, struct{}{})
 	c.g.active.Add(1)
 	defer func() {
@@ -84,12 +86,12 @@ func (c *conn) run() {
 			f.Disconnected(ctx, c.dev, c.id)
 		}
 		cancel()
-		f.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogClose, Data: "closed " + c.addr})
+		f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogClose, Data: "closed " + c.addr})
 		c.g.conns.Delete(c)
 		c.g.active.Add(-1)
 		close(c.finished)
 	}()
-	f.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: "open " + c.addr + " " + SubProtocol})
+	f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: "open " + c.addr + " " + SubProtocol})
 	// The new connection is recorded (device_state.conn_id) before it replaces the old one in
 	// the registry: the old socket's close then finds another conn_id and changes nothing.
 	if c.dev != nil {
@@ -110,7 +112,6 @@ func (c *conn) run() {
 		c.seen()
 		return c.ws.SetReadDeadline(c.readDeadline())
 	})
-	go c.pinger()
 	for {
 		_, data, err := c.ws.ReadMessage()
 		if err != nil {
@@ -118,7 +119,7 @@ func (c *conn) run() {
 		}
 		_ = c.ws.SetReadDeadline(c.readDeadline())
 		// Blocks while the protocol-log queue is full: we stop reading this socket (backpressure).
-		f.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogReceived, Data: string(data)})
+		f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogReceived, Data: string(data)})
 		c.handle(data)
 		c.seen()
 	}
@@ -129,25 +130,7 @@ func (c *conn) seen() {
 		return
 	}
 	c.lastSeen = time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	c.g.fleet.Seen(ctx, c.dev)
-	cancel()
-}
-
-func (c *conn) pinger() {
-	t := time.NewTicker(c.g.opt.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.closed:
-			return
-		case <-t.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.g.opt.WriteTimeout)); err != nil {
-				c.Close("ping failed")
-				return
-			}
-		}
-	}
+	c.g.fleet.Seen(c.dev, c.id)
 }
 
 func (c *conn) failPending() {
@@ -161,7 +144,7 @@ func (c *conn) failPending() {
 
 // write sends one frame (and logs it first).
 func (c *conn) write(frame []byte) error {
-	c.g.fleet.Logs.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogSent, Data: string(frame)})
+	c.g.fleet.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogSent, Data: string(frame)})
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	_ = c.ws.SetWriteDeadline(time.Now().Add(c.g.opt.WriteTimeout))

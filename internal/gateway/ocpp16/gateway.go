@@ -48,6 +48,8 @@ type Gateway struct {
 	active   atomic.Int64
 	accepted atomic.Int64
 	refused  atomic.Int64
+	stop     chan struct{} // ends the pinger
+	stopOnce sync.Once
 }
 
 // New builds the gateway over the device core.
@@ -58,17 +60,28 @@ func New(f *fleet.Service, opt Options) *Gateway {
 	if opt.WriteTimeout <= 0 {
 		opt.WriteTimeout = 10 * time.Second
 	}
-	g := &Gateway{fleet: f, opt: opt}
+	g := &Gateway{fleet: f, opt: opt, stop: make(chan struct{})}
 	g.upgrader = websocket.Upgrader{
 		Subprotocols:     []string{SubProtocol},
 		HandshakeTimeout: 10 * time.Second,
-		ReadBufferSize:   4096,
-		WriteBufferSize:  4096,
+		ReadBufferSize:   readBufferSize,
+		WriteBufferSize:  writeBufferSize,
+		// A write buffer is taken from the pool for one write and given back: an idle
+		// connection holds none.
+		WriteBufferPool: &sync.Pool{},
 		// Chargers are not browsers: there is no origin to check.
 		CheckOrigin: func(*http.Request) bool { return true },
 	}
+	go g.pinger(g.stop)
 	return g
 }
+
+// Socket buffers: OCPP frames are small (a MeterValues is a few hundred bytes); larger ones are
+// read and written in several steps.
+const (
+	readBufferSize  = 1024
+	writeBufferSize = 4096
+)
 
 // Stats are live counters of the gateway.
 type Stats struct {
@@ -84,6 +97,7 @@ func (g *Gateway) Stats() Stats {
 
 // Close ends every connection (shutdown).
 func (g *Gateway) Close() {
+	g.stopOnce.Do(func() { close(g.stop) })
 	var wg sync.WaitGroup
 	g.conns.Range(func(k, _ any) bool {
 		c := k.(*conn)
@@ -205,7 +219,10 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &conn{g: g, ws: ws, sn: sn, dev: dev, id: newConnID(), base: g.baseURL(r), addr: g.clientIP(r),
 		closed: make(chan struct{}), finished: make(chan struct{}), pending: map[string]chan callResult{}}
 	g.accepted.Add(1)
-	c.run()
+	// The connection runs on a goroutine of its own, and this handler returns: net/http then
+	// lets go of what it keeps for a request (its connection state, buffered writer, the
+	// request and response), which would otherwise stay with every socket for its lifetime.
+	go c.run()
 }
 
 func newConnID() string {

@@ -3,7 +3,6 @@ package ocpp16
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"time"
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
@@ -73,7 +72,8 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.ConnectorStatus(ctx, dev, req.ConnectorId, string(req.Status), string(req.ErrorCode), req.VendorErrorCode, req.Info, ms(req.Timestamp)); err != nil {
+		if err := f.ConnectorStatus(ctx, fleet.ConnectorReport{Device: dev, Connector: req.ConnectorId, Status: string(req.Status),
+			ErrorCode: string(req.ErrorCode), VendorCode: req.VendorErrorCode, Info: req.Info, At: ms(req.Timestamp)}); err != nil {
 			return nil, err
 		}
 		return core.NewStatusNotificationConfirmation(), nil
@@ -82,7 +82,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.Meter(ctx, dev, req.ConnectorId, samples(req.MeterValue)); err != nil {
+		if err := f.Meter(ctx, fleet.MeterReport{Device: dev, Connector: req.ConnectorId, Samples: samples(req.MeterValue)}); err != nil {
 			return nil, err
 		}
 		return core.NewMeterValuesConfirmation(), nil
@@ -97,25 +97,21 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		id, err := f.StartTransaction(ctx, dev, req.ConnectorId, req.IdTag, int64(req.MeterStart), ms(req.Timestamp))
+		id, err := f.StartTransaction(ctx, fleet.TransactionStart{Device: dev, Connector: req.ConnectorId, IDTag: req.IdTag,
+			MeterStart: int64(req.MeterStart), At: ms(req.Timestamp)})
 		if err != nil {
 			return nil, err
 		}
-		_ = f.Meter(ctx, dev, req.ConnectorId, []fleet.Sample{{Measurand: "Energy.Active.Import.Register", Unit: "Wh", Value: itoa(req.MeterStart), At: ms(req.Timestamp)}})
 		return core.NewStartTransactionConfirmation(types.NewIdTagInfo(types.AuthorizationStatusAccepted), int(id)), nil
 	case core.StopTransactionFeatureName:
 		var req core.StopTransactionRequest
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.StopTransaction(ctx, dev, int64(req.TransactionId), int64(req.MeterStop), ms(req.Timestamp), string(req.Reason)); err != nil {
+		if err := f.StopTransaction(ctx, fleet.TransactionStop{Device: dev, ID: int64(req.TransactionId), MeterStop: int64(req.MeterStop),
+			At: ms(req.Timestamp), Reason: string(req.Reason), Samples: samples(req.TransactionData)}); err != nil {
 			return nil, err
 		}
-		connector := f.TransactionConnector(ctx, dev.ID, int64(req.TransactionId))
-		if len(req.TransactionData) > 0 {
-			_ = f.Meter(ctx, dev, connector, samples(req.TransactionData))
-		}
-		_ = f.Meter(ctx, dev, connector, []fleet.Sample{{Measurand: "Energy.Active.Import.Register", Unit: "Wh", Value: itoa(req.MeterStop), At: ms(req.Timestamp)}})
 		conf := core.NewStopTransactionConfirmation()
 		if req.IdTag != "" {
 			conf.IdTagInfo = types.NewIdTagInfo(types.AuthorizationStatusAccepted)
@@ -148,8 +144,6 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 	}
 	return nil, callErr("NotImplemented", "action %s is not supported", action)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 func bootInfo(r *core.BootNotificationRequest) fleet.BootInfo {
 	return fleet.BootInfo{Vendor: r.ChargePointVendor, Model: r.ChargePointModel, SerialNumber: r.ChargePointSerialNumber,

@@ -5,13 +5,7 @@ package apitest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -21,6 +15,7 @@ import (
 	"time"
 
 	"chargeops/internal/app"
+	"chargeops/internal/bench/console"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/passwd"
@@ -195,19 +190,11 @@ func (c *Client) Key() LoginKey {
 // Encrypt seals text with the key as the browser's Web Crypto RSA-OAEP/SHA-256 does.
 func (k LoginKey) Encrypt(t testing.TB, text string) string {
 	t.Helper()
-	block, _ := pem.Decode([]byte(k.PublicKey))
-	if block == nil {
-		t.Fatal("public key is not PEM")
-	}
-	pub, err := x509.ParsePKIXPublicKey(block.Bytes)
+	sealed, err := console.Seal(k.PublicKey, text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct, err := rsa.EncryptOAEP(sha256.New(), rand.Reader, pub.(*rsa.PublicKey), []byte(text), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(ct)
+	return sealed
 }
 
 // CheckedPassword seals a password that the server checks: nonce:sha256hex(password).

@@ -48,6 +48,9 @@ export interface ListPageProps<Row> {
   refetchInterval?: number | false;
 }
 
+/** How long a list answer counts as fresh, so the route loader's prefetch is not asked again on mount. */
+const PREFETCHED_FRESH_MS = 3_000;
+
 /** Form values of the filters: time ranges as [Dayjs, Dayjs]. */
 function toFormValues(filters: FilterField[], values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
@@ -98,6 +101,8 @@ export default function ListPage<Row extends object>({
     queryKey: [...(typeof queryKey === 'string' ? [queryKey] : queryKey), list.query],
     queryFn: () => fetcher(list.query),
     placeholderData: keepPreviousData,
+    // a page's route loader may have asked for this page a moment ago (lazyPage.tsx): use it
+    staleTime: PREFETCHED_FRESH_MS,
     enabled,
     refetchInterval,
   });

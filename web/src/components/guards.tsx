@@ -1,12 +1,12 @@
 /** Route guards (spec §2); the decisions are the pure functions of access.ts. */
-import { Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { afterLoginTarget, guardRedirect, landingPath, LOGIN_PATH } from '../access';
 import { useSession } from '../models/session';
 import { routeKeysFor, type RouteInfo } from '../utils/routeMatch';
 import PageLoading from './PageLoading';
 
-type Page = LazyExoticComponent<ComponentType>;
+type Page = ComponentType;
 
 /** A /manage page: its keys must all be held (root bypasses). */
 export function Guarded({ info, page: PageComponent }: { info: RouteInfo; page: Page }) {

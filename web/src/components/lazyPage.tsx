@@ -2,12 +2,48 @@ import { lazy, type ComponentType } from 'react';
 import { isChunkLoadError, withChunkTimeout } from '../utils/chunkError';
 import { ChunkLoadFailed } from './RouteError';
 
-/** React.lazy over a page loader; a chunk that fails to load shows the reload view. */
-export function lazyPage(loader: () => Promise<{ default: ComponentType }>) {
-  return lazy(() =>
-    withChunkTimeout(loader()).catch((e: unknown) => {
-      if (isChunkLoadError(e)) return { default: ChunkLoadFailed };
-      throw e;
-    }),
+/** What a page module exports: the page, and optionally the data it should start loading early. */
+export interface PageModule {
+  default: ComponentType;
+  /** Starts the page's first queries for this URL while its route is still resolving. */
+  prefetch?: (url: URL) => void;
+}
+
+export interface LazyPage {
+  (): React.JSX.Element;
+  /** Loads the chunk (once); resolves with the module, or undefined when it failed to load. */
+  preload(): Promise<PageModule | undefined>;
+}
+
+/**
+ * A page loaded on demand. Once its chunk is in (preload, from the route loader or the idle
+ * prefetch), it renders synchronously: React.lazy would suspend on first render even for a loaded
+ * module, and React throttles the reveal of a suspended boundary by 300 ms, which a click on the
+ * sidebar would wait for. A chunk that fails to load shows the reload view.
+ */
+export function lazyPage(loader: () => Promise<PageModule>): LazyPage {
+  let loaded: ComponentType | undefined;
+  let pending: Promise<PageModule> | undefined;
+  const load = () =>
+    (pending ??= withChunkTimeout(loader()).then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (e: unknown) => {
+        pending = undefined; // the next visit tries again
+        if (isChunkLoadError(e)) return { default: ChunkLoadFailed };
+        throw e;
+      },
+    ));
+  const Lazy = lazy(load);
+  const Page = () => {
+    const Component = loaded ?? Lazy;
+    return <Component />;
+  };
+  Page.preload = () => load().then(
+    (m) => (loaded ? m : undefined),
+    () => undefined,
   );
+  return Page;
 }

@@ -2480,8 +2480,14 @@ export interface components {
             key?: string;
             value?: string;
         };
+        FleetLogList: {
+            list?: components["schemas"]["FleetLogView"][];
+            next?: string;
+            total?: number;
+            totalMore?: boolean;
+        };
         FleetLogListInput: {
-            beforeId?: number;
+            cursor?: string;
             endTime?: number;
             page?: number;
             pageSize?: number;
@@ -2526,6 +2532,17 @@ export interface components {
             page?: number;
             pageSize?: number;
             sn?: string;
+        };
+        FleetPipelineStats: {
+            batches?: number;
+            blocked?: number;
+            commitMicros?: number;
+            failures?: number;
+            logRows?: number;
+            maxBatch?: number;
+            queue?: number;
+            queueCap?: number;
+            units?: number;
         };
         FleetRefusal: {
             count?: number;
@@ -2617,11 +2634,7 @@ export interface components {
         GatewayStats: {
             commandTimeoutMs?: number;
             connections?: number;
-            logMaxBatch?: number;
-            logQueue?: number;
-            logQueueCap?: number;
-            logsBlocked?: number;
-            logsWritten?: number;
+            ingest?: components["schemas"]["FleetPipelineStats"];
         };
         IDAnswer: {
             id?: number;
@@ -2717,11 +2730,6 @@ export interface components {
         };
         ListFleetFileInfo: {
             list?: components["schemas"]["FleetFileInfo"][];
-            total?: number;
-            totalMore?: boolean;
-        };
-        ListFleetLogView: {
-            list?: components["schemas"]["FleetLogView"][];
             total?: number;
             totalMore?: boolean;
         };
@@ -4708,7 +4716,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["ListFleetLogView"];
+                        data: components["schemas"]["FleetLogList"];
                         message: string;
                     };
                 };

@@ -13,7 +13,8 @@ import ListPage, { type FilterField } from '../../components/ListPage';
 import { DeviceStatus } from '../../components/Flag';
 import { useCan } from '../../components/access';
 import { useActions } from '../../hooks/useActions';
-import { useListState, type ListController } from '../../hooks/useListState';
+import { listQuery, readListState, useListState, type ListController } from '../../hooks/useListState';
+import { queryClient } from '../../services/queryClient';
 import { useCustomerOptions, useModelOptions, useSiteOptions } from '../../hooks/useOptions';
 import {
   DEVICE_STATUSES,
@@ -35,6 +36,7 @@ import BatchModal from './BatchModal';
 const SPEC = { status: 'number', alarmStatus: 'number', customerId: 'number', siteId: 'number', modelId: 'number', keyword: 'string' } as const;
 const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
 export const DEVICE_LIST_KEY = 'dev/basic/list';
+const COUNT_KEY = 'dev/basic/status/count';
 /** Columns a fixed filter makes the same on every row: a site's devices share their site and customer. */
 const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customerName'], customerId: ['customerName'] };
 
@@ -42,7 +44,7 @@ const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customer
 export function useDeviceActions(onDeleted?: () => void) {
   const { t } = useTranslation();
   const { confirm } = useActions();
-  const invalidate = [DEVICE_LIST_KEY, 'device', 'dev/basic/status/count'];
+  const invalidate = [DEVICE_LIST_KEY, 'device', COUNT_KEY];
   return {
     enable: (d: Device) =>
       confirm(() => enableDevices([d.id], !d.enabled), { title: t(d.enabled ? 'device.confirmDisable' : 'device.confirmEnable', { name: d.sn }), invalidate }),
@@ -130,11 +132,24 @@ function TotalMore() {
   return <Alert type="warning" showIcon message={t('device.totalMore')} data-testid="device-total-more" />;
 }
 
+const countQuery = (filters: ListController['filters']) => {
+  const f = statusCountFilter(filters);
+  return { queryKey: [COUNT_KEY, f], queryFn: () => deviceStatusCounts(f), staleTime: 10_000 };
+};
+
+/** The route loader's head start: the rows and counts for this URL, asked for while the page's route resolves. */
+export function prefetch(url: URL) {
+  const state = readListState(url.searchParams, SPEC);
+  const q = listQuery(state);
+  void queryClient.prefetchQuery({ queryKey: [DEVICE_LIST_KEY, q], queryFn: () => liveFetch(q) });
+  void queryClient.prefetchQuery(countQuery(state.filters));
+}
+
 /** Status segments with counts (badges) that set the status filter. */
 function StatusBar({ list }: { list: ListController }) {
   const { t } = useTranslation();
+  const counts = useQuery({ ...countQuery(list.filters), placeholderData: keepPreviousData });
   const f = statusCountFilter(list.filters);
-  const counts = useQuery({ queryKey: ['dev/basic/status/count', f], queryFn: () => deviceStatusCounts(f), staleTime: 10_000, placeholderData: keepPreviousData });
   const badges = statusBadges(counts.data ?? {}, DEVICE_STATUSES, Object.keys(f).length > 0);
   const current = list.filters.status === undefined ? 'all' : String(list.filters.status);
   return (

@@ -3,7 +3,9 @@
  * SN, communication type and time filters; order fields of spec §9 (default = newest first,
  * SN, communication type) as column sorters; all in the URL. A row expands to its frame as
  * indented JSON. The device page embeds the same table for one SN (state kept in memory).
+ * Pages reached one after another are asked for by the server's cursor (keyset, issue 9).
  */
+import { useMemo } from 'react';
 import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
@@ -14,6 +16,7 @@ import { useListState } from '../../../hooks/useListState';
 import { LOG_TYPES, listProtocolLogs, type ProtocolLog } from '../../../services/fleet';
 import { frameSummary, prettyFrame } from '../../../utils/fleet';
 import { formatTime } from '../../../utils/time';
+import { withCursors } from './cursorPages';
 
 const SPEC = { sn: 'string', type: 'number', startTime: 'number', endTime: 'number' } as const;
 const EMBEDDED_SPEC = { type: 'number', startTime: 'number', endTime: 'number' } as const;
@@ -22,6 +25,7 @@ const TYPE_COLORS = ['green', 'default', 'blue', 'purple'];
 export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
   const { t } = useTranslation();
   const list = useListState(fixedSn ? EMBEDDED_SPEC : SPEC, '', !!fixedSn);
+  const fetcher = useMemo(() => withCursors((q) => listProtocolLogs(fixedSn ? { ...q, sn: fixedSn } : q)), [fixedSn]);
   const columns: ColumnsType<ProtocolLog> = [
     { title: t('logs.time'), dataIndex: 'time', key: 'time', render: (v: number) => formatTime(v) },
     { title: t('device.sn'), dataIndex: 'sn', key: 'sn', sorter: !fixedSn },
@@ -53,7 +57,7 @@ export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
     <ListPage<ProtocolLog>
       list={list}
       queryKey={['logs/protocol/list', fixedSn ?? '']}
-      fetcher={(q) => listProtocolLogs(fixedSn ? { ...q, sn: fixedSn } : q)}
+      fetcher={fetcher}
       columns={columns}
       filters={filters}
       testId="protocol-logs"

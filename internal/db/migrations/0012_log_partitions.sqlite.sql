@@ -1,0 +1,6 @@
+-- Protocol logs and series at scale (issue 9). PostgreSQL partitions protocol_log and
+-- device_series by time (0012_log_partitions.postgres.sql). SQLite keeps one table each: its
+-- retention purge deletes in small chunks with a pause between them so the one writer lock
+-- is never held long (internal/fleet/retention.go), and the (created_at, id) index of 0003
+-- already serves the keyset list and the purge. Nothing to change here; the version is
+-- recorded so both databases stand at the same number.

@@ -1,0 +1,187 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+
+	"chargeops/internal/db"
+)
+
+// Connection bookkeeping: a device's connection opens and ends, its boot, and the last-seen
+// time and runtime counter it refreshes while connected. The counters a connection refreshes on
+// every message are held in memory (hotDevices) and written through the ingest pipeline, never
+// read back from the database per message.
+
+// BootInfo is what a BootNotification tells.
+type BootInfo struct {
+	Vendor          string `json:"vendor"`
+	Model           string `json:"model"`
+	SerialNumber    string `json:"serialNumber,omitempty"`
+	FirmwareVersion string `json:"firmwareVersion,omitempty"`
+	ICCID           string `json:"iccid,omitempty"`
+	IMSI            string `json:"imsi,omitempty"`
+	MeterType       string `json:"meterType,omitempty"`
+	MeterSerial     string `json:"meterSerialNumber,omitempty"`
+}
+
+// hotDevice is the in-memory state of a device connected to this node.
+type hotDevice struct {
+	connID    string
+	countedAt int64 // runtime counted up to here (unix ms)
+}
+
+type hotDevices struct {
+	mu sync.Mutex
+	m  map[int64]*hotDevice
+}
+
+// count takes the runtime since the last count (at most limit ms, so a gap does not count as
+// running) for connection connID, in whole seconds, and advances the mark; ok is false when
+// connID is not the device's connection here.
+func (h *hotDevices) count(deviceID int64, connID string, now, limit int64) (secs, countedAt int64, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	d := h.m[deviceID]
+	if d == nil || (connID != "" && d.connID != connID) {
+		return 0, 0, false
+	}
+	if elapsed := now - d.countedAt; elapsed > limit {
+		secs, d.countedAt = limit/1000, now
+	} else {
+		secs = elapsed / 1000
+		d.countedAt += secs * 1000
+	}
+	return secs, d.countedAt, true
+}
+
+func (h *hotDevices) open(deviceID int64, connID string, now int64) {
+	h.mu.Lock()
+	h.m[deviceID] = &hotDevice{connID: connID, countedAt: now}
+	h.mu.Unlock()
+}
+
+// close forgets the device's connection connID (not a newer one).
+func (h *hotDevices) close(deviceID int64, connID string) {
+	h.mu.Lock()
+	if d := h.m[deviceID]; d != nil && d.connID == connID {
+		delete(h.m, deviceID)
+	}
+	h.mu.Unlock()
+}
+
+// Connection-state SQL.
+const (
+	sqlConnected = `INSERT INTO device_state (device_id, online, node, conn_id, remote_addr, protocol, connected_at, last_seen_at, runtime_counted_at, updated_at)
+		VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (device_id) DO UPDATE SET online = 1, node = excluded.node, conn_id = excluded.conn_id, remote_addr = excluded.remote_addr,
+		  protocol = excluded.protocol, connected_at = excluded.connected_at, last_seen_at = excluded.last_seen_at,
+		  runtime_counted_at = excluded.runtime_counted_at, updated_at = excluded.updated_at`
+	sqlLastRefresh   = `UPDATE device SET last_refresh_at = ? WHERE id = ?`
+	sqlDisconnected  = `UPDATE device_state SET online = 0, updated_at = ? WHERE device_id = ? AND conn_id = ? AND online = 1`
+	sqlSeenState     = `UPDATE device_state SET last_seen_at = ?, runtime_counted_at = ? WHERE device_id = ? AND conn_id = ?`
+	sqlRuntimeTotal  = `UPDATE device SET total_runtime = total_runtime + ?, last_refresh_at = ? WHERE id = ?`
+	sqlSeenStateOnly = `UPDATE device_state SET last_seen_at = ? WHERE device_id = ? AND online = 1`
+	sqlBooted        = `UPDATE device_state SET vendor = ?, model = ?, firmware_version = ?, boot_info = ?, heartbeat_interval = ?, updated_at = ? WHERE device_id = ?`
+	sqlSoftware      = `UPDATE device SET software_version = ? WHERE id = ?`
+)
+
+// Connected records a new connection of a known device (committed before it returns: the
+// gateway registers the connection only after this).
+func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, protocol string) error {
+	now := db.NowMS()
+	err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+		if _, err := b.Tx.Exec(ctx, sqlConnected, dev.ID, s.opt.Node, connID, addr, protocol, now, now, now, now); err != nil {
+			return err
+		}
+		if _, err := b.Tx.Exec(ctx, sqlLastRefresh, now, dev.ID); err != nil {
+			return err
+		}
+		if err := endEvents(ctx, b.Tx, eventEnd{DeviceID: dev.ID, Kind: KindOffline, Connector: anyConnector, At: now}); err != nil {
+			return err
+		}
+		return s.recompute(ctx, b, dev.ID)
+	}})
+	if err == nil {
+		s.hot.open(dev.ID, connID, now)
+	}
+	return err
+}
+
+// Disconnected records the end of connection connID. A late close of a replaced connection
+// (another connection is now the device's) changes nothing.
+func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) {
+	now := db.NowMS()
+	secs, counted, live := s.hot.count(dev.ID, connID, now, s.runtimeStep())
+	s.hot.close(dev.ID, connID)
+	err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+		if live {
+			if err := s.writeSeen(ctx, b.Tx, dev.ID, connID, now, secs, counted); err != nil {
+				return err
+			}
+		}
+		res, err := b.Tx.Exec(ctx, sqlDisconnected, now, dev.ID, connID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		if err := openEvent(ctx, b.Tx, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: now}); err != nil {
+			return err
+		}
+		return s.recompute(ctx, b, dev.ID)
+	}})
+	if err != nil {
+		slog.Warn("disconnect not recorded", "sn", dev.SN, "err", err)
+	}
+}
+
+// runtimeStep is the most a single runtime count adds: two heartbeat intervals.
+func (s *Service) runtimeStep() int64 { return 2 * s.opt.HeartbeatInterval.Milliseconds() }
+
+// Seen refreshes the last-seen time and the total runtime of a connected device (the gateway
+// calls it at most every few seconds per connection). It does not wait for the commit.
+func (s *Service) Seen(dev *Device, connID string) {
+	now := db.NowMS()
+	secs, counted, live := s.hot.count(dev.ID, connID, now, s.runtimeStep())
+	if !live {
+		return
+	}
+	s.Ingest.Submit(&Unit{Step: func(ctx context.Context, b *Batch) error {
+		return s.writeSeen(ctx, b.Tx, dev.ID, connID, now, secs, counted)
+	}})
+}
+
+// writeSeen writes a runtime count through: last seen, the counted mark and the total.
+func (s *Service) writeSeen(ctx context.Context, tx *db.Tx, deviceID int64, connID string, now, secs, counted int64) error {
+	if secs <= 0 {
+		if _, err := tx.Exec(ctx, sqlSeenStateOnly, now, deviceID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, sqlLastRefresh, now, deviceID)
+		return err
+	}
+	if _, err := tx.Exec(ctx, sqlSeenState, now, counted, deviceID, connID); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, sqlRuntimeTotal, secs, now, deviceID)
+	return err
+}
+
+// Booted records a BootNotification.
+func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
+	raw, _ := json.Marshal(b)
+	now := db.NowMS()
+	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, bt *Batch) error {
+		if _, err := bt.Tx.Exec(ctx, sqlBooted, b.Vendor, b.Model, b.FirmwareVersion, string(raw), int(s.opt.HeartbeatInterval.Seconds()), now, dev.ID); err != nil {
+			return err
+		}
+		if b.FirmwareVersion == "" {
+			return nil
+		}
+		_, err := bt.Tx.Exec(ctx, sqlSoftware, b.FirmwareVersion, dev.ID)
+		return err
+	}})
+}

@@ -1,0 +1,50 @@
+package fleet
+
+import (
+	"context"
+
+	"chargeops/internal/db"
+)
+
+// Device is what the gateway and the core need of a device row.
+type Device struct {
+	ID              int64
+	SN              string
+	CustomerID      int64
+	SiteID          int64
+	ModelID         int64
+	Enabled         bool
+	Maintain        bool
+	AuthKeyHash     string
+	SecurityProfile int
+}
+
+const deviceCols = `d.id, d.sn, d.customer_id, d.site_id, d.model_id, d.enabled, d.maintain_mode, d.auth_key_hash, d.security_profile`
+
+func scanDevice(row interface{ Scan(...any) error }) (*Device, error) {
+	var d Device
+	var en, mt int
+	if err := row.Scan(&d.ID, &d.SN, &d.CustomerID, &d.SiteID, &d.ModelID, &en, &mt, &d.AuthKeyHash, &d.SecurityProfile); err != nil {
+		return nil, err
+	}
+	d.Enabled, d.Maintain = en == 1, mt == 1
+	return &d, nil
+}
+
+// DeviceBySN returns the device, or nil when the SN is unknown.
+func (s *Service) DeviceBySN(ctx context.Context, sn string) (*Device, error) {
+	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.sn = ?`, sn))
+	if db.NotFound(err) {
+		return nil, nil
+	}
+	return d, err
+}
+
+// DeviceByID returns the device, or nil when there is none.
+func (s *Service) DeviceByID(ctx context.Context, id int64) (*Device, error) {
+	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.id = ?`, id))
+	if db.NotFound(err) {
+		return nil, nil
+	}
+	return d, err
+}

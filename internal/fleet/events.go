@@ -1,0 +1,212 @@
+package fleet
+
+import (
+	"context"
+	"database/sql"
+
+	"chargeops/internal/db"
+)
+
+// Connector status, the events it opens and ends (alarms, faults, unavailable, offline;
+// decisions §2), and the device status derived from them.
+
+// Event states of device_event.status.
+const (
+	EventOpen  = 0
+	EventEnded = 1
+)
+
+// anyConnector makes endEvents end a kind's events on every connector.
+const anyConnector = -1
+
+// ConnectorReport is one StatusNotification.
+type ConnectorReport struct {
+	Device     *Device
+	Connector  int
+	Status     string
+	ErrorCode  string
+	VendorCode string
+	Info       string
+	At         int64 // unix ms; 0 means now
+}
+
+// eventOpen describes an event to open (once: an open event of the same kind, connector and
+// code is kept).
+type eventOpen struct {
+	Device     *Device
+	Kind       int
+	Level      int
+	Connector  int
+	Code       string
+	Name       string
+	VendorCode string
+	Info       string
+	At         int64
+}
+
+// eventEnd describes the open events of a kind to end (on one connector, or anyConnector).
+type eventEnd struct {
+	DeviceID  int64
+	Kind      int
+	Connector int
+	At        int64
+}
+
+// Event and status SQL.
+const (
+	sqlConnectorUpsert = `INSERT INTO device_connector (device_id, connector_id, status, error_code, vendor_code, info, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (device_id, connector_id) DO UPDATE SET status = excluded.status, error_code = excluded.error_code, vendor_code = excluded.vendor_code,
+		  info = excluded.info, updated_at = excluded.updated_at`
+	// a different alarm or fault on the connector ends the one open before
+	sqlEndOtherAlarms = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ? AND kind IN (?, ?) AND connector_id = ?
+		AND NOT (kind = ? AND code = ?)`
+	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
+	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ? AND kind = ?`
+	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
+		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`
+	sqlConnectorStates = `SELECT status FROM device_connector WHERE device_id = ?`
+	sqlWorstOpenEvent  = `SELECT MAX(kind) FROM device_event WHERE device_id = ? AND status = ? AND kind IN (?, ?)`
+	sqlStatusUpdate    = `UPDATE device SET status = ?, alarm_status = ? WHERE id = ?`
+)
+
+// ConnectorStatus records a StatusNotification: the connector's status, its alarms and faults
+// (decisions §2), the unavailable event, then the device status. It is committed before it
+// returns (a charger that gets no answer sends it again).
+func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error {
+	now := db.NowMS()
+	if r.At == 0 {
+		r.At = now
+	}
+	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+		return s.connectorStatus(ctx, b, r, now)
+	}})
+}
+
+func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorReport, now int64) error {
+	tx, dev := b.Tx, r.Device
+	if _, err := tx.Exec(ctx, sqlConnectorUpsert, dev.ID, r.Connector, r.Status, r.ErrorCode, r.VendorCode, r.Info, now); err != nil {
+		return err
+	}
+	if r.ErrorCode != "" && r.ErrorCode != "NoError" || r.Status == "Faulted" {
+		code := r.ErrorCode
+		if code == "" || code == "NoError" {
+			code = "Faulted"
+		}
+		kind, level := KindAlarm, AlarmLevel(code)
+		if r.Status == "Faulted" {
+			kind, level = KindFault, LevelCA
+		}
+		name := code
+		if code == "OtherError" && r.VendorCode != "" {
+			name = r.VendorCode
+		}
+		if _, err := tx.Exec(ctx, sqlEndOtherAlarms, EventEnded, r.At, dev.ID, EventOpen, KindAlarm, KindFault, r.Connector, kind, code); err != nil {
+			return err
+		}
+		if err := openEvent(ctx, tx, eventOpen{Device: dev, Kind: kind, Level: level, Connector: r.Connector, Code: code, Name: name,
+			VendorCode: r.VendorCode, Info: r.Info, At: r.At}); err != nil {
+			return err
+		}
+	} else {
+		for _, kind := range []int{KindAlarm, KindFault} {
+			if err := endEvents(ctx, tx, eventEnd{DeviceID: dev.ID, Kind: kind, Connector: r.Connector, At: r.At}); err != nil {
+				return err
+			}
+		}
+	}
+	var err error
+	if r.Status == "Unavailable" {
+		err = openEvent(ctx, tx, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: "Unavailable", Name: "Unavailable", At: r.At})
+	} else {
+		err = endEvents(ctx, tx, eventEnd{DeviceID: dev.ID, Kind: KindUnavailable, Connector: r.Connector, At: r.At})
+	}
+	if err != nil {
+		return err
+	}
+	return s.recompute(ctx, b, dev.ID)
+}
+
+// openEvent opens an event unless the same one is open.
+func openEvent(ctx context.Context, tx *db.Tx, e eventOpen) error {
+	var n int
+	if err := tx.QueryRow(ctx, sqlEventIsOpen, e.Device.ID, EventOpen, e.Kind, e.Connector, e.Code).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	_, err := tx.Exec(ctx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
+		e.VendorCode, e.Info, EventOpen, e.At)
+	return err
+}
+
+// endEvents ends the open events of a kind.
+func endEvents(ctx context.Context, tx *db.Tx, e eventEnd) error {
+	q := sqlEventsEnd
+	args := []any{EventEnded, e.At, e.DeviceID, EventOpen, e.Kind}
+	if e.Connector != anyConnector {
+		q += ` AND connector_id = ?`
+		args = append(args, e.Connector)
+	}
+	_, err := tx.Exec(ctx, q, args...)
+	return err
+}
+
+// Recompute derives the device's status and alarm status from what is stored and, when they
+// changed, saves them and, once committed, pushes the change to consoles. The device service
+// calls it after enable/disable and maintenance changes.
+func (s *Service) Recompute(ctx context.Context, deviceID int64) error {
+	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error { return s.recompute(ctx, b, deviceID) }})
+}
+
+func (s *Service) recompute(ctx context.Context, b *Batch, deviceID int64) error {
+	tx := b.Tx
+	var in StatusInput
+	var sn string
+	var customerID, siteID int64
+	var en, mt, online, fwJob, oldStatus, oldAlarm int
+	err := tx.QueryRow(ctx, sqlStatusInputs, deviceID).Scan(&sn, &customerID, &siteID, &en, &mt, &oldStatus, &oldAlarm, &online, &fwJob)
+	if db.NotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	in.Enabled, in.Maintain, in.Online, in.FirmwareJob = en == 1, mt == 1, online == 1, fwJob == 1
+	if in.Online {
+		rows, err := tx.Query(ctx, sqlConnectorStates, deviceID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var st string
+			if err := rows.Scan(&st); err == nil {
+				in.Connectors = append(in.Connectors, st)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	var worst sql.NullInt64
+	if err := tx.QueryRow(ctx, sqlWorstOpenEvent, deviceID, EventOpen, KindAlarm, KindFault).Scan(&worst); err != nil {
+		return err
+	}
+	status := ComputeStatus(in)
+	alarmStatus := AlarmNone
+	if worst.Valid {
+		alarmStatus = int(worst.Int64) // kind 1 alarm → 1, kind 2 fault → 2
+	}
+	if status == oldStatus && alarmStatus == oldAlarm {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, sqlStatusUpdate, status, alarmStatus, deviceID); err != nil {
+		return err
+	}
+	ev := StatusEvent{DeviceID: deviceID, SN: sn, CustomerID: customerID, SiteID: siteID, Status: status, AlarmStatus: alarmStatus, Online: in.Online}
+	b.AfterCommit(func() {
+		ev.Time = db.NowMS()
+		s.Hub.Publish(ev)
+	})
+	return nil
+}

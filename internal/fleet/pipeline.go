@@ -1,0 +1,388 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"chargeops/internal/db"
+)
+
+// PipelineOptions shape the ingest pipeline.
+type PipelineOptions struct {
+	// QueueSize is how many units (messages' worth of writes) wait before Submit blocks
+	// (backpressure); default 20000.
+	QueueSize int
+	// BatchRows closes a batch once it holds this many rows and steps; default 16000.
+	BatchRows int
+	// Linger closes a batch this long after its first unit even when it is not full; default 2 ms.
+	Linger time.Duration
+	// BeforeCommit, when set, runs before each batch's transaction (tests use it to slow the
+	// database down).
+	BeforeCommit func(units int)
+}
+
+// Step is the part of a unit that needs the database: reads, conditional writes, ids. It runs
+// inside the batch's transaction, in arrival order, under a savepoint: its error undoes only
+// its own writes (and the rows it added to the batch) and is handed back to its submitter.
+type Step func(ctx context.Context, b *Batch) error
+
+// Unit is everything one charger message (or one gateway event) writes. Its rows and step are
+// committed together, in one batch with many other units; when its step fails, its protocol-log
+// rows are still kept (the frame was received) and the rest is dropped.
+type Unit struct {
+	Logs    []LogRow
+	Runtime []RuntimeRow
+	Series  []SeriesSample
+	Step    Step
+	done    chan error
+}
+
+// RuntimeRow is a latest value (device_runtime): within a batch only the newest per device,
+// name and connector is written.
+type RuntimeRow struct {
+	DeviceID  int64
+	Name      string
+	Connector int
+	Value     string
+	Unit      string
+	At        int64
+}
+
+// SeriesSample is one numeric sample of the time series (device_series).
+type SeriesSample struct {
+	DeviceID  int64
+	Name      string
+	Connector int
+	At        int64
+	Value     float64
+}
+
+// Batch is the transaction a batch of units runs in. A step adds rows through it; they join the
+// batch only if the step succeeds.
+type Batch struct {
+	Tx      *db.Tx
+	runtime map[runtimeKey]RuntimeRow
+	series  []SeriesSample
+	logs    []LogRow
+	after   []func()
+	// what the running step added, merged on its success
+	stagedRuntime []RuntimeRow
+	stagedSeries  []SeriesSample
+	stagedAfter   []func()
+}
+
+type runtimeKey struct {
+	device    int64
+	name      string
+	connector int
+}
+
+// AddRuntime adds latest values to the batch.
+func (b *Batch) AddRuntime(rows ...RuntimeRow) { b.stagedRuntime = append(b.stagedRuntime, rows...) }
+
+// AddSeries adds time-series points to the batch.
+func (b *Batch) AddSeries(pts ...SeriesSample) { b.stagedSeries = append(b.stagedSeries, pts...) }
+
+// AfterCommit runs fn once the batch is committed (events for consoles, notifications): a
+// change is announced only when it is durable, and once.
+func (b *Batch) AfterCommit(fn func()) { b.stagedAfter = append(b.stagedAfter, fn) }
+
+// merge keeps what a unit or a successful step added: latest values coalesced per key (the
+// newest sample wins), series points and after-commit work appended.
+func (b *Batch) merge(runtime []RuntimeRow, series []SeriesSample, after []func()) {
+	for _, r := range runtime {
+		k := runtimeKey{r.DeviceID, r.Name, r.Connector}
+		if old, ok := b.runtime[k]; ok && old.At > r.At {
+			continue
+		}
+		b.runtime[k] = r
+	}
+	b.series = append(b.series, series...)
+	b.after = append(b.after, after...)
+}
+
+func (b *Batch) unstage() {
+	b.stagedRuntime, b.stagedSeries, b.stagedAfter = b.stagedRuntime[:0], b.stagedSeries[:0], nil
+}
+
+// rows is how much a unit adds to a batch, for closing batches by size.
+func (u *Unit) rows() int {
+	n := len(u.Logs) + len(u.Runtime) + len(u.Series)
+	if u.Step != nil {
+		n += 4
+	}
+	return max(n, 1)
+}
+
+// Pipeline is the one write path of device data: every protocol-log row, latest value, series
+// point and state change the gateway stores goes through it. A single writer takes units from a
+// bounded queue and commits many of them in one transaction (group commit): a batch closes
+// after Linger or BatchRows, whichever comes first, and while one batch commits the next one
+// fills. Submit blocks while the queue is full, so a charger whose message cannot be queued is
+// not read from: chargers are slowed, memory stays bounded and nothing is dropped. A failed
+// commit is retried with back-off until it succeeds or the database is gone.
+type Pipeline struct {
+	db   *db.DB
+	opt  PipelineOptions
+	ch   chan *Unit
+	mu   sync.RWMutex
+	shut bool
+	done chan struct{}
+
+	stats pipelineCounters
+}
+
+type pipelineCounters struct {
+	units, rows, batches, blocked, maxBatch, commitMicros, failures atomic.Int64
+}
+
+// PipelineStats are the pipeline's counters since start.
+type PipelineStats struct {
+	Units        int64 `json:"units"`
+	LogRows      int64 `json:"logRows"`
+	Batches      int64 `json:"batches"`
+	Blocked      int64 `json:"blocked"` // Submit calls that found the queue full
+	MaxBatch     int64 `json:"maxBatch"`
+	CommitMicros int64 `json:"commitMicros"` // time spent in batch transactions
+	Failures     int64 `json:"failures"`     // batch transactions retried
+	Queue        int   `json:"queue"`
+	QueueCap     int   `json:"queueCap"`
+}
+
+// NewPipeline starts the writer.
+func NewPipeline(d *db.DB, opt PipelineOptions) *Pipeline {
+	if opt.QueueSize <= 0 {
+		opt.QueueSize = 20000
+	}
+	if opt.BatchRows <= 0 {
+		opt.BatchRows = 16000
+	}
+	if opt.Linger <= 0 {
+		opt.Linger = 2 * time.Millisecond
+	}
+	p := &Pipeline{db: d, opt: opt, ch: make(chan *Unit, opt.QueueSize), done: make(chan struct{})}
+	go p.loop()
+	return p
+}
+
+// ErrPipelineClosed is the answer to a unit submitted after Close whose database is gone.
+var ErrPipelineClosed = errors.New("fleet: the ingest pipeline is closed")
+
+// Submit queues a unit without waiting for its commit (blocking while the queue is full).
+func (p *Pipeline) Submit(u *Unit) { p.submit(u) }
+
+// Commit queues a unit and waits until its batch is committed; the error is its step's, or the
+// database's when the batch could not be committed at all. A message whose loss would lose a
+// charging session is answered only after Commit returns nil.
+func (p *Pipeline) Commit(ctx context.Context, u *Unit) error {
+	u.done = make(chan error, 1)
+	p.submit(u)
+	select {
+	case err := <-u.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Write queues one protocol-log row (kept with its credentials masked, at most MaxLogData bytes).
+func (p *Pipeline) Write(r LogRow) { p.submit(&Unit{Logs: []LogRow{r}}) }
+
+func (p *Pipeline) submit(u *Unit) {
+	for i := range u.Logs {
+		if u.Logs[i].At == 0 {
+			u.Logs[i].At = db.NowMS()
+		}
+		u.Logs[i].Data = logData(u.Logs[i].Data)
+	}
+	p.mu.RLock()
+	if p.shut {
+		p.mu.RUnlock()
+		// after Close: written on its own, at once
+		p.commit(context.Background(), []*Unit{u})
+		return
+	}
+	select {
+	case p.ch <- u:
+	default:
+		p.stats.blocked.Add(1)
+		p.ch <- u
+	}
+	p.mu.RUnlock()
+}
+
+// Close commits what is queued and stops the writer; later units are written one by one.
+func (p *Pipeline) Close() {
+	p.mu.Lock()
+	if p.shut {
+		p.mu.Unlock()
+		return
+	}
+	p.shut = true
+	close(p.ch)
+	p.mu.Unlock()
+	<-p.done
+}
+
+// Stats returns the counters.
+func (p *Pipeline) Stats() PipelineStats {
+	return PipelineStats{Units: p.stats.units.Load(), LogRows: p.stats.rows.Load(), Batches: p.stats.batches.Load(),
+		Blocked: p.stats.blocked.Load(), MaxBatch: p.stats.maxBatch.Load(), CommitMicros: p.stats.commitMicros.Load(),
+		Failures: p.stats.failures.Load(), Queue: len(p.ch), QueueCap: cap(p.ch)}
+}
+
+func (p *Pipeline) loop() {
+	defer close(p.done)
+	var batch []*Unit
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		u, ok := <-p.ch
+		if !ok {
+			return
+		}
+		batch = append(batch[:0], u)
+		rows := u.rows()
+		timer.Reset(p.opt.Linger)
+	fill:
+		for rows < p.opt.BatchRows {
+			select {
+			case u, ok := <-p.ch:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, u)
+				rows += u.rows()
+			case <-timer.C:
+				break fill
+			}
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		p.commit(context.Background(), batch)
+		clear(batch)
+	}
+}
+
+// commit writes a batch in one transaction, retrying the whole batch while the database fails,
+// then runs the after-commit work and answers the waiting submitters.
+func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
+	if p.opt.BeforeCommit != nil {
+		p.opt.BeforeCommit(len(units))
+	}
+	var b *Batch
+	var unitErrs []error
+	var err error
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		b, unitErrs, err = p.run(ctx, units)
+		p.stats.commitMicros.Add(time.Since(start).Microseconds())
+		if err == nil {
+			break
+		}
+		p.stats.failures.Add(1)
+		if attempt >= 50 || strings.Contains(err.Error(), "database is closed") {
+			slog.Error("ingest batch lost after retries", "units", len(units), "err", err)
+			for _, u := range units {
+				if u.done != nil {
+					u.done <- err
+				}
+			}
+			return
+		}
+		slog.Warn("ingest batch failed, retrying", "units", len(units), "err", err)
+		time.Sleep(time.Duration(min(attempt+1, 20)) * 100 * time.Millisecond)
+	}
+	p.stats.batches.Add(1)
+	p.stats.units.Add(int64(len(units)))
+	p.stats.rows.Add(int64(len(b.logs)))
+	if n := int64(len(units)); n > p.stats.maxBatch.Load() {
+		p.stats.maxBatch.Store(n)
+	}
+	for _, fn := range b.after {
+		fn()
+	}
+	for i, u := range units {
+		if u.done != nil {
+			u.done <- unitErrs[i]
+		}
+	}
+}
+
+// run is one attempt at a batch: the steps in order (each under a savepoint), then the rows in
+// multi-row statements, then the commit.
+func (p *Pipeline) run(ctx context.Context, units []*Unit) (*Batch, []error, error) {
+	b := &Batch{runtime: map[runtimeKey]RuntimeRow{}}
+	errs := make([]error, len(units))
+	err := p.db.InTx(ctx, func(tx *db.Tx) error {
+		b.Tx = tx
+		for i, u := range units {
+			b.logs = append(b.logs, u.Logs...)
+			if u.Step == nil {
+				b.merge(u.Runtime, u.Series, nil)
+				continue
+			}
+			if err := p.step(ctx, b, u); err != nil {
+				if isStepError(err) {
+					errs[i] = err
+					continue
+				}
+				return err
+			}
+		}
+		if err := insertLogs(ctx, tx, b.logs); err != nil {
+			return err
+		}
+		if err := upsertRuntime(ctx, tx, b.runtime); err != nil {
+			return err
+		}
+		return insertSeries(ctx, tx, b.series)
+	})
+	return b, errs, err
+}
+
+// stepError marks the failure of one unit's step (undone by its savepoint), as opposed to a
+// failure of the batch's transaction.
+type stepError struct{ err error }
+
+func (e *stepError) Error() string { return e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+func isStepError(err error) bool {
+	var se *stepError
+	return errors.As(err, &se)
+}
+
+// step runs a unit's step under a savepoint; on its error the savepoint is rolled back, what
+// the step added to the batch is dropped, and the error comes back as a stepError.
+func (p *Pipeline) step(ctx context.Context, b *Batch, u *Unit) error {
+	if _, err := b.Tx.Exec(ctx, `SAVEPOINT unit`); err != nil {
+		return err
+	}
+	b.unstage()
+	b.AddRuntime(u.Runtime...)
+	b.AddSeries(u.Series...)
+	if err := u.Step(ctx, b); err != nil {
+		b.unstage()
+		if _, rbErr := b.Tx.Exec(ctx, `ROLLBACK TO SAVEPOINT unit`); rbErr != nil {
+			return rbErr
+		}
+		if _, relErr := b.Tx.Exec(ctx, `RELEASE SAVEPOINT unit`); relErr != nil {
+			return relErr
+		}
+		return &stepError{err}
+	}
+	b.merge(b.stagedRuntime, b.stagedSeries, b.stagedAfter)
+	b.unstage()
+	_, err := b.Tx.Exec(ctx, `RELEASE SAVEPOINT unit`)
+	return err
+}
