@@ -38,6 +38,7 @@ import (
 	"chargeops/internal/session"
 	"chargeops/internal/setting"
 	"chargeops/internal/site"
+	"chargeops/internal/stats"
 	"chargeops/internal/user"
 )
 
@@ -115,7 +116,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		}
 	}
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
-		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, Node: cfg.NodeName, Registry: fleetRegistry})
+		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, Node: cfg.NodeName, Registry: fleetRegistry,
+		Location: loc})
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +134,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Customers, a.Sites, a.Models = customer.NewService(d), site.NewService(d), devmodel.NewService(d)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
-		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway},
+		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
+		Stats: stats.New(d, loc)},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)

@@ -8,6 +8,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/db"
+	"chargeops/internal/stats"
 )
 
 // Filter is the device list's filter without status and paging: what the status counts
@@ -18,6 +19,9 @@ type Filter struct {
 	ModelID     int64  `json:"modelId"`
 	CustomerID  int64  `json:"customerId"`
 	Keyword     string `json:"keyword"` // SN or name, matched from the start
+	// Restarting: true lists the devices restarting now (a Reset accepted, not connected
+	// since; docs/dashboards.md), false the others.
+	Restarting *bool `json:"restarting"`
 }
 
 // ListFilter is what the device list screen offers (spec §2; issue 3).
@@ -78,6 +82,13 @@ func (s *Service) plan(sc access.Scope, f ListFilter) plan {
 	}
 	if f.CustomerID != 0 {
 		add("d.customer_id = ?", f.CustomerID)
+	}
+	if f.Restarting != nil {
+		c, a := stats.RestartingCond(db.NowMS())
+		if !*f.Restarting {
+			c = "NOT (" + c + ")"
+		}
+		add(c, a...)
 	}
 	kw := strings.TrimSpace(f.Keyword)
 	switch {

@@ -98,7 +98,7 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 		if _, err := b.Tx.Exec(ctx, sqlLastRefresh, now, dev.ID); err != nil {
 			return err
 		}
-		if err := endEvents(ctx, b.Tx, eventEnd{DeviceID: dev.ID, Kind: KindOffline, Connector: anyConnector, At: now}); err != nil {
+		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kind: KindOffline, Connector: anyConnector, At: now}); err != nil {
 			return err
 		}
 		return s.recompute(ctx, b, dev.ID)
@@ -128,7 +128,7 @@ func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
-		if err := openEvent(ctx, b.Tx, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: now}); err != nil {
+		if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: now}); err != nil {
 			return err
 		}
 		return s.recompute(ctx, b, dev.ID)

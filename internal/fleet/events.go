@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"chargeops/internal/db"
+	"chargeops/internal/stats"
 )
 
 // Connector status, the events it opens and ends (alarms, faults, unavailable, offline;
@@ -59,11 +60,12 @@ const (
 		  info = excluded.info, updated_at = excluded.updated_at`
 	// a different alarm or fault on the connector ends the one open before
 	sqlEndOtherAlarms = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ? AND kind IN (?, ?) AND connector_id = ?
-		AND NOT (kind = ? AND code = ?)`
+		AND NOT (kind = ? AND code = ?) RETURNING kind, site_id, customer_id, started_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
 	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ? AND kind = ?`
+	sqlEventsEnded  = ` RETURNING kind, site_id, customer_id, started_at`
 	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
 		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`
 	sqlConnectorStates = `SELECT status FROM device_connector WHERE device_id = ?`
@@ -76,9 +78,7 @@ const (
 // returns (a charger that gets no answer sends it again).
 func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error {
 	now := db.NowMS()
-	if r.At == 0 {
-		r.At = now
-	}
+	r.At, _ = ChargerTime(r.At, now)
 	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
 		return s.connectorStatus(ctx, b, r, now)
 	}})
@@ -102,25 +102,25 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 		if code == "OtherError" && r.VendorCode != "" {
 			name = r.VendorCode
 		}
-		if _, err := tx.Exec(ctx, sqlEndOtherAlarms, EventEnded, r.At, dev.ID, EventOpen, KindAlarm, KindFault, r.Connector, kind, code); err != nil {
+		if err := s.endEventsWhere(ctx, b, dev.ID, r.At, sqlEndOtherAlarms, EventEnded, r.At, dev.ID, EventOpen, KindAlarm, KindFault, r.Connector, kind, code); err != nil {
 			return err
 		}
-		if err := openEvent(ctx, tx, eventOpen{Device: dev, Kind: kind, Level: level, Connector: r.Connector, Code: code, Name: name,
+		if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: kind, Level: level, Connector: r.Connector, Code: code, Name: name,
 			VendorCode: r.VendorCode, Info: r.Info, At: r.At}); err != nil {
 			return err
 		}
 	} else {
 		for _, kind := range []int{KindAlarm, KindFault} {
-			if err := endEvents(ctx, tx, eventEnd{DeviceID: dev.ID, Kind: kind, Connector: r.Connector, At: r.At}); err != nil {
+			if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kind: kind, Connector: r.Connector, At: r.At}); err != nil {
 				return err
 			}
 		}
 	}
 	var err error
 	if r.Status == "Unavailable" {
-		err = openEvent(ctx, tx, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: "Unavailable", Name: "Unavailable", At: r.At})
+		err = s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: "Unavailable", Name: "Unavailable", At: r.At})
 	} else {
-		err = endEvents(ctx, tx, eventEnd{DeviceID: dev.ID, Kind: KindUnavailable, Connector: r.Connector, At: r.At})
+		err = s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kind: KindUnavailable, Connector: r.Connector, At: r.At})
 	}
 	if err != nil {
 		return err
@@ -128,27 +128,68 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 	return s.recompute(ctx, b, dev.ID)
 }
 
-// openEvent opens an event unless the same one is open.
-func openEvent(ctx context.Context, tx *db.Tx, e eventOpen) error {
+// openEvent opens an event unless the same one is open, and counts it in the statistics.
+func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 	var n int
-	if err := tx.QueryRow(ctx, sqlEventIsOpen, e.Device.ID, EventOpen, e.Kind, e.Connector, e.Code).Scan(&n); err != nil || n > 0 {
+	if err := b.Tx.QueryRow(ctx, sqlEventIsOpen, e.Device.ID, EventOpen, e.Kind, e.Connector, e.Code).Scan(&n); err != nil || n > 0 {
 		return err
 	}
-	_, err := tx.Exec(ctx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
-		e.VendorCode, e.Info, EventOpen, e.At)
-	return err
+	if _, err := b.Tx.Exec(ctx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
+		e.VendorCode, e.Info, EventOpen, e.At); err != nil {
+		return err
+	}
+	b.eventsChanged(e.Device.ID)
+	return stats.CountEvent(ctx, b.Tx, s.opt.Location, place(e.Device), e.Kind, e.At)
 }
 
 // endEvents ends the open events of a kind.
-func endEvents(ctx context.Context, tx *db.Tx, e eventEnd) error {
+func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 	q := sqlEventsEnd
 	args := []any{EventEnded, e.At, e.DeviceID, EventOpen, e.Kind}
 	if e.Connector != anyConnector {
 		q += ` AND connector_id = ?`
 		args = append(args, e.Connector)
 	}
-	_, err := tx.Exec(ctx, q, args...)
-	return err
+	return s.endEventsWhere(ctx, b, e.DeviceID, e.At, q+sqlEventsEnded, args...)
+}
+
+// endEventsWhere runs an UPDATE ending events (RETURNING kind, site, customer and start) and
+// adds the outages among them to their site's availability figures.
+func (s *Service) endEventsWhere(ctx context.Context, b *Batch, deviceID, at int64, q string, args ...any) error {
+	type ended struct {
+		kind                    int
+		site, customer, started int64
+	}
+	rows, err := b.Tx.Query(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	var all []ended
+	for rows.Next() {
+		var e ended
+		if err := rows.Scan(&e.kind, &e.site, &e.customer, &e.started); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(all) > 0 {
+		b.eventsChanged(deviceID)
+	}
+	for _, e := range all {
+		if !stats.IsOutage(e.kind) {
+			continue
+		}
+		p := stats.Place{DeviceID: deviceID, SiteID: e.site, CustomerID: e.customer}
+		if err := stats.CountOutage(ctx, b.Tx, s.opt.Location, p, e.started, at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Recompute derives the device's status and alarm status from what is stored and, when they
@@ -198,9 +239,10 @@ func (s *Service) recompute(ctx context.Context, b *Batch, deviceID int64) error
 		alarmStatus = int(worst.Int64) // kind 1 alarm → 1, kind 2 fault → 2
 	}
 	if status == oldStatus && alarmStatus == oldAlarm {
-		return nil
-	}
-	if _, err := tx.Exec(ctx, sqlStatusUpdate, status, alarmStatus, deviceID); err != nil {
+		if !b.changed[deviceID] {
+			return nil
+		}
+	} else if _, err := tx.Exec(ctx, sqlStatusUpdate, status, alarmStatus, deviceID); err != nil {
 		return err
 	}
 	ev := StatusEvent{DeviceID: deviceID, SN: sn, CustomerID: customerID, SiteID: siteID, Status: status, AlarmStatus: alarmStatus, Online: in.Online}

@@ -38,8 +38,16 @@ type Unit struct {
 	Logs    []LogRow
 	Runtime []RuntimeRow
 	Series  []SeriesSample
-	Step    Step
-	done    chan error
+	// Meters are energy registers sampled during charging sessions (their first one is kept).
+	Meters []SessionMeter
+	Step   Step
+	done   chan error
+}
+
+// SessionMeter is an energy register (Wh) a charger sampled during session TransactionID.
+type SessionMeter struct {
+	DeviceID, TransactionID int64
+	Wh, At                  int64
 }
 
 // RuntimeRow is a latest value (device_runtime): within a batch only the newest per device,
@@ -70,6 +78,8 @@ type Batch struct {
 	series  []SeriesSample
 	logs    []LogRow
 	after   []func()
+	meters  map[int64]SessionMeter // per session, the earliest sample
+	changed map[int64]bool         // devices whose open events changed (pushed to consoles)
 	// what the running step added, merged on its success
 	stagedRuntime []RuntimeRow
 	stagedSeries  []SeriesSample
@@ -104,6 +114,19 @@ func (b *Batch) merge(runtime []RuntimeRow, series []SeriesSample, after []func(
 	}
 	b.series = append(b.series, series...)
 	b.after = append(b.after, after...)
+}
+
+// eventsChanged notes that a device's open events changed in this batch: its status event is
+// pushed even when its status stays the same.
+func (b *Batch) eventsChanged(deviceID int64) { b.changed[deviceID] = true }
+
+// addMeters keeps each session's earliest sample.
+func (b *Batch) addMeters(ms []SessionMeter) {
+	for _, m := range ms {
+		if old, ok := b.meters[m.TransactionID]; !ok || m.At < old.At {
+			b.meters[m.TransactionID] = m
+		}
+	}
 }
 
 func (b *Batch) unstage() {
@@ -321,16 +344,22 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 // run is one attempt at a batch: the steps in order (each under a savepoint), then the rows in
 // multi-row statements, then the commit.
 func (p *Pipeline) run(ctx context.Context, units []*Unit) (*Batch, []error, error) {
-	b := &Batch{runtime: map[runtimeKey]RuntimeRow{}}
+	b := &Batch{runtime: map[runtimeKey]RuntimeRow{}, meters: map[int64]SessionMeter{}, changed: map[int64]bool{}}
 	errs := make([]error, len(units))
 	err := p.db.InTx(ctx, func(tx *db.Tx) error {
 		b.Tx = tx
 		for i, u := range units {
 			b.logs = append(b.logs, u.Logs...)
+			b.addMeters(u.Meters)
 			if u.Step == nil {
 				b.merge(u.Runtime, u.Series, nil)
 				continue
 			}
+			// a step (a StopTransaction) sees the session samples that arrived before it
+			if err := firstMeters(ctx, tx, b.meters); err != nil {
+				return err
+			}
+			clear(b.meters)
 			if err := p.step(ctx, b, u); err != nil {
 				if isStepError(err) {
 					errs[i] = err
@@ -343,6 +372,9 @@ func (p *Pipeline) run(ctx context.Context, units []*Unit) (*Batch, []error, err
 			return err
 		}
 		if err := upsertRuntime(ctx, tx, b.runtime); err != nil {
+			return err
+		}
+		if err := firstMeters(ctx, tx, b.meters); err != nil {
 			return err
 		}
 		return insertSeries(ctx, tx, b.series)

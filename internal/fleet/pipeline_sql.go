@@ -120,3 +120,17 @@ func insertSeries(ctx context.Context, tx *db.Tx, pts []SeriesSample) error {
 		return append(a, p.DeviceID, p.Name, p.Connector, p.At, p.Value)
 	})
 }
+
+// sqlFirstMeter records a session's first sampled register, once, while it is open.
+const sqlFirstMeter = `UPDATE device_transaction SET meter_first = ? WHERE id = ? AND device_id = ? AND meter_first < 0 AND stopped_at = 0`
+
+// firstMeters records the first sampled register of the sessions in ms (one statement per
+// session; the service sends each session's samples only until its first is stored).
+func firstMeters(ctx context.Context, tx *db.Tx, ms map[int64]SessionMeter) error {
+	for _, m := range ms {
+		if _, err := tx.Exec(ctx, sqlFirstMeter, m.Wh, m.TransactionID, m.DeviceID); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -17,14 +17,15 @@ import (
 
 // Options of the device core.
 type Options struct {
-	CommandTimeout    time.Duration // default 30 s
-	RetentionDays     int           // protocol-log retention; 0 keeps rows forever
-	HeartbeatInterval time.Duration // interval the gateway hands chargers; default 60 s
-	DataDir           string        // files live under DataDir/fleet
-	LogQueue          int           // ingest queue size (units; see PipelineOptions)
-	LogBatch          int           // ingest batch size (rows and steps per transaction)
-	Node              string        // this node's name (default host name + pid)
-	Registry          Registry      // default: in-process
+	CommandTimeout    time.Duration  // default 30 s
+	RetentionDays     int            // protocol-log retention; 0 keeps rows forever
+	HeartbeatInterval time.Duration  // interval the gateway hands chargers; default 60 s
+	DataDir           string         // files live under DataDir/fleet
+	LogQueue          int            // ingest queue size (units; see PipelineOptions)
+	LogBatch          int            // ingest batch size (rows and steps per transaction)
+	Node              string         // this node's name (default host name + pid)
+	Registry          Registry       // default: in-process
+	Location          *time.Location // days and months of the statistics (default UTC)
 }
 
 // Service is the device core of one node.
@@ -38,6 +39,7 @@ type Service struct {
 	secret   []byte
 	admit    *admissionLimiter
 	hot      hotDevices
+	sessions openSessions
 	wg       sync.WaitGroup
 }
 
@@ -45,6 +47,9 @@ type Service struct {
 func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*Service, error) {
 	if opt.CommandTimeout <= 0 {
 		opt.CommandTimeout = 30 * time.Second
+	}
+	if opt.Location == nil {
+		opt.Location = time.UTC
 	}
 	if opt.HeartbeatInterval <= 0 {
 		opt.HeartbeatInterval = 60 * time.Second

@@ -2,14 +2,17 @@ package fleet
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"chargeops/internal/db"
+	"chargeops/internal/stats"
 )
 
-// Charging sessions (device_transaction). Both ends are committed before the charger gets its
-// answer; the unique (device, connector, start time) and "stopped once" rules make a replay of
-// an unanswered message count once.
+// Charging sessions (device_transaction) and the energy they count (energy.go; decisions,
+// "Charging sessions and energy"). Both ends are committed before the charger gets its answer;
+// the unique (device, connector, start time) and "stopped once" rules make a replay of an
+// unanswered message count once.
 
 // TransactionStart is a StartTransaction.
 type TransactionStart struct {
@@ -23,7 +26,8 @@ type TransactionStart struct {
 // TransactionStop is a StopTransaction with the readings it carries.
 type TransactionStop struct {
 	Device    *Device
-	ID        int64
+	ID        int64 // the charger's transactionId: -1, 0 or unknown happen
+	IDTag     string
 	MeterStop int64 // Wh
 	At        int64
 	Reason    string
@@ -31,27 +35,61 @@ type TransactionStop struct {
 }
 
 const (
-	sqlTransactionStart = `INSERT INTO device_transaction (device_id, connector_id, id_tag, meter_start, started_at) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (device_id, connector_id, started_at) DO NOTHING`
-	sqlTransactionID   = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND started_at = ?`
-	sqlTransactionStop = `UPDATE device_transaction SET meter_stop = ?, stopped_at = ?, reason = ? WHERE id = ? AND device_id = ? AND stopped_at = 0`
-	sqlTransactionConn = `SELECT connector_id FROM device_transaction WHERE id = ? AND device_id = ?`
-	energyRegister     = "Energy.Active.Import.Register"
+	sqlTransactionStart = `INSERT INTO device_transaction (device_id, customer_id, site_id, connector_id, id_tag, meter_start, started_at, flags)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, connector_id, started_at) DO NOTHING`
+	sqlTransactionID = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND started_at = ?`
+	// an open session on the connector that this start repeats (a replay whose time was replaced)
+	sqlTransactionReplay  = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND stopped_at = 0 AND id_tag = ? AND meter_start = ?`
+	sqlTransactionOpen    = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND stopped_at = 0`
+	sqlTransactionOpenAny = `SELECT id FROM device_transaction WHERE device_id = ? AND stopped_at = 0 LIMIT 2`
+	sqlTransactionGet     = `SELECT connector_id, meter_start, meter_first, started_at, stopped_at, flags FROM device_transaction WHERE id = ? AND device_id = ?`
+	sqlTransactionStop    = `UPDATE device_transaction SET meter_stop = ?, stopped_at = ?, reason = ?, energy_wh = ?, flags = ? WHERE id = ? AND device_id = ? AND stopped_at = 0`
+	sqlTransactionOrphan  = `INSERT INTO device_transaction (device_id, customer_id, site_id, connector_id, id_tag, meter_start, meter_stop, started_at, stopped_at, reason, flags)
+		VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, connector_id, started_at) DO NOTHING`
+	sqlTransactionStopSeen = `SELECT COUNT(*) FROM device_transaction WHERE device_id = ? AND stopped_at = ? AND meter_stop = ?`
+	sqlLastRegister        = `SELECT value, unit FROM device_runtime WHERE device_id = ? AND name = ? AND connector_id = ?`
+	energyRegister         = "Energy.Active.Import.Register"
 )
 
+// Reasons the server gives a session it closes itself.
+const reasonUnterminated = "Unterminated"
+
 // StartTransaction records a charging session and its meter start, and returns its id; a
-// replay of the same start (connector and timestamp) returns the id it got the first time.
+// replay of the same start returns the id it got the first time. A session still open on the
+// connector was never stopped: it is closed at this start (FlagUnterminated).
 func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int64, error) {
 	var id int64
-	meter := []Sample{{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStart, 10), At: t.At}}
+	at, clamped := ChargerTime(t.At, db.NowMS())
+	flags := 0
+	if clamped {
+		flags |= FlagClock
+	}
+	meter := []Sample{{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStart, 10), At: at}}
 	err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
-		if _, err := b.Tx.Exec(ctx, sqlTransactionStart, t.Device.ID, t.Connector, t.IDTag, t.MeterStart, t.At); err != nil {
+		dev := t.Device
+		err := b.Tx.QueryRow(ctx, sqlTransactionReplay, dev.ID, t.Connector, t.IDTag, t.MeterStart).Scan(&id)
+		if err == nil {
+			return nil
+		}
+		if !db.NotFound(err) {
 			return err
 		}
-		if err := b.Tx.QueryRow(ctx, sqlTransactionID, t.Device.ID, t.Connector, t.At).Scan(&id); err != nil {
+		var open int64
+		switch err := b.Tx.QueryRow(ctx, sqlTransactionOpen, dev.ID, t.Connector).Scan(&open); {
+		case err == nil:
+			if err := s.stopSession(ctx, b, dev, open, sessionEnd{MeterStop: -1, At: at, Reason: reasonUnterminated, Flags: FlagUnterminated}); err != nil {
+				return err
+			}
+		case !db.NotFound(err):
 			return err
 		}
-		latest, points := meterRows(t.Device.ID, t.Connector, meter)
+		if _, err := b.Tx.Exec(ctx, sqlTransactionStart, dev.ID, dev.CustomerID, dev.SiteID, t.Connector, t.IDTag, t.MeterStart, at, flags); err != nil {
+			return err
+		}
+		if err := b.Tx.QueryRow(ctx, sqlTransactionID, dev.ID, t.Connector, at).Scan(&id); err != nil {
+			return err
+		}
+		latest, points := meterRows(dev.ID, t.Connector, meter)
 		b.AddRuntime(latest...)
 		b.AddSeries(points...)
 		return nil
@@ -59,21 +97,134 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 	return id, err
 }
 
-// StopTransaction ends a session once (a replayed stop changes nothing) and stores its
-// readings on the session's connector.
+// StopTransaction ends a session once (a replayed stop, even after a reboot with another
+// timestamp, changes nothing) and stores its readings on the session's connector. A stop whose
+// transactionId is -1, 0 or not one of the device's sessions ends the device's only open
+// session, or else is kept as a session of its own without energy.
 func (s *Service) StopTransaction(ctx context.Context, t TransactionStop) error {
+	at, clamped := ChargerTime(t.At, db.NowMS())
+	flags := 0
+	if clamped {
+		flags |= FlagClock
+	}
 	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
-		if _, err := b.Tx.Exec(ctx, sqlTransactionStop, t.MeterStop, t.At, t.Reason, t.ID, t.Device.ID); err != nil {
+		dev := t.Device
+		id, known, err := s.sessionOf(ctx, b.Tx, dev.ID, t.ID)
+		if err != nil {
 			return err
 		}
-		var connector int
-		if err := b.Tx.QueryRow(ctx, sqlTransactionConn, t.ID, t.Device.ID).Scan(&connector); err != nil && !db.NotFound(err) {
-			return err
+		connector := 0
+		switch {
+		case known:
+			if t.ID != id {
+				flags |= FlagMatchedStop
+			}
+			if err := b.Tx.QueryRow(ctx, `SELECT connector_id FROM device_transaction WHERE id = ?`, id).Scan(&connector); err != nil {
+				return err
+			}
+			if err := s.stopSession(ctx, b, dev, id, sessionEnd{MeterStop: t.MeterStop, At: at, Reason: t.Reason, Flags: flags}); err != nil {
+				return err
+			}
+		default:
+			var seen int
+			if err := b.Tx.QueryRow(ctx, sqlTransactionStopSeen, dev.ID, at, t.MeterStop).Scan(&seen); err != nil {
+				return err
+			}
+			if seen > 0 {
+				break // this stop, sent again, ended a session already
+			}
+			res, err := b.Tx.Exec(ctx, sqlTransactionOrphan, dev.ID, dev.CustomerID, dev.SiteID, t.IDTag, t.MeterStop, t.MeterStop, at, at, t.Reason, flags|FlagUnknownStop)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 1 {
+				if err := stats.CountSession(ctx, b.Tx, s.opt.Location, place(dev), stats.Session{StartedAt: at}); err != nil {
+					return err
+				}
+			}
 		}
-		samples := append(append([]Sample{}, t.Samples...), Sample{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: t.At})
-		latest, points := meterRows(t.Device.ID, connector, samples)
+		samples := append(append([]Sample{}, t.Samples...), Sample{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: at})
+		latest, points := meterRows(dev.ID, connector, samples)
 		b.AddRuntime(latest...)
 		b.AddSeries(points...)
 		return nil
 	}})
+}
+
+// sessionOf finds the session a stop's transactionId names: the device's own session with that
+// id, else (-1, 0 or unknown) the device's only open session.
+func (s *Service) sessionOf(ctx context.Context, tx *db.Tx, deviceID, txID int64) (int64, bool, error) {
+	if txID > 0 {
+		var c int
+		err := tx.QueryRow(ctx, `SELECT connector_id FROM device_transaction WHERE id = ? AND device_id = ?`, txID, deviceID).Scan(&c)
+		if err == nil {
+			return txID, true, nil
+		}
+		if !db.NotFound(err) {
+			return 0, false, err
+		}
+	}
+	ids, err := db.Column[int64](ctx, tx, sqlTransactionOpenAny, deviceID)
+	if err != nil || len(ids) != 1 {
+		return 0, false, err
+	}
+	return ids[0], true, nil
+}
+
+// sessionEnd is how a session ends; MeterStop -1 means unknown (the last sampled register, or
+// the start, is used).
+type sessionEnd struct {
+	MeterStop int64
+	At        int64
+	Reason    string
+	Flags     int
+}
+
+// stopSession ends open session id with the energy rules and counts it in its site's traffic;
+// a session already stopped is left alone.
+func (s *Service) stopSession(ctx context.Context, b *Batch, dev *Device, id int64, e sessionEnd) error {
+	var connector int
+	var m sessionMeter
+	var stoppedAt int64
+	var flags int
+	if err := b.Tx.QueryRow(ctx, sqlTransactionGet, id, dev.ID).Scan(&connector, &m.Start, &m.First, &m.StartedAt, &stoppedAt, &flags); err != nil {
+		return fmt.Errorf("session %d: %w", id, err)
+	}
+	if stoppedAt != 0 {
+		return nil
+	}
+	m.Last = -1
+	var value, unit string
+	switch err := b.Tx.QueryRow(ctx, sqlLastRegister, dev.ID, energyRegister, connector).Scan(&value, &unit); {
+	case err == nil:
+		if wh, ok := registerWh(value, unit); ok {
+			m.Last = wh
+		}
+	case !db.NotFound(err):
+		return err
+	}
+	m.Stop = e.MeterStop
+	if m.Stop < 0 {
+		m.Stop = max(m.Last, m.Start)
+	}
+	m.StoppedAt = max(e.At, m.StartedAt)
+	if e.At < m.StartedAt {
+		e.Flags |= FlagClock
+	}
+	wh, trap := sessionEnergy(m)
+	flags |= e.Flags | trap
+	res, err := b.Tx.Exec(ctx, sqlTransactionStop, m.Stop, m.StoppedAt, e.Reason, wh, flags, id, dev.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return nil
+	}
+	b.AfterCommit(func() { s.sessions.forget(id) })
+	return stats.CountSession(ctx, b.Tx, s.opt.Location, place(dev), stats.Session{StartedAt: m.StartedAt, EnergyWh: wh, ChargeMS: m.StoppedAt - m.StartedAt})
+}
+
+// place is where a device's figures are counted.
+func place(d *Device) stats.Place {
+	return stats.Place{DeviceID: d.ID, SiteID: d.SiteID, CustomerID: d.CustomerID}
 }

@@ -149,6 +149,9 @@ func stripVolatile(v any) any {
 	return v
 }
 
+// isoRange is the month the statistics calls ask for: the days around the test's run.
+var isoRange = [2]int64{time.Now().Add(-15 * 24 * time.Hour).UnixMilli(), time.Now().Add(15 * 24 * time.Hour).UnixMilli()}
+
 // isoCall is what a caller sends to a route in the matrix, aimed at customer A's objects.
 type isoCall struct {
 	body map[string]any
@@ -207,14 +210,20 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"POST " + sys + "customer/delete": A(map[string]any{"ids": ids(w.custA)}),
 		"GET " + sys + "customer/options": L(nil),
 
-		"POST " + sys + "site/list":    L(map[string]any{"customerId": w.custA, "name": "Alpha"}),
-		"GET " + sys + "site/detail":   A(map[string]any{"id": w.siteA}),
-		"GET " + sys + "site/overview": A(map[string]any{"id": w.siteA}),
-		"POST " + sys + "site/add":     A(map[string]any{"customerId": w.custA, "name": "Intruder", "code": "INTR"}),
-		"POST " + sys + "site/update":  A(map[string]any{"id": w.siteA, "customerId": w.custA, "name": "Hijacked", "code": "HJ-1"}),
-		"POST " + sys + "site/status":  A(map[string]any{"ids": ids(w.siteA), "status": 0}),
-		"POST " + sys + "site/delete":  A(map[string]any{"ids": ids(w.siteA)}),
-		"GET " + sys + "site/options":  L(map[string]any{"customerId": w.custA}),
+		"POST " + sys + "site/list":       L(map[string]any{"customerId": w.custA, "name": "Alpha"}),
+		"GET " + sys + "site/detail":      A(map[string]any{"id": w.siteA}),
+		"GET " + sys + "site/overview":    A(map[string]any{"id": w.siteA}),
+		"POST " + sys + "site/stats":      A(map[string]any{"id": w.siteA, "start": isoRange[0], "end": isoRange[1]}),
+		"POST " + sys + "site/admins":     A(map[string]any{"id": w.siteA}),
+		"POST " + sys + "home/overview":   L(nil),
+		"POST " + sys + "home/faults":     L(map[string]any{"start": isoRange[0], "end": isoRange[1]}),
+		"POST " + sys + "home/events":     L(map[string]any{"limit": 50}),
+		"POST " + sys + "system/overview": L(nil),
+		"POST " + sys + "site/add":        A(map[string]any{"customerId": w.custA, "name": "Intruder", "code": "INTR"}),
+		"POST " + sys + "site/update":     A(map[string]any{"id": w.siteA, "customerId": w.custA, "name": "Hijacked", "code": "HJ-1"}),
+		"POST " + sys + "site/status":     A(map[string]any{"ids": ids(w.siteA), "status": 0}),
+		"POST " + sys + "site/delete":     A(map[string]any{"ids": ids(w.siteA)}),
+		"GET " + sys + "site/options":     L(map[string]any{"customerId": w.custA}),
 
 		"POST " + sys + "dev/model/list":         L(map[string]any{"name": "Alpha"}),
 		"GET " + sys + "dev/model/detail":        A(map[string]any{"id": w.modelA}),

@@ -138,6 +138,14 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Path: "/api/auth/sys/site/list", Objects: BySite, Access: Keys, Keys: []string{"auth_site_list"}, Tag: "site", Summary: "List sites in scope", Handler: H(s.siteList)},
 		{Method: "GET", Path: "/api/auth/sys/site/detail", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail", "auth_site_edit"}, Tag: "site", Summary: "Site detail", Handler: H(s.siteDetail)},
 		{Method: "GET", Path: "/api/auth/sys/site/overview", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail"}, Tag: "site", Summary: "Site figures: devices by status, alarms", Handler: H(s.siteOverview)},
+		{Method: "POST", Path: "/api/auth/sys/site/stats", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail"}, Reads: true, Tag: "site", Summary: "Site statistics: status, availability, traffic and cumulative figures over a range", Handler: H(s.siteStats)},
+		{Method: "POST", Path: "/api/auth/sys/site/admins", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail"}, Reads: true, Tag: "site", Summary: "Users who administer a site, with the notification-receiver flag", Handler: H(s.siteAdmins)},
+
+		// Dashboards (docs/dashboards.md)
+		{Method: "POST", Path: "/api/auth/sys/home/overview", Objects: BySite, Access: Keys, Keys: []string{"auth_home"}, Reads: true, Tag: "dashboard", Summary: "Home dashboard: devices by health, activity and model; open alarms and faults", Handler: H(s.homeOverview)},
+		{Method: "POST", Path: "/api/auth/sys/home/faults", Objects: BySite, Access: Keys, Keys: []string{"auth_home"}, Reads: true, Tag: "dashboard", Summary: "Faults started in a range, per bucket and kind, with the sites and devices ranked", Handler: H(s.homeFaults)},
+		{Method: "POST", Path: "/api/auth/sys/home/events", Objects: BySite, Access: Keys, Keys: []string{"auth_home", "auth_system_dashboard"}, Reads: true, Tag: "dashboard", Summary: "The newest events, without a total", Handler: H(s.homeEvents)},
+		{Method: "POST", Path: "/api/auth/sys/system/overview", Objects: BySite, Access: Keys, Keys: []string{"auth_system_dashboard"}, Reads: true, Tag: "dashboard", Summary: "System dashboard: users, customers, models, devices and, for platform callers, the node", Handler: H(s.systemOverview)},
 		{Method: "POST", Path: "/api/auth/sys/site/add", Objects: BySite, Access: Keys, Keys: []string{"auth_site_add"}, Tag: "site", Summary: "Add a site", Handler: H(s.siteAdd)},
 		{Method: "POST", Path: "/api/auth/sys/site/update", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Change a site", Handler: H(s.siteUpdate)},
 		{Method: "POST", Path: "/api/auth/sys/site/status", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Enable or disable sites", Handler: H(s.siteStatus)},

@@ -34,6 +34,7 @@ import (
 	"chargeops/internal/role"
 	"chargeops/internal/secret"
 	"chargeops/internal/site"
+	"chargeops/internal/stats"
 	"chargeops/internal/user"
 )
 
@@ -60,6 +61,7 @@ type Deps struct {
 	Devices   *device.Service
 	Menus     *menu.Service
 	Fleet     *fleet.Service // live fleet: commands, logs, events (nil in the openapi command)
+	Stats     *stats.Service // dashboards' figures
 	Gateway   http.Handler   // the OCPP gateway mounted at /ocpp/
 }
 
@@ -85,6 +87,8 @@ type Server struct {
 	mux     *http.ServeMux
 	routes  []Route
 	metrics *httpMetrics
+	started time.Time
+	inbound rateMeter // messages from chargers per second (system dashboard)
 }
 
 // New builds the server and registers every route of the table.
@@ -92,7 +96,7 @@ func New(d Deps, o Options, reg prometheus.Registerer) *Server {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
-	s := &Server{Deps: d, opt: o, mux: http.NewServeMux(), metrics: newHTTPMetrics(reg)}
+	s := &Server{Deps: d, opt: o, mux: http.NewServeMux(), metrics: newHTTPMetrics(reg), started: time.Now()}
 	s.routes = s.routeTable()
 	for _, rt := range s.routes {
 		s.mux.Handle(rt.Method+" "+rt.Path, s.api(rt))

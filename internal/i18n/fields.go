@@ -67,6 +67,8 @@ var fieldNames = map[string][2]string{
 	"sn":                 {"SN", "SN"},
 	"softwareVersion":    {"Software version", "软件版本"},
 	"startTime":          {"Start time", "开始时间"},
+	"start":              {"Start", "开始时间"},
+	"end":                {"End", "结束时间"},
 	"status":             {"Status", "状态"},
 	"unit":               {"Unit", "单位"},
 	"step":               {"Step", "步长"},

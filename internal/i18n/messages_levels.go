@@ -11,6 +11,7 @@ var levelsMessages = map[string][2]string{
 	"err.link_not_allowed":        {"Your role may not open or close a {link} link on this device", "您的角色无权在该设备上打开或关闭 {link} 远程链接"},
 	"err.series_out_of_range":     {"{field} must be between {min} and {max}", "{field} 须在 {min} 到 {max} 之间"},
 	"err.series_end_before_start": {"{field} must be later than the start time", "{field} 须晚于开始时间"},
+	"err.stats_range":             {"{field}: the range must end after it starts and span at most {max} days", "{field}：时间范围须在开始之后结束，且最多 {max} 天"},
 	"err.series_range_too_long":   {"{field}: the time range can be at most {max} days", "{field}：时间范围最多 {max} 天"},
 	"err.series_too_many_points":  {"{field}: at most {max} points per series; choose a larger step or a shorter range", "{field}：每条曲线最多 {max} 个点，请选择更大的步长或更短的时间范围"},
 }

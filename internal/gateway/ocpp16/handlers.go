@@ -82,7 +82,11 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.Meter(ctx, fleet.MeterReport{Device: dev, Connector: req.ConnectorId, Samples: samples(req.MeterValue)}); err != nil {
+		report := fleet.MeterReport{Device: dev, Connector: req.ConnectorId, Samples: samples(req.MeterValue)}
+		if req.TransactionId != nil {
+			report.TransactionID = int64(*req.TransactionId)
+		}
+		if err := f.Meter(ctx, report); err != nil {
 			return nil, err
 		}
 		return core.NewMeterValuesConfirmation(), nil
@@ -108,7 +112,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.StopTransaction(ctx, fleet.TransactionStop{Device: dev, ID: int64(req.TransactionId), MeterStop: int64(req.MeterStop),
+		if err := f.StopTransaction(ctx, fleet.TransactionStop{Device: dev, ID: int64(req.TransactionId), IDTag: req.IdTag, MeterStop: int64(req.MeterStop),
 			At: ms(req.Timestamp), Reason: string(req.Reason), Samples: samples(req.TransactionData)}); err != nil {
 			return nil, err
 		}

@@ -1121,6 +1121,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/home/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The newest events, without a total
+         * @description Needs any one of the permission keys: auth_home, auth_system_dashboard.
+         */
+        post: operations["postAuthSysHomeEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/home/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Faults started in a range, per bucket and kind, with the sites and devices ranked
+         * @description Needs any one of the permission keys: auth_home.
+         */
+        post: operations["postAuthSysHomeFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/home/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Home dashboard: devices by health, activity and model; open alarms and faults
+         * @description Needs any one of the permission keys: auth_home.
+         */
+        post: operations["postAuthSysHomeOverview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/interface/delete": {
         parameters: {
             query?: never;
@@ -1501,6 +1561,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/site/admins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Users who administer a site, with the notification-receiver flag
+         * @description Needs any one of the permission keys: auth_site_detail.
+         */
+        post: operations["postAuthSysSiteAdmins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/site/delete": {
         parameters: {
             query?: never;
@@ -1598,6 +1678,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/site/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Site statistics: status, availability, traffic and cumulative figures over a range
+         * @description Needs any one of the permission keys: auth_site_detail.
+         */
+        post: operations["postAuthSysSiteStats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/site/status": {
         parameters: {
             query?: never;
@@ -1632,6 +1732,26 @@ export interface paths {
          * @description Needs any one of the permission keys: auth_site_edit.
          */
         post: operations["postAuthSysSiteUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/system/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * System dashboard: users, customers, models, devices and, for platform callers, the node
+         * @description Needs any one of the permission keys: auth_system_dashboard.
+         */
+        post: operations["postAuthSysSystemOverview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2275,6 +2395,7 @@ export interface components {
             modelId?: number;
             page?: number;
             pageSize?: number;
+            restarting?: boolean | null;
             siteId?: number;
             sort?: string;
             status?: number | null;
@@ -2639,6 +2760,9 @@ export interface components {
         IDAnswer: {
             id?: number;
         };
+        IDInput: {
+            id?: number;
+        };
         IDsInput: {
             ids?: number[];
         };
@@ -2854,6 +2978,9 @@ export interface components {
             timeZone?: string;
             version?: string;
         };
+        RecentEvents: {
+            list?: components["schemas"]["StatsRecentEvent"][];
+        };
         Role: {
             attachLevel?: number;
             cfgDownloadLevel?: number;
@@ -2923,6 +3050,9 @@ export interface components {
             status?: number;
             updatedAt?: number;
         };
+        SiteAdmins: {
+            list?: components["schemas"]["StatsAdmin"][];
+        };
         SiteInput: {
             address?: string;
             buildDate?: string;
@@ -2954,6 +3084,196 @@ export interface components {
                 [key: string]: number;
             };
             devices?: number;
+        };
+        StatsActivity: {
+            disabled?: number;
+            faulted?: number;
+            idle?: number;
+            maintain?: number;
+            offline?: number;
+            restarting?: number;
+            updating?: number;
+            working?: number;
+        };
+        StatsAdmin: {
+            email?: string;
+            id?: number;
+            nickName?: string;
+            receiver?: boolean;
+            roleName?: string;
+            userName?: string;
+        };
+        StatsCumulative: {
+            chargeMs?: number;
+            energyWh?: number;
+            faults?: number;
+            sessions?: number;
+            since?: number;
+        };
+        StatsCustomerCounts: {
+            platform?: number;
+            readOnly?: number;
+            total?: number;
+        };
+        StatsDeviceCounts: {
+            online?: number;
+            total?: number;
+        };
+        StatsDeviceRank: {
+            count?: number;
+            deviceId?: number;
+            name?: string;
+            siteId?: number;
+            siteName?: string;
+            sn?: string;
+        };
+        StatsFaultBucket: {
+            alarm?: number;
+            fault?: number;
+            offline?: number;
+            time?: number;
+            unavailable?: number;
+        };
+        StatsFaultStats: {
+            buckets?: components["schemas"]["StatsFaultBucket"][];
+            devices?: components["schemas"]["StatsDeviceRank"][];
+            end?: number;
+            sites?: components["schemas"]["StatsSiteRank"][];
+            start?: number;
+            step?: string;
+            total?: components["schemas"]["StatsKinds"];
+        };
+        StatsHealth: {
+            fault?: number;
+            noFault?: number;
+            partFault?: number;
+        };
+        StatsHomeOverview: {
+            activity?: components["schemas"]["StatsActivity"];
+            alarmLevels?: components["schemas"]["StatsLevels"];
+            byModel?: components["schemas"]["StatsModelCount"][];
+            devices?: number;
+            devicesInAlarm?: number;
+            faultTypes?: components["schemas"]["StatsKinds"];
+            health?: components["schemas"]["StatsHealth"];
+        };
+        StatsKinds: {
+            alarm?: number;
+            fault?: number;
+            offline?: number;
+            unavailable?: number;
+        };
+        StatsLevels: {
+            ca?: number;
+            ma?: number;
+            oa?: number;
+        };
+        StatsModelCount: {
+            count?: number;
+            modelId?: number;
+            name?: string;
+        };
+        StatsModelCounts: {
+            byType?: components["schemas"]["StatsTypeCount"][];
+            total?: number;
+        };
+        StatsNode: {
+            connected?: number;
+            id?: string;
+            seenAt?: number;
+        };
+        StatsRange: {
+            end?: number;
+            start?: number;
+        };
+        StatsRecentEvent: {
+            code?: string;
+            connectorId?: number;
+            deviceId?: number;
+            deviceName?: string;
+            endedAt?: number;
+            id?: number;
+            kind?: number;
+            level?: number;
+            name?: string;
+            siteId?: number;
+            siteName?: string;
+            sn?: string;
+            startedAt?: number;
+            status?: number;
+        };
+        StatsRecentInput: {
+            kinds?: number[];
+            limit?: number;
+        };
+        StatsSiteRange: {
+            end?: number;
+            id?: number;
+            start?: number;
+        };
+        StatsSiteRank: {
+            count?: number;
+            customerName?: string;
+            name?: string;
+            siteId?: number;
+        };
+        StatsSiteStats: {
+            availability?: number | null;
+            buckets?: components["schemas"]["StatsTrafficBucket"][];
+            byStatus?: {
+                [key: string]: number;
+            };
+            cumulative?: components["schemas"]["StatsCumulative"];
+            devices?: number;
+            devicesInAlarm?: number;
+            end?: number;
+            openAlarms?: number;
+            start?: number;
+            step?: string;
+            total?: components["schemas"]["StatsTraffic"];
+        };
+        StatsSystemInfo: {
+            connected?: number;
+            database?: string;
+            databaseBytes?: number;
+            inboundPerSec?: number;
+            node?: string;
+            nodes?: components["schemas"]["StatsNode"][];
+            queueCapacity?: number;
+            queueDepth?: number;
+            startedAt?: number;
+            uptimeMs?: number;
+            version?: string;
+        };
+        StatsSystemOverview: {
+            customers?: components["schemas"]["StatsCustomerCounts"];
+            devices?: components["schemas"]["StatsDeviceCounts"];
+            models?: components["schemas"]["StatsModelCounts"];
+            system?: components["schemas"]["StatsSystemInfo"] | null;
+            users?: components["schemas"]["StatsUserCounts"];
+        };
+        StatsTraffic: {
+            chargeMs?: number;
+            energyWh?: number;
+            faults?: number;
+            sessions?: number;
+        };
+        StatsTrafficBucket: {
+            chargeMs?: number;
+            energyWh?: number;
+            faults?: number;
+            sessions?: number;
+            time?: number;
+        };
+        StatsTypeCount: {
+            count?: number;
+            type?: number;
+        };
+        StatsUserCounts: {
+            disabled?: number;
+            enabled?: number;
+            locked?: number;
+            total?: number;
         };
         StatusInput: {
             ids?: number[];
@@ -3512,6 +3832,7 @@ export interface operations {
                 customerId?: number;
                 keyword?: string;
                 modelId?: number;
+                restarting?: boolean | null;
                 siteId?: number;
             };
             header?: never;
@@ -4583,6 +4904,86 @@ export interface operations {
             };
         };
     };
+    postAuthSysHomeEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatsRecentInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["RecentEvents"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysHomeFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatsRange"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StatsFaultStats"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysHomeOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StatsHomeOverview"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysInterfaceDelete: {
         parameters: {
             query?: never;
@@ -5105,6 +5506,34 @@ export interface operations {
             };
         };
     };
+    postAuthSysSiteAdmins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["SiteAdmins"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysSiteDelete: {
         parameters: {
             query?: never;
@@ -5239,6 +5668,34 @@ export interface operations {
             };
         };
     };
+    postAuthSysSiteStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatsSiteRange"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StatsSiteStats"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysSiteStatus: {
         parameters: {
             query?: never;
@@ -5289,6 +5746,30 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSystemOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StatsSystemOverview"];
                         message: string;
                     };
                 };
