@@ -118,7 +118,7 @@ describe('app routing', () => {
     api['/api/auth/sys/anything'] = () => ({ code: 20002, message: 'expired' });
     const router = renderAt('/manage/home');
     setupRequest((p) => void router.navigate(p));
-    expect(await screen.findByTestId('not-available')).toBeTruthy();
+    expect(await screen.findByTestId('home-dashboard')).toBeTruthy();
     await act(async () => {
       await Promise.allSettled([post('/api/auth/sys/anything', { a: 1 }), post('/api/auth/sys/anything', { a: 2 })]);
     });
@@ -159,7 +159,7 @@ describe('history tabs end with the session', { timeout: 15000 }, () => {
   async function visitTwoPages() {
     const router = renderAt('/manage/home');
     setupRequest((p) => void router.navigate(p));
-    await screen.findByTestId('not-available');
+    await screen.findByTestId('home-dashboard');
     await act(() => router.navigate('/manage/site/list'));
     await waitFor(() => expect(tabKeys()).toEqual(['/manage/home', '/manage/site/list']));
     expect(stored()?.owner).toBe(2);
@@ -196,7 +196,7 @@ describe('history tabs end with the session', { timeout: 15000 }, () => {
       JSON.stringify({ owner: 9, tabs: [{ key: '/manage/home', path: '/manage/home', name: 'menu.home' }, { key: '/manage/system/role', path: '/manage/system/role', name: 'menu.role' }] }),
     );
     renderAt('/manage/home');
-    await screen.findByTestId('not-available');
+    await screen.findByTestId('home-dashboard');
     await waitFor(() => expect(stored()?.owner).toBe(2));
     expect(tabKeys()).toEqual(['/manage/home']);
     expect(screen.getByTestId('history-tabs').textContent).not.toContain('Roles');

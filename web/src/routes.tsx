@@ -46,7 +46,7 @@ const userForm: PageLoader = () => import('./pages/system/user/Form');
 
 /** Children of /manage. */
 export const manageRoutes: RouteDef[] = [
-  { path: 'home', name: 'menu.home', keys: ['auth_home'], icon: 'home', group: 1, home: true, page: notAvailable },
+  { path: 'home', name: 'menu.home', keys: ['auth_home'], icon: 'home', group: 1, home: true, page: () => import('./pages/home') },
   { path: 'welcome', name: 'menu.welcome', hideInMenu: true, noLoading: true, page: welcome },
   { path: 'noauth', name: 'menu.noauth', hideInMenu: true, noLoading: true, page: () => import('./pages/exception/NoAuth') },
   { path: 'my', name: 'menu.my', keys: ['auth_my'], hideInMenu: true, page: () => import('./pages/my') },

@@ -1,5 +1,5 @@
 /** Display pieces of the live-fleet screens: command results, event tables, level tags. */
-import { Badge, Progress, Space, Table, Tag, Typography } from 'antd';
+import { Badge, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -96,11 +96,37 @@ export function LevelTag({ level }: { level: number }) {
 
 const EVENT_SPEC = { status: 'number', level: 'number' } as const;
 
+/** Whether status changes arrive live (push stream) or by 30 s polling. */
+export function LiveBadge({ up }: { up: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip title={up ? t('live.upHint') : t('live.downHint')}>
+      <Badge status={up ? 'processing' : 'warning'} text={up ? t('live.up') : t('live.down')} data-testid="live-status" data-live={up ? '1' : '0'} />
+    </Tooltip>
+  );
+}
+
+export interface EventTableProps {
+  deviceId?: number;
+  siteId?: number;
+  /** The kinds shown (0 offline, 1 alarm, 2 fault, 3 unavailable); default all. */
+  kinds?: number[];
+  /** Fixed state (0 open, 1 ended): the state filter is then not offered. */
+  status?: number;
+  /** Fixed level (0 OA, 1 MA, 2 CA): the level filter is then not offered. */
+  level?: number;
+  /** Only events started in [start, end) (unix ms). */
+  start?: number;
+  end?: number;
+  testId?: string;
+}
+
 /**
- * Alarms, faults and offline/unavailable events of a device or a site (POST dev/alarm/list),
- * newest first, with open/ended and level filters. `kinds` limits the kinds shown.
+ * Alarms, faults and offline/unavailable events of a device, a site or the whole scope
+ * (POST dev/alarm/list), newest first, with open/ended and level filters. `kinds` limits the
+ * kinds shown; `status`, `level` and `start`/`end` fix those filters (the dashboards' lists).
  */
-export function EventTable({ deviceId, siteId, kinds, testId }: { deviceId?: number; siteId?: number; kinds?: number[]; testId?: string }) {
+export function EventTable({ deviceId, siteId, kinds, status, level, start, end, testId }: EventTableProps) {
   const { t } = useTranslation();
   const can = useCan();
   const eventName = useEventName();
@@ -140,17 +166,24 @@ export function EventTable({ deviceId, siteId, kinds, testId }: { deviceId?: num
     { title: t('event.startedAt'), dataIndex: 'startedAt', key: 'startedAt', render: (v: number) => formatTime(v) },
     { title: t('event.endedAt'), dataIndex: 'endedAt', key: 'endedAt', render: (v: number) => formatTime(v) },
   ];
-  const fixed = { deviceId, siteId, kinds: kinds ?? EVENT_KINDS };
+  const fixed: Record<string, unknown> = { deviceId, siteId, kinds: kinds ?? EVENT_KINDS };
+  if (status !== undefined) fixed.status = status;
+  if (level !== undefined) fixed.level = level;
+  if (start !== undefined) fixed.startTime = start;
+  if (end !== undefined) fixed.endTime = end;
+  const extra = [status, level, start, end].some((v) => v !== undefined) ? [`${status ?? ''}/${level ?? ''}/${start ?? ''}/${end ?? ''}`] : [];
   return (
     <ListPage<DeviceEvent>
       list={list}
-      queryKey={['dev/alarm/list', deviceId ?? `site-${siteId}`, kinds?.join(',') ?? 'all']}
+      queryKey={['dev/alarm/list', deviceId ?? (siteId ? `site-${siteId}` : 'all'), kinds?.join(',') ?? 'all', ...extra]}
       fetcher={(q) => listEvents({ ...q, ...fixed })}
       columns={columns}
       testId={testId}
       filters={[
-        { name: 'status', label: t('event.status'), width: 120, options: [0, 1].map((v) => ({ value: v, label: t(`event.status.${v}`) })) },
-        ...(kinds && !kinds.some((k) => k === 1 || k === 2)
+        ...(status !== undefined
+          ? []
+          : [{ name: 'status', label: t('event.status'), width: 120, options: [0, 1].map((v) => ({ value: v, label: t(`event.status.${v}`) })) }]),
+        ...(level !== undefined || (kinds && !kinds.some((k) => k === 1 || k === 2))
           ? []
           : [{ name: 'level', label: t('event.level'), width: 160, options: EVENT_LEVELS.map((v) => ({ value: v, label: t(`event.level.${v}`) })) }]),
       ]}

@@ -45,14 +45,42 @@ export function applyStatusChange(c: StatusChange, at = Date.now()): void {
   countTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['dev/basic/status/count'] }), 1000);
 }
 
+/** A pushed change with the place of its device, for dashboards that refetch on changes in their scope. */
+export type StatusNotice = StatusChange & { siteId?: number; customerId?: number };
+const noticeListeners = new Set<(n: StatusNotice) => void>();
+
+/** Calls `l` with every pushed status change (while some screen keeps the stream open); returns the unsubscribe. */
+export function onStatusChange(l: (n: StatusNotice) => void): () => void {
+  noticeListeners.add(l);
+  return () => noticeListeners.delete(l);
+}
+
+function notifyStatusChange(c: StatusChange, data: string) {
+  if (!noticeListeners.size) return;
+  let place: { siteId?: unknown; customerId?: unknown } = {};
+  try {
+    place = JSON.parse(data) as typeof place;
+  } catch {
+    /* parseStatusEvent accepted it, so it is JSON */
+  }
+  const n: StatusNotice = { ...c };
+  if (typeof place.siteId === 'number') n.siteId = place.siteId;
+  if (typeof place.customerId === 'number') n.customerId = place.customerId;
+  noticeListeners.forEach((l) => l(n));
+}
+
 function open() {
   if (source || typeof EventSource === 'undefined') return;
   const es = new EventSource(STATUS_STREAM_URL, { withCredentials: true });
   source = es;
   es.onopen = () => setUp(true);
   es.addEventListener('status', (e) => {
-    const c = parseStatusEvent((e as MessageEvent<string>).data);
-    if (c) applyStatusChange(c);
+    const data = (e as MessageEvent<string>).data;
+    const c = parseStatusEvent(data);
+    if (c) {
+      applyStatusChange(c);
+      notifyStatusChange(c, data);
+    }
   });
   es.onerror = () => {
     setUp(false);

@@ -4,6 +4,8 @@ import pages from './pages';
 import org from './org';
 import fleet from './fleet';
 import names from './names';
+import home from './home';
+import stats from './stats';
 
-const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet, ...names };
+const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet, ...names, ...home, ...stats };
 export default messages;

@@ -1,16 +1,18 @@
 /**
- * device/list — devices with filters (status, alarm, customer, site, model, SN or name prefix),
+ * device/list — devices with filters (status, alarm, customer, site, model, SN or name prefix,
+ * and `restarting=1|0` from the home dashboard's links, shown as a removable tag),
  * status badges with counts, add/import/export, enable/disable, maintenance and delete. Status
  * is live (push stream; 30 s polling while it is down); selected rows get a batch operation.
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Dropdown, Segmented, Space, Tooltip } from 'antd';
+import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage, { type FilterField } from '../../components/ListPage';
 import { DeviceStatus } from '../../components/Flag';
+import { LiveBadge } from '../../components/fleet';
 import { useCan } from '../../components/access';
 import { useActions } from '../../hooks/useActions';
 import { listQuery, readListState, useListState, type ListController } from '../../hooks/useListState';
@@ -26,14 +28,22 @@ import {
   maintainDevices,
   maintainedDevices,
 } from '../../services/device';
-import type { Device } from '../../services/typings';
+import type { Device, DeviceCountFilter } from '../../services/typings';
 import { formatTime } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import ImportModal from './ImportModal';
 import BatchModal from './BatchModal';
 
-const SPEC = { status: 'number', alarmStatus: 'number', customerId: 'number', siteId: 'number', modelId: 'number', keyword: 'string' } as const;
+const SPEC = {
+  status: 'number',
+  alarmStatus: 'number',
+  customerId: 'number',
+  siteId: 'number',
+  modelId: 'number',
+  keyword: 'string',
+  restarting: 'number',
+} as const;
 const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
 export const DEVICE_LIST_KEY = 'dev/basic/list';
 const COUNT_KEY = 'dev/basic/status/count';
@@ -79,7 +89,7 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
       title: t('device.alarmStatus'),
       dataIndex: 'alarmStatus',
       key: 'alarmStatus',
-      render: (v: number) => (v ? <Badge status="error" text={t('device.alarm.1')} /> : <Badge status="success" text={t('device.alarm.0')} />),
+      render: (v: number) => <Badge status={v === 2 ? 'error' : v ? 'warning' : 'success'} text={t(`device.alarm.${v === 2 ? 2 : v ? 1 : 0}`)} />,
     },
     { title: t('device.model'), dataIndex: 'modelName', key: 'modelName' },
     { title: t('device.site'), dataIndex: 'siteName', key: 'siteName' },
@@ -115,17 +125,17 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
   return columns.filter((c) => !omit.includes(String(c.key)));
 }
 
-const liveFetch = liveFetcher(listDevices);
-
-/** Whether status changes arrive live or by 30 s polling. */
-function LiveBadge({ up }: { up: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <Tooltip title={up ? t('live.upHint') : t('live.downHint')}>
-      <Badge status={up ? 'processing' : 'warning'} text={up ? t('live.up') : t('live.down')} data-testid="live-status" data-live={up ? '1' : '0'} />
-    </Tooltip>
-  );
+/** The URL's `restarting=1|0` as the server's boolean (absent: either). */
+function restartingOf(v: unknown): boolean | undefined {
+  return v === 1 ? true : v === 0 ? false : undefined;
 }
+
+/** The list call with `restarting` sent as a boolean. */
+const liveFetch = liveFetcher((q: Record<string, unknown>) => {
+  const { restarting, ...rest } = q;
+  const r = restartingOf(restarting);
+  return listDevices(r === undefined ? rest : { ...rest, restarting: r });
+});
 
 function TotalMore() {
   const { t } = useTranslation();
@@ -133,7 +143,8 @@ function TotalMore() {
 }
 
 const countQuery = (filters: ListController['filters']) => {
-  const f = statusCountFilter(filters);
+  const r = restartingOf(filters.restarting);
+  const f: DeviceCountFilter = r === undefined ? statusCountFilter(filters) : ({ ...statusCountFilter(filters), restarting: r } as DeviceCountFilter);
   return { queryKey: [COUNT_KEY, f], queryFn: () => deviceStatusCounts(f), staleTime: 10_000 };
 };
 
@@ -169,7 +180,10 @@ export default function DeviceList() {
   const { t } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
-  const list = useListState(SPEC);
+  const urlList = useListState(SPEC);
+  // the search form has no restarting field: a search keeps it; its tag removes it
+  const list: ListController = { ...urlList, search: (f) => urlList.search({ ...f, restarting: f.restarting ?? urlList.filters.restarting }) };
+  const restarting = restartingOf(list.filters.restarting);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const customers = useCustomerOptions();
@@ -184,15 +198,16 @@ export default function DeviceList() {
     { name: 'customerId', label: t('device.customer'), options: customers },
     { name: 'siteId', label: t('device.site'), options: sites },
     { name: 'modelId', label: t('device.model'), options: models },
-    { name: 'alarmStatus', label: t('device.alarmStatus'), width: 120, options: [0, 1].map((v) => ({ value: v, label: t(`device.alarm.${v}`) })) },
+    { name: 'alarmStatus', label: t('device.alarmStatus'), width: 120, options: [0, 1, 2].map((v) => ({ value: v, label: t(`device.alarm.${v}`) })) },
   ];
   const doExport = async () => {
     setExporting(true);
     try {
-      const { page: _p, pageSize: _ps, ...f } = list.query;
+      const { page: _p, pageSize: _ps, restarting: _r, ...f } = list.query;
       void _p;
       void _ps;
-      await exportDevices(f);
+      void _r;
+      await exportDevices(restarting === undefined ? f : { ...f, restarting });
     } catch {
       /* toasted */
     } finally {
@@ -218,6 +233,11 @@ export default function DeviceList() {
           <>
             <Space wrap>
               <StatusBar list={list} />
+              {restarting !== undefined && (
+                <Tag closable color="blue" onClose={() => urlList.search({ ...urlList.filters, restarting: undefined })} data-testid="device-filter-restarting" data-value={restarting ? '1' : '0'}>
+                  {t(`device.restarting.${restarting ? 1 : 0}`)}
+                </Tag>
+              )}
               <LiveBadge up={streamUp} />
             </Space>
             {d?.totalMore && <TotalMore />}

@@ -1,20 +1,21 @@
 /**
- * site/detail/:id — site info with overview (devices by status, alarms), devices, faults and
+ * site/detail/:id — site info with overview (statistics: Stats.tsx, administrators: Admins.tsx), devices, faults and
  * events (dev/alarm/list of the site: alarms and faults; offline and unavailable events). A site outside the caller's scope answers not found: the page says so, nothing else.
  */
-import { Button, Card, Col, Descriptions, Image, Row, Statistic, Tabs } from 'antd';
+import { Button, Card, Descriptions, Image, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import { EventTable } from '../../components/fleet';
 import { useCan } from '../../components/access';
-import { getSite, siteOverview, SITE_ENABLED } from '../../services/site';
-import { DEVICE_STATUSES } from '../../services/device';
+import { getSite, SITE_ENABLED } from '../../services/site';
 import { ALARM_KINDS, OUTAGE_KINDS } from '../../services/fleet';
 import { formatTime } from '../../utils/time';
 import { SiteStatus, useSiteActions } from './List';
 import { DeviceTable } from '../device/List';
+import SiteStats from './Stats';
+import SiteAdmins from './Admins';
 
 export default function SiteDetail() {
   const { t } = useTranslation();
@@ -22,12 +23,10 @@ export default function SiteDetail() {
   const can = useCan();
   const navigate = useNavigate();
   const site = useQuery({ queryKey: ['site', id], queryFn: () => getSite(id), enabled: id > 0, retry: false });
-  const overview = useQuery({ queryKey: ['site', id, 'overview'], queryFn: () => siteOverview(id), enabled: !!site.data, retry: false });
   const actions = useSiteActions(() => void navigate('/manage/site/list'));
 
   if (!(id > 0) || site.isError) return <NotFoundResult subTitle={t('site.notFound')} />;
   const s = site.data;
-  const o = overview.data;
   return (
     <div data-testid="site-detail">
       <PageHeader
@@ -72,21 +71,8 @@ export default function SiteDetail() {
                     </Descriptions>
                   )}
                 </Card>
-                <Card title={t('site.overview')} loading={overview.isPending}>
-                  <Row gutter={[16, 16]}>
-                    <Col xs={12} md={6}>
-                      <Statistic title={t('site.devices')} value={o?.devices ?? 0} />
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Statistic title={t('site.alarms')} value={o?.alarms ?? 0} />
-                    </Col>
-                    {DEVICE_STATUSES.map((st) => (
-                      <Col xs={12} md={6} lg={3} key={st}>
-                        <Statistic title={t(`device.status.${st}`)} value={(o?.byStatus as Record<string, number> | undefined)?.[st] ?? 0} />
-                      </Col>
-                    ))}
-                  </Row>
-                </Card>
+                {s && <SiteStats siteId={id} />}
+                {s && <SiteAdmins siteId={id} />}
               </>
             ),
           },

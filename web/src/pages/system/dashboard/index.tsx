@@ -1,4 +1,4 @@
-/** System dashboard. Root-only tabs: locked accounts (unlock) and the mail outbox. */
+/** System dashboard: the overview (Overview.tsx); root-only tabs: locked accounts (unlock) and the mail outbox. */
 import { useState } from 'react';
 import { App, Button, Popconfirm, Table, Tabs, Typography } from 'antd';
 import { useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { listLockedUsers, listOutbox, unlockUsers } from '../../../services/syst
 import { useSession } from '../../../models/session';
 import { formatTime } from '../../../utils/time';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS } from '../../../utils/paging';
-import NotAvailable from '../../NotAvailable';
+import SystemOverview from './Overview';
 
 function usePaging() {
   const [page, setPage] = useState(1);
@@ -112,7 +112,7 @@ function Outbox() {
 export default function SystemDashboard() {
   const { t } = useTranslation();
   const { subject } = useSession();
-  const items = [{ key: 'overview', label: t('dashboard.overview'), children: <NotAvailable /> }];
+  const items = [{ key: 'overview', label: t('dashboard.overview'), children: <SystemOverview /> }];
   if (subject?.root) {
     items.push(
       { key: 'locked', label: t('dashboard.locked'), children: <LockedAccounts /> },

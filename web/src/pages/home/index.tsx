@@ -1,0 +1,94 @@
+/**
+ * manage/home — the home dashboard (docs/dashboards.md): devices by status and health, by
+ * model, open alarms by level, open faults by type (pies); faults started in a period (stacked
+ * bars, totals, top sites and devices); the newest events. Every figure opens the list behind
+ * it, filtered. Live: a pushed status change refetches the figures (at most once a second);
+ * while the stream is down they are polled every 30 s. Three calls draw the page (overview,
+ * faults, events) besides the status stream.
+ */
+import { useCallback, useState } from 'react';
+import { Alert, Col, Row, Space, Typography } from 'antd';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../../components/access';
+import { LiveBadge } from '../../components/fleet';
+import { useLiveRefresh } from '../../hooks/useLiveRefresh';
+import { homeEvents, homeFaults, homeOverview } from '../../services/stats';
+import { currentPeriod, type PeriodValue } from '../../utils/period';
+import { getTimeZone } from '../../utils/time';
+import Figures from './Figures';
+import FaultStats from './FaultStats';
+import RecentEvents from './RecentEvents';
+import EventsDrawer, { type EventsView } from './EventsDrawer';
+import type { EventFilter } from './figures';
+
+/** Query-key root of every home query (invalidated on pushed changes). */
+export const HOME_KEY = 'home';
+const RECENT_LIMIT = 10;
+/** The event list's permission keys (dev/alarm/list). */
+const EVENT_LIST_KEYS = ['auth_device_detail', 'auth_device_info', 'auth_device_edit', 'auth_site_detail'];
+
+export default function HomeDashboard() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const qc = useQueryClient();
+  const tz = getTimeZone();
+  const [period, setPeriod] = useState<PeriodValue>(() => currentPeriod('month', Date.now(), tz));
+  const [drawer, setDrawer] = useState<EventsView | null>(null);
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: [HOME_KEY] }), [qc]);
+  const { streamUp, pollMs } = useLiveRefresh(refresh);
+
+  const overview = useQuery({ queryKey: [HOME_KEY, 'overview'], queryFn: homeOverview, refetchInterval: pollMs });
+  const faults = useQuery({
+    queryKey: [HOME_KEY, 'faults', period.start, period.end],
+    queryFn: () => homeFaults({ start: period.start, end: period.end }),
+    placeholderData: keepPreviousData,
+    refetchInterval: pollMs,
+  });
+  const events = useQuery({ queryKey: [HOME_KEY, 'events', RECENT_LIMIT], queryFn: () => homeEvents({ limit: RECENT_LIMIT }), refetchInterval: pollMs });
+
+  const canEvents = can(EVENT_LIST_KEYS);
+  const canDevices = can('auth_device_list');
+  const canDevice = can('auth_device_detail');
+  const canSite = can('auth_site_detail');
+  const openEvents = (title: string, filter: EventFilter) => setDrawer({ title, filter });
+  const failed = overview.isError && faults.isError && events.isError;
+
+  return (
+    <div data-testid="home-dashboard" data-ready={overview.data && faults.data && events.data ? '1' : '0'}>
+      <Space direction="vertical" size={16} style={{ width: '100%' }}>
+        <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
+          <Typography.Text type="secondary">{t('home.clickHint')}</Typography.Text>
+          <LiveBadge up={streamUp} />
+        </Space>
+        {failed && <Alert type="error" showIcon message={t('home.error')} data-testid="home-error" />}
+        <Figures data={overview.data} loading={overview.isPending} canDevices={canDevices} canEvents={canEvents} openEvents={openEvents} />
+        <Row gutter={[16, 16]}>
+          <Col xs={24}>
+            <FaultStats
+              period={period}
+              onPeriod={setPeriod}
+              data={faults.data}
+              loading={faults.isFetching && !faults.data}
+              tz={tz}
+              canEvents={canEvents}
+              canSite={canSite}
+              canDevice={canDevice}
+              openEvents={openEvents}
+            />
+          </Col>
+          <Col xs={24}>
+            <RecentEvents
+              list={events.data?.list}
+              loading={events.isPending}
+              canDevice={canDevice}
+              canSite={canSite}
+              onMore={canEvents ? () => openEvents(t('home.recentEvents'), {}) : undefined}
+            />
+          </Col>
+        </Row>
+      </Space>
+      <EventsDrawer view={drawer} onClose={() => setDrawer(null)} />
+    </div>
+  );
+}
