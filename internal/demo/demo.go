@@ -139,7 +139,13 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 		}
 	}
 	accounts, err := seedUsers(ctx, a, root, customers, siteIDs)
-	return accounts, sns, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := seedHistory(ctx, a, sns); err != nil {
+		return nil, nil, fmt.Errorf("demo history: %w", err)
+	}
+	return accounts, sns, nil
 }
 
 type roleSpec struct {

@@ -49,31 +49,34 @@ func (s *Server) systemOverview(c *Ctx, _ Empty) (stats.SystemOverview, error) {
 		info.Node = s.Fleet.Options().Node
 		info.Connected = int64(s.Fleet.Registry.Count())
 		info.QueueDepth, info.QueueCapacity = int64(st.Queue), int64(st.QueueCap)
-		info.InboundPerSec = s.inbound.rate(st.Units, time.Now())
+		info.InboundPerSec = s.inbound.rate(st.Units, time.Now(), s.started)
 	}
 	return s.Stats.System(c, c.P, info)
 }
 
 // rateMeter turns a counter into a rate: over the window between the two last samples at
-// least rateWindow apart.
+// least rateWindow apart; before there is one, the average since the start.
 type rateMeter struct {
-	mu         sync.Mutex
-	at, prevAt time.Time
-	n, prevN   int64
-	rateNow    float64
+	mu      sync.Mutex
+	at      time.Time
+	n       int64
+	rateNow float64
 }
 
 const rateWindow = 5 * time.Second
 
-func (m *rateMeter) rate(n int64, now time.Time) float64 {
+func (m *rateMeter) rate(n int64, now, start time.Time) float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch {
 	case m.at.IsZero():
 		m.at, m.n = now, n
+		if d := now.Sub(start).Seconds(); d > 0 {
+			m.rateNow = float64(n) / d
+		}
 	case now.Sub(m.at) >= rateWindow:
 		m.rateNow = float64(n-m.n) / now.Sub(m.at).Seconds()
-		m.prevAt, m.prevN, m.at, m.n = m.at, m.n, now, n
+		m.at, m.n = now, n
 	}
 	return m.rateNow
 }

@@ -133,9 +133,13 @@ func (s *Service) Site(ctx context.Context, sc access.Scope, in SiteRange) (Site
 	}
 	var since *int64
 	c := &out.Cumulative
-	if err := s.db.QueryRow(ctx, `SELECT MIN(bucket), `+sumTraffic+` FROM stat_site WHERE grain = ? AND site_id = ?`, GrainMonth, in.ID).
-		Scan(&since, &c.Sessions, &c.EnergyWh, &c.ChargeMS, &c.Faults); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT `+sumTraffic+` FROM stat_site WHERE grain = ? AND site_id = ?`, GrainMonth, in.ID).
+		Scan(&c.Sessions, &c.EnergyWh, &c.ChargeMS, &c.Faults); err != nil {
 		return out, fmt.Errorf("stats: site cumulative: %w", err)
+	}
+	// the first day with a figure (the primary key's order: one index seek)
+	if err := s.db.QueryRow(ctx, `SELECT MIN(bucket) FROM stat_site WHERE grain = ? AND site_id = ?`, GrainDay, in.ID).Scan(&since); err != nil {
+		return out, fmt.Errorf("stats: site start: %w", err)
 	}
 	c.Since = created
 	if since != nil && *since < created {
