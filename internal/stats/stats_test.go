@@ -176,6 +176,15 @@ func TestDashboardFiguresOfAKnownFleet(t *testing.T) {
 				t.Fatalf("%+v", f)
 			}
 		})
+		t.Run("a long range ranks through the enclosing months' candidates", func(t *testing.T) {
+			f, err := svc.Faults(ctx, scopeA, stats.Range{Start: k.start - 59*86_400_000, End: k.start + 86_400_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Devices) != 3 || f.Devices[0].Count != 2 || f.Devices[0].DeviceID != k.a2.ID || f.Devices[0].SN != "KA2" {
+				t.Fatalf("%+v", f.Devices)
+			}
+		})
 		t.Run("bad ranges are refused", func(t *testing.T) {
 			for _, r := range []stats.Range{{}, {Start: k.start, End: k.start}, {Start: k.start, End: k.start + 400*86_400_000}} {
 				if _, err := svc.Faults(ctx, scopeA, r); err == nil {
@@ -221,6 +230,23 @@ func TestDashboardFiguresOfAKnownFleet(t *testing.T) {
 			}
 			if len(l) != 1 || l[0].DeviceID != k.b1.ID || l[0].Kind != 3 {
 				t.Fatalf("%+v", l)
+			}
+			// a site-limited user: one walk per site, merged newest first
+			sites := access.Scope{CustomerIDs: []int64{k.o.CustomerA, k.o.CustomerB}, SiteIDs: []int64{k.o.SiteA, k.o.SiteB}}
+			l, err = svc.Recent(ctx, sites, stats.RecentInput{Limit: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l) != 6 {
+				t.Fatalf("%d events of two sites, want 6", len(l))
+			}
+			for i := 1; i < len(l); i++ {
+				if l[i-1].StartedAt < l[i].StartedAt {
+					t.Fatalf("not newest first: %+v", l)
+				}
+			}
+			if l, err = svc.Recent(ctx, access.Scope{CustomerIDs: []int64{k.o.CustomerA}, SiteIDs: []int64{k.o.SiteA, k.o.SiteB}}, stats.RecentInput{Limit: 50}); err != nil || len(l) != 5 {
+				t.Fatalf("site B outside the customer scope leaked: %d events, %v", len(l), err)
 			}
 			l, err = svc.Recent(ctx, scopeA, stats.RecentInput{Limit: 2})
 			if err != nil {
