@@ -45,11 +45,9 @@ func (s *Service) RecordRefusal(ctx context.Context, a Attempt, reason string) {
 		return
 	}
 	now := db.NowMS()
-	if _, err := s.db.Exec(ctx, `INSERT INTO device_refusal (sn, reason, remote_addr, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)
+	s.admissionRow(ctx, `INSERT INTO device_refusal (sn, reason, remote_addr, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (sn, reason) DO UPDATE SET count = device_refusal.count + excluded.count, remote_addr = excluded.remote_addr, last_seen = excluded.last_seen`,
-		a.SN, reason, a.Addr, n, now, now); err != nil {
-		slog.Warn("refusal not kept", "sn", a.SN, "err", err)
-	}
+		a.SN, reason, a.Addr, n, now, now)
 	if reason == RefuseUnknown {
 		s.writePending(ctx, a, BootInfo{}, n)
 	}
@@ -69,15 +67,24 @@ func (s *Service) RecordPending(ctx context.Context, a Attempt, b BootInfo) {
 
 func (s *Service) writePending(ctx context.Context, a Attempt, b BootInfo, count int64) {
 	now := db.NowMS()
-	if _, err := s.db.Exec(ctx, `INSERT INTO device_pending (sn, remote_addr, protocol_version, vendor, model, firmware_version, count, first_seen, last_seen)
+	s.admissionRow(ctx, `INSERT INTO device_pending (sn, remote_addr, protocol_version, vendor, model, firmware_version, count, first_seen, last_seen)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (sn) DO UPDATE SET count = device_pending.count + excluded.count, remote_addr = excluded.remote_addr, last_seen = excluded.last_seen,
 		  protocol_version = CASE WHEN excluded.protocol_version <> '' THEN excluded.protocol_version ELSE device_pending.protocol_version END,
 		  vendor = CASE WHEN excluded.vendor <> '' THEN excluded.vendor ELSE device_pending.vendor END,
 		  model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE device_pending.model END,
 		  firmware_version = CASE WHEN excluded.firmware_version <> '' THEN excluded.firmware_version ELSE device_pending.firmware_version END`,
-		a.SN, a.Addr, a.Protocol, b.Vendor, b.Model, b.FirmwareVersion, count, now, now); err != nil {
-		slog.Warn("pending device not kept", "sn", a.SN, "err", err)
+		a.SN, a.Addr, a.Protocol, b.Vendor, b.Model, b.FirmwareVersion, count, now, now)
+}
+
+// admissionRow writes a refusal or pending-device row through the ingest pipeline, like every
+// row the gateway writes; the throttling above bounds how many there are.
+func (s *Service) admissionRow(ctx context.Context, q string, args ...any) {
+	if err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+		_, err := b.Tx.Exec(ctx, q, args...)
+		return err
+	}}); err != nil {
+		slog.Warn("admission row not kept", "err", err)
 	}
 }
 

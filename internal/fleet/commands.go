@@ -15,13 +15,14 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/datarange"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/code"
 	"chargeops/internal/secret"
 )
 
 // Control types of spec §9 (decisions §2 maps them to OCPP 1.6).
 const (
-	CtlSoftReset         = 1
-	CtlHardReset         = 2
+	CtlSoftReset         = code.CtlSoftReset
+	CtlHardReset         = code.CtlHardReset
 	CtlAvailability      = 3
 	CtlConnectorAvail    = 4
 	CtlUpdateFirmware    = 5
@@ -453,7 +454,7 @@ func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct i
 	}
 	deadline := now + s.opt.CommandTimeout.Milliseconds()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, batch_id, user_id, user_name, deadline_at, created_at)
-		VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, batch, p.UserID, p.UserName, deadline, now)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, ResultWaiting, batch, p.UserID, p.UserName, deadline, now)
 	if db.IsUniqueViolation(err) {
 		return 0, 0, errBusy
 	}
@@ -489,11 +490,18 @@ func (s *Service) run(link Link, cmd Command) {
 		out.Message = out.Message[:commandMessageLength]
 	}
 	answer := secret.MaskString(string(out.Answer)) // a GetConfiguration answer may list the AuthorizationKey
-	if _, err := s.db.Exec(context.Background(), `UPDATE command SET result = ?, message = ?, answer = ?, finished_at = ? WHERE id = ? AND result = 1`,
-		out.Result, out.Message, answer, db.NowMS(), cmd.ID); err != nil {
+	finished := db.NowMS()
+	// the charger's answer is device data: it is written by the ingest pipeline like the rest
+	if err := s.Ingest.Commit(context.Background(), &Unit{Step: func(ctx context.Context, b *Batch) error {
+		_, err := b.Tx.Exec(ctx, sqlCommandResult, out.Result, out.Message, answer, finished, cmd.ID, ResultWaiting)
+		return err
+	}}); err != nil {
 		slog.Error("command result not saved", "id", cmd.ID, "err", err)
 	}
 }
+
+// sqlCommandResult ends a waiting command with its outcome.
+const sqlCommandResult = `UPDATE command SET result = ?, message = ?, answer = ?, finished_at = ? WHERE id = ? AND result = ?`
 
 // CommandView is a command as the API shows it.
 type CommandView struct {

@@ -98,7 +98,7 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 		if _, err := b.Tx.Exec(ctx, sqlLastRefresh, now, dev.ID); err != nil {
 			return err
 		}
-		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kind: KindOffline, Connector: anyConnector, At: now}); err != nil {
+		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindOffline}, Connector: anyConnector, At: now}); err != nil {
 			return err
 		}
 		return s.recompute(ctx, b, dev.ID)
@@ -117,7 +117,7 @@ func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) 
 	s.hot.close(dev.ID, connID)
 	err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
 		if live {
-			if err := s.writeSeen(ctx, b.Tx, dev.ID, connID, now, secs, counted); err != nil {
+			if err := s.writeSeen(ctx, b.Tx, seenCount{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted}); err != nil {
 				return err
 			}
 		}
@@ -150,23 +150,33 @@ func (s *Service) Seen(dev *Device, connID string) {
 		return
 	}
 	s.Ingest.Submit(&Unit{Step: func(ctx context.Context, b *Batch) error {
-		return s.writeSeen(ctx, b.Tx, dev.ID, connID, now, secs, counted)
+		return s.writeSeen(ctx, b.Tx, seenCount{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted})
 	}})
 }
 
+// seenCount is one runtime count of a connection: seen at At, Secs more seconds of runtime,
+// counted up to CountedAt.
+type seenCount struct {
+	DeviceID  int64
+	ConnID    string
+	At        int64
+	Secs      int64
+	CountedAt int64
+}
+
 // writeSeen writes a runtime count through: last seen, the counted mark and the total.
-func (s *Service) writeSeen(ctx context.Context, tx *db.Tx, deviceID int64, connID string, now, secs, counted int64) error {
-	if secs <= 0 {
-		if _, err := tx.Exec(ctx, sqlSeenStateOnly, now, deviceID); err != nil {
+func (s *Service) writeSeen(ctx context.Context, tx *db.Tx, c seenCount) error {
+	if c.Secs <= 0 {
+		if _, err := tx.Exec(ctx, sqlSeenStateOnly, c.At, c.DeviceID); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, sqlLastRefresh, now, deviceID)
+		_, err := tx.Exec(ctx, sqlLastRefresh, c.At, c.DeviceID)
 		return err
 	}
-	if _, err := tx.Exec(ctx, sqlSeenState, now, counted, deviceID, connID); err != nil {
+	if _, err := tx.Exec(ctx, sqlSeenState, c.At, c.CountedAt, c.DeviceID, c.ConnID); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, sqlRuntimeTotal, secs, now, deviceID)
+	_, err := tx.Exec(ctx, sqlRuntimeTotal, c.Secs, c.At, c.DeviceID)
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/code"
 	"chargeops/internal/stats"
 )
 
@@ -13,8 +14,8 @@ import (
 
 // Event states of device_event.status.
 const (
-	EventOpen  = 0
-	EventEnded = 1
+	EventOpen  = code.EventOpen
+	EventEnded = code.EventEnded
 )
 
 // anyConnector makes endEvents end a kind's events on every connector.
@@ -45,12 +46,20 @@ type eventOpen struct {
 	At         int64
 }
 
-// eventEnd describes the open events of a kind to end (on one connector, or anyConnector).
+// eventEnd describes the open events to end: of some kinds, on one connector (or
+// anyConnector), except an open event of the kind and code in Keep.
 type eventEnd struct {
 	DeviceID  int64
-	Kind      int
+	Kinds     []int
 	Connector int
+	Keep      *eventKey
 	At        int64
+}
+
+// eventKey names an event by kind and code.
+type eventKey struct {
+	Kind int
+	Code string
 }
 
 // Event and status SQL.
@@ -58,13 +67,10 @@ const (
 	sqlConnectorUpsert = `INSERT INTO device_connector (device_id, connector_id, status, error_code, vendor_code, info, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (device_id, connector_id) DO UPDATE SET status = excluded.status, error_code = excluded.error_code, vendor_code = excluded.vendor_code,
 		  info = excluded.info, updated_at = excluded.updated_at`
-	// a different alarm or fault on the connector ends the one open before
-	sqlEndOtherAlarms = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ? AND kind IN (?, ?) AND connector_id = ?
-		AND NOT (kind = ? AND code = ?) RETURNING kind, site_id, customer_id, started_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
 	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ? AND kind = ?`
+	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ?`
 	sqlEventsEnded  = ` RETURNING kind, site_id, customer_id, started_at`
 	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
 		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`
@@ -102,7 +108,9 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 		if code == "OtherError" && r.VendorCode != "" {
 			name = r.VendorCode
 		}
-		if err := s.endEventsWhere(ctx, b, dev.ID, r.At, sqlEndOtherAlarms, EventEnded, r.At, dev.ID, EventOpen, KindAlarm, KindFault, r.Connector, kind, code); err != nil {
+		// a different alarm or fault on the connector ends the one open before
+		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindAlarm, KindFault}, Connector: r.Connector,
+			Keep: &eventKey{Kind: kind, Code: code}, At: r.At}); err != nil {
 			return err
 		}
 		if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: kind, Level: level, Connector: r.Connector, Code: code, Name: name,
@@ -110,17 +118,15 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 			return err
 		}
 	} else {
-		for _, kind := range []int{KindAlarm, KindFault} {
-			if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kind: kind, Connector: r.Connector, At: r.At}); err != nil {
-				return err
-			}
+		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindAlarm, KindFault}, Connector: r.Connector, At: r.At}); err != nil {
+			return err
 		}
 	}
 	var err error
 	if r.Status == "Unavailable" {
 		err = s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: "Unavailable", Name: "Unavailable", At: r.At})
 	} else {
-		err = s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kind: KindUnavailable, Connector: r.Connector, At: r.At})
+		err = s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindUnavailable}, Connector: r.Connector, At: r.At})
 	}
 	if err != nil {
 		return err
@@ -142,50 +148,49 @@ func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 	return stats.CountEvent(ctx, b.Tx, s.opt.Location, place(e.Device), e.Kind, e.At)
 }
 
-// endEvents ends the open events of a kind.
+// endEvents ends the open events e describes and adds the outages among them to their site's
+// availability figures.
 func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
-	q := sqlEventsEnd
-	args := []any{EventEnded, e.At, e.DeviceID, EventOpen, e.Kind}
+	q := sqlEventsEnd + ` AND kind IN (` + db.Placeholders(len(e.Kinds)) + `)`
+	args := append([]any{EventEnded, e.At, e.DeviceID, EventOpen}, db.Args(e.Kinds)...)
 	if e.Connector != anyConnector {
 		q += ` AND connector_id = ?`
 		args = append(args, e.Connector)
 	}
-	return s.endEventsWhere(ctx, b, e.DeviceID, e.At, q+sqlEventsEnded, args...)
-}
-
-// endEventsWhere runs an UPDATE ending events (RETURNING kind, site, customer and start) and
-// adds the outages among them to their site's availability figures.
-func (s *Service) endEventsWhere(ctx context.Context, b *Batch, deviceID, at int64, q string, args ...any) error {
+	if e.Keep != nil {
+		q += ` AND NOT (kind = ? AND code = ?)`
+		args = append(args, e.Keep.Kind, e.Keep.Code)
+	}
 	type ended struct {
 		kind                    int
 		site, customer, started int64
 	}
-	rows, err := b.Tx.Query(ctx, q, args...)
+	rows, err := b.Tx.Query(ctx, q+sqlEventsEnded, args...)
 	if err != nil {
 		return err
 	}
 	var all []ended
 	for rows.Next() {
-		var e ended
-		if err := rows.Scan(&e.kind, &e.site, &e.customer, &e.started); err != nil {
+		var x ended
+		if err := rows.Scan(&x.kind, &x.site, &x.customer, &x.started); err != nil {
 			rows.Close()
 			return err
 		}
-		all = append(all, e)
+		all = append(all, x)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
 	if len(all) > 0 {
-		b.eventsChanged(deviceID)
+		b.eventsChanged(e.DeviceID)
 	}
-	for _, e := range all {
-		if !stats.IsOutage(e.kind) {
+	for _, x := range all {
+		if !stats.IsOutage(x.kind) {
 			continue
 		}
-		p := stats.Place{DeviceID: deviceID, SiteID: e.site, CustomerID: e.customer}
-		if err := stats.CountOutage(ctx, b.Tx, s.opt.Location, p, e.started, at); err != nil {
+		p := stats.Place{DeviceID: e.DeviceID, SiteID: x.site, CustomerID: x.customer}
+		if err := stats.CountOutage(ctx, b.Tx, s.opt.Location, p, x.started, e.At); err != nil {
 			return err
 		}
 	}

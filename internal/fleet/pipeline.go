@@ -335,8 +335,11 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 		fn()
 	}
 	for i, u := range units {
-		if u.done != nil {
+		switch {
+		case u.done != nil:
 			u.done <- unitErrs[i]
+		case unitErrs[i] != nil: // nobody waits for this unit: say what was undone
+			slog.Warn("ingest step undone", "err", unitErrs[i])
 		}
 	}
 }

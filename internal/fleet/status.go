@@ -4,43 +4,37 @@
 // OCPP 2.0.1) feed it events and execute its commands through the Link interface.
 package fleet
 
-// Device status in the API (decisions §2).
-const (
-	StatusOffline  = 0
-	StatusIdle     = 1
-	StatusWorking  = 2
-	StatusFaulted  = 3
-	StatusMaintain = 4
-	StatusFirmware = 5
-	StatusDisabled = 6
-)
+import "chargeops/internal/fleet/code"
 
-// Alarm status of a device: 0 none, 1 an alarm open, 2 a fault open.
+// Device status in the API (decisions §2), alarm status, event kinds and levels, command
+// results: the stored values of package code, named here for the fleet's callers.
 const (
-	AlarmNone  = 0
-	AlarmAlarm = 1
-	AlarmFault = 2
-)
+	StatusOffline  = code.StatusOffline
+	StatusIdle     = code.StatusIdle
+	StatusWorking  = code.StatusWorking
+	StatusFaulted  = code.StatusFaulted
+	StatusMaintain = code.StatusMaintain
+	StatusFirmware = code.StatusFirmware
+	StatusDisabled = code.StatusDisabled
 
-// Event kinds and levels (spec §4: fault types offline, alarm, fault, unavailable; OA/MA/CA).
-const (
-	KindOffline     = 0
-	KindAlarm       = 1
-	KindFault       = 2
-	KindUnavailable = 3
+	AlarmNone  = code.AlarmNone
+	AlarmAlarm = code.AlarmAlarm
+	AlarmFault = code.AlarmFault
 
-	LevelOA = 0
-	LevelMA = 1
-	LevelCA = 2
-)
+	KindOffline     = code.KindOffline
+	KindAlarm       = code.KindAlarm
+	KindFault       = code.KindFault
+	KindUnavailable = code.KindUnavailable
 
-// Command results (spec §4).
-const (
-	ResultWaiting = 1
-	ResultSuccess = 2
-	ResultFailed  = 3
-	ResultTimeout = 4
-	ResultOffline = 5
+	LevelOA = code.LevelOA
+	LevelMA = code.LevelMA
+	LevelCA = code.LevelCA
+
+	ResultWaiting = code.ResultWaiting
+	ResultSuccess = code.ResultSuccess
+	ResultFailed  = code.ResultFailed
+	ResultTimeout = code.ResultTimeout
+	ResultOffline = code.ResultOffline
 )
 
 // Protocol-log communication types (spec §4).

@@ -8,17 +8,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/db"
-)
-
-// Device statuses and alarm statuses (decisions §2; fleet/status.go).
-const (
-	statusOffline  = 0
-	statusIdle     = 1
-	statusWorking  = 2
-	statusFaulted  = 3
-	statusMaintain = 4
-	statusFirmware = 5
-	statusDisabled = 6
+	"chargeops/internal/fleet/code"
 )
 
 // RestartWindow is how long after an accepted Reset a device that has not connected again
@@ -46,19 +36,19 @@ type Activity struct {
 
 func (a *Activity) add(status int, n int64) {
 	switch status {
-	case statusOffline:
+	case code.StatusOffline:
 		a.Offline += n
-	case statusIdle:
+	case code.StatusIdle:
 		a.Idle += n
-	case statusWorking:
+	case code.StatusWorking:
 		a.Working += n
-	case statusFaulted:
+	case code.StatusFaulted:
 		a.Faulted += n
-	case statusMaintain:
+	case code.StatusMaintain:
 		a.Maintain += n
-	case statusFirmware:
+	case code.StatusFirmware:
 		a.Updating += n
-	case statusDisabled:
+	case code.StatusDisabled:
 		a.Disabled += n
 	}
 }
@@ -155,7 +145,7 @@ func (s *Service) Overview(ctx context.Context, sc access.Scope) (HomeOverview, 
 		return out, err
 	}
 	ecCond, ecArgs := sc.SiteCond("e.customer_id", "e.site_id")
-	rows, err = s.db.Query(ctx, `SELECT e.kind, e.level, COUNT(*) FROM device_event e WHERE e.status = 0 AND `+ecCond+` GROUP BY e.kind, e.level`, ecArgs...)
+	rows, err = s.db.Query(ctx, `SELECT e.kind, e.level, COUNT(*) FROM device_event e WHERE e.status = ? AND `+ecCond+` GROUP BY e.kind, e.level`, append([]any{code.EventOpen}, ecArgs...)...)
 	if err != nil {
 		return out, fmt.Errorf("stats: open events: %w", err)
 	}
@@ -185,10 +175,10 @@ func (s *Service) Overview(ctx context.Context, sc access.Scope) (HomeOverview, 
 func (s *Service) restarting(ctx context.Context, sc access.Scope) (map[int]int64, error) {
 	cond, args := sc.SiteCond("d.customer_id", "d.site_id")
 	q := `SELECT d.status, COUNT(DISTINCT d.id) FROM command c JOIN device d ON d.id = c.device_id LEFT JOIN device_state st ON st.device_id = d.id
-		WHERE c.control_type IN (1, 2) AND c.result = 2 AND c.finished_at > ? AND c.finished_at > COALESCE(st.connected_at, 0) AND d.status <> ? AND ` + cond + `
+		WHERE c.control_type IN (?, ?) AND c.result = ? AND c.finished_at > ? AND c.finished_at > COALESCE(st.connected_at, 0) AND d.status <> ? AND ` + cond + `
 		GROUP BY d.status`
 	out := map[int]int64{}
-	rows, err := s.db.Query(ctx, q, append([]any{s.now() - RestartWindow, statusDisabled}, args...)...)
+	rows, err := s.db.Query(ctx, q, append([]any{code.CtlSoftReset, code.CtlHardReset, code.ResultSuccess, s.now() - RestartWindow, code.StatusDisabled}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("stats: restarting devices: %w", err)
 	}
@@ -203,8 +193,9 @@ func (s *Service) restarting(ctx context.Context, sc access.Scope) (map[int]int6
 
 // RestartingCond is the device-list condition of a restarting device (d is the device).
 func RestartingCond(now int64) (string, []any) {
-	return `EXISTS (SELECT 1 FROM command c LEFT JOIN device_state st ON st.device_id = c.device_id WHERE c.device_id = d.id AND c.control_type IN (1, 2)
-		AND c.result = 2 AND c.finished_at > ? AND c.finished_at > COALESCE(st.connected_at, 0)) AND d.status <> ?`, []any{now - RestartWindow, statusDisabled}
+	return `EXISTS (SELECT 1 FROM command c LEFT JOIN device_state st ON st.device_id = c.device_id WHERE c.device_id = d.id AND c.control_type IN (?, ?)
+		AND c.result = ? AND c.finished_at > ? AND c.finished_at > COALESCE(st.connected_at, 0)) AND d.status <> ?`,
+		[]any{code.CtlSoftReset, code.CtlHardReset, code.ResultSuccess, now - RestartWindow, code.StatusDisabled}
 }
 
 func (s *Service) byModel(ctx context.Context, cond string, args []any) ([]ModelCount, error) {

@@ -6,6 +6,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/db"
+	"chargeops/internal/user"
 )
 
 // Counts are enabled and disabled objects.
@@ -87,8 +88,8 @@ func (s *Service) System(ctx context.Context, p *access.Principal, info SystemIn
 	var out SystemOverview
 	now := s.now()
 	ucond, uargs := p.UserCond("u")
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN u.status = 1 THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN u.locked_until > ? THEN 1 ELSE 0 END), 0)
-		FROM app_user u WHERE `+ucond, append([]any{now}, uargs...)...).Scan(&out.Users.Total, &out.Users.Enabled, &out.Users.Locked); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN u.status = ? THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN u.locked_until > ? THEN 1 ELSE 0 END), 0)
+		FROM app_user u WHERE `+ucond, append([]any{user.Enabled, now}, uargs...)...).Scan(&out.Users.Total, &out.Users.Enabled, &out.Users.Locked); err != nil {
 		return out, fmt.Errorf("stats: users: %w", err)
 	}
 	out.Users.Disabled = out.Users.Total - out.Users.Enabled

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/code"
 )
 
 // What the ingest pipeline's steps add to the pre-aggregated tables, in the step's own
@@ -16,7 +17,7 @@ import (
 var kindColumns = [4]string{"offline_n", "alarm_n", "fault_n", "unavailable_n"}
 
 // outageKinds are the kinds during which a device cannot charge: offline, fault, unavailable.
-var outageKinds = [4]bool{true, false, true, true}
+var outageKinds = [4]bool{code.KindOffline: true, code.KindAlarm: false, code.KindFault: true, code.KindUnavailable: true}
 
 // IsOutage reports whether an event of kind k takes its device out of service.
 func IsOutage(k int) bool { return k >= 0 && k < len(outageKinds) && outageKinds[k] }
