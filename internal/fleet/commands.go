@@ -310,7 +310,7 @@ func (s *Service) checkItem(ctx context.Context, c sendCheck, t target, rules mo
 		}
 		if !datarange.CheckValue(r.dataType, r.dataRange, it.Value) {
 			return apperr.InvalidField(field+".value", "err.config_value_range").
-				With(map[string]any{"field": field + ".value", "key": it.Key, "type": r.dataType, "range": strings.TrimSpace(r.dataRange)})
+				With(map[string]any{"field": field + ".value", "key": it.Key, "dataType": r.dataType, "range": strings.TrimSpace(r.dataRange)})
 		}
 		if c.batch && !r.batch {
 			return apperr.InvalidField(it.Key, "err.not_batch")

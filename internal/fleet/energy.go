@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"chargeops/internal/fleet/code"
 )
 
 // The rules that turn what real chargers report into sessions and energy (docs/decisions.md,
@@ -44,7 +46,7 @@ const (
 // Clock limits of a charger's timestamps.
 var (
 	earliestChargerTime = time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-	maxClockAhead       = int64(10 * time.Minute / time.Millisecond)
+	maxClockAhead       = int64(code.MaxClockAheadMS)
 )
 
 // ChargerTime returns the time to store for a charger's timestamp at (unix ms, 0 if absent):

@@ -90,9 +90,12 @@ type Span struct {
 }
 
 // Cover splits [start, end) (whole days in loc) into the fewest whole buckets: days up to the
-// first month, months up to the first year, years, then months and days again. A ranking sums
-// the rows of these spans.
-func Cover(start, end int64, loc *time.Location) []Span {
+// first month, months up to the first year, years, then months and days again. Nothing is
+// recorded at or after horizon (the clock's future), so a range reaching past it covers the
+// buckets up to horizon only, and the last of them whole when the rest of it lies beyond: the
+// 90 days up to today end with this month's bucket, not with a day bucket per day of it. A
+// ranking sums the rows of these spans.
+func Cover(start, end, horizon int64, loc *time.Location) []Span {
 	var out []Span
 	add := func(g int, from, to int64) {
 		if from >= to {
@@ -104,21 +107,22 @@ func Cover(start, end int64, loc *time.Location) []Span {
 		}
 		out = append(out, Span{g, from, to})
 	}
-	for at := Floor(GrainDay, start, loc); at < end; {
+	// whole reports whether the bucket of grain g starting at at may be read for [at, end)
+	whole := func(g int, at int64) bool {
+		n := Next(g, at, loc)
+		return Floor(g, at, loc) == at && (n <= end || end >= horizon && n > horizon)
+	}
+	for at := Floor(GrainDay, start, loc); at < end && at < horizon; {
+		g := GrainDay
 		switch {
-		case Floor(GrainYear, at, loc) == at && Next(GrainYear, at, loc) <= end:
-			n := Next(GrainYear, at, loc)
-			add(GrainYear, at, n)
-			at = n
-		case Floor(GrainMonth, at, loc) == at && Next(GrainMonth, at, loc) <= end:
-			n := Next(GrainMonth, at, loc)
-			add(GrainMonth, at, n)
-			at = n
-		default:
-			n := Next(GrainDay, at, loc)
-			add(GrainDay, at, n)
-			at = n
+		case whole(GrainYear, at):
+			g = GrainYear
+		case whole(GrainMonth, at):
+			g = GrainMonth
 		}
+		n := Next(g, at, loc)
+		add(g, at, min(n, end))
+		at = n
 	}
 	return out
 }

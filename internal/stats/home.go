@@ -346,133 +346,25 @@ func (s *Service) rankSites(ctx context.Context, sp span, cond string, args []an
 }
 
 // rankDevices ranks the devices by faults in sp: one whole day, month or year is read in the
-// ranking index's order; a longer range sums the fewest whole buckets covering it. When those
-// are many day buckets, the months enclosing the range pick candidates first.
+// ranking index's order; a longer range sums the fewest whole buckets covering it (Cover).
 func (s *Service) rankDevices(ctx context.Context, sc access.Scope, sp span) ([]DeviceRank, error) {
 	cond, args := sc.SiteCond("x.customer_id", "x.site_id")
-	spans := Cover(sp.start, sp.end, s.loc)
-	var inner string
-	var qargs []any
-	switch {
-	case len(spans) == 1 && Next(spans[0].Grain, spans[0].From, s.loc) == spans[0].To:
-		inner = `SELECT x.device_id, x.faults AS n FROM stat_device x WHERE x.grain = ? AND x.bucket = ? AND ` + cond + ` ORDER BY x.faults DESC, x.device_id LIMIT ?`
-		qargs = append(append([]any{spans[0].Grain, spans[0].From}, args...), topRanked)
-	default:
-		top, ok, err := s.rankByCandidates(ctx, cond, args, sp, spans)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return s.deviceRanks(ctx, top)
-		}
-		inner, qargs = sumSpans(spans, cond, args, nil)
-	}
-	return s.deviceRankRows(ctx, inner, qargs)
-}
-
-// sumSpans is the query summing the faults of each device over spans (of the devices in ids,
-// when given), most first, the top ones.
-func sumSpans(spans []Span, cond string, args []any, ids []int64) (string, []any) {
-	var parts []string
-	var qargs []any
-	only := ""
-	if len(ids) > 0 {
-		only = " AND x.device_id IN (" + db.Placeholders(len(ids)) + ")"
-	}
-	for _, p := range spans {
-		parts = append(parts, `SELECT x.device_id, x.faults FROM stat_device x WHERE x.grain = ? AND x.bucket >= ? AND x.bucket < ? AND `+cond+only)
-		qargs = append(append(append(qargs, p.Grain, p.From, p.To), args...), db.Args(ids)...)
-	}
-	return `SELECT u.device_id, SUM(u.faults) AS n FROM (` + strings.Join(parts, " UNION ALL ") + `) u GROUP BY u.device_id ORDER BY n DESC, u.device_id LIMIT ?`,
-		append(qargs, topRanked)
-}
-
-// candidates is how many devices the enclosing months propose for a long range's ranking.
-const candidates = 200
-
-// rankByCandidates ranks a range of many day buckets without summing them all: the devices
-// with most faults in the whole months enclosing the range are the candidates, and their exact
-// counts over the range are summed. A device outside the candidates has at most the last
-// candidate's month total in the range, so when the 10th exact count reaches it the ranking is
-// exact; otherwise ok is false and the caller sums every bucket.
-func (s *Service) rankByCandidates(ctx context.Context, cond string, args []any, sp span, spans []Span) ([]rank, bool, error) {
-	days := 0
-	for _, p := range spans {
-		if p.Grain == GrainDay {
-			days += int((p.To - p.From) / (24 * 3_600_000))
-		}
-	}
-	if days <= 14 {
-		return nil, false, nil
-	}
-	from, to := Floor(GrainMonth, sp.start, s.loc), Floor(GrainMonth, sp.end, s.loc)
-	if to < sp.end {
-		to = Next(GrainMonth, to, s.loc)
-	}
-	rows, err := s.db.Query(ctx, `SELECT x.device_id, SUM(x.faults) AS n FROM stat_device x WHERE x.grain = ? AND x.bucket >= ? AND x.bucket < ? AND `+cond+`
-		GROUP BY x.device_id ORDER BY n DESC, x.device_id LIMIT ?`, append(append([]any{GrainMonth, from, to}, args...), candidates)...)
-	if err != nil {
-		return nil, false, fmt.Errorf("stats: ranking candidates: %w", err)
-	}
-	var cand []rank
-	if err := scanAll(rows, func(r db.Scanner) error {
-		var x rank
-		err := r.Scan(&x.id, &x.n)
-		cand = append(cand, x)
-		return err
-	}); err != nil {
-		return nil, false, err
-	}
-	if len(cand) == 0 {
-		return []rank{}, true, nil
-	}
-	ids := make([]int64, len(cand))
-	for i, c := range cand {
-		ids[i] = c.id
-	}
-	q, qargs := sumSpans(spans, cond, args, ids)
-	rows, err = s.db.Query(ctx, q, qargs...)
-	if err != nil {
-		return nil, false, fmt.Errorf("stats: ranking candidates' counts: %w", err)
-	}
-	var top []rank
-	if err := scanAll(rows, func(r db.Scanner) error {
-		var x rank
-		err := r.Scan(&x.id, &x.n)
-		if x.n > 0 {
-			top = append(top, x)
-		}
-		return err
-	}); err != nil {
-		return nil, false, err
-	}
-	bound := int64(0) // the most a device outside the candidates can have
-	if len(cand) == candidates {
-		bound = cand[len(cand)-1].n
-	}
-	if len(top) < topRanked && bound > 0 || len(top) >= topRanked && top[topRanked-1].n <= bound {
-		return nil, false, nil
-	}
-	return top, true, nil
-}
-
-// rank is a device and its count.
-type rank struct {
-	id, n int64
-}
-
-// deviceRanks names ranked devices.
-func (s *Service) deviceRanks(ctx context.Context, top []rank) ([]DeviceRank, error) {
-	if len(top) == 0 {
+	spans := Cover(sp.start, sp.end, s.now()+code.MaxClockAheadMS, s.loc)
+	if len(spans) == 0 {
 		return []DeviceRank{}, nil
 	}
-	var parts []string
-	var args []any
-	for _, r := range top {
-		parts = append(parts, "SELECT CAST(? AS BIGINT) AS device_id, CAST(? AS BIGINT) AS n")
-		args = append(args, r.id, r.n)
+	if len(spans) == 1 && Next(spans[0].Grain, spans[0].From, s.loc) == spans[0].To {
+		return s.deviceRankRows(ctx, `SELECT x.device_id, x.faults AS n FROM stat_device x WHERE x.grain = ? AND x.bucket = ? AND `+cond+`
+			ORDER BY x.faults DESC, x.device_id LIMIT ?`, append(append([]any{spans[0].Grain, spans[0].From}, args...), topRanked))
 	}
-	return s.deviceRankRows(ctx, strings.Join(parts, " UNION ALL "), args)
+	var parts []string
+	var qargs []any
+	for _, p := range spans {
+		parts = append(parts, `SELECT x.device_id, x.faults FROM stat_device x WHERE x.grain = ? AND x.bucket >= ? AND x.bucket < ? AND `+cond)
+		qargs = append(append(qargs, p.Grain, p.From, p.To), args...)
+	}
+	return s.deviceRankRows(ctx, `SELECT u.device_id, SUM(u.faults) AS n FROM (`+strings.Join(parts, " UNION ALL ")+`) u
+		GROUP BY u.device_id ORDER BY n DESC, u.device_id LIMIT ?`, append(qargs, topRanked))
 }
 
 // deviceRankRows runs a ranking query (device_id, n) and names its devices.

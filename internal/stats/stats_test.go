@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -176,7 +177,7 @@ func TestDashboardFiguresOfAKnownFleet(t *testing.T) {
 				t.Fatalf("%+v", f)
 			}
 		})
-		t.Run("a long range ranks through the enclosing months' candidates", func(t *testing.T) {
+		t.Run("a long range up to today ranks over whole months", func(t *testing.T) {
 			f, err := svc.Faults(ctx, scopeA, stats.Range{Start: k.start - 59*86_400_000, End: k.start + 86_400_000})
 			if err != nil {
 				t.Fatal(err)
@@ -275,4 +276,36 @@ func TestDashboardFiguresOfAKnownFleet(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestCoverReadsWholeBucketsUpToTheHorizon: a range is covered by the fewest whole buckets; a
+// range reaching past the horizon (nothing is recorded later) ends with its last bucket whole.
+func TestCoverReadsWholeBucketsUpToTheHorizon(t *testing.T) {
+	loc, err := time.LoadLocation("Asia/Hong_Kong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(y int, m time.Month, d int) int64 { return time.Date(y, m, d, 0, 0, 0, 0, loc).UnixMilli() }
+	day, month := stats.GrainDay, stats.GrainMonth
+	for _, c := range []struct {
+		name                string
+		start, end, horizon int64
+		want                []stats.Span
+	}{
+		{"90 days up to today: days, months, then this month whole", at(2026, 8, 27), at(2026, 11, 25), at(2026, 11, 24) + 11*3_600_000,
+			[]stats.Span{{Grain: day, From: at(2026, 8, 27), To: at(2026, 9, 1)}, {Grain: month, From: at(2026, 9, 1), To: at(2026, 11, 25)}}},
+		{"a range ending in the past reads days of its last month", at(2026, 8, 27), at(2026, 10, 3), at(2026, 11, 24),
+			[]stats.Span{{Grain: day, From: at(2026, 8, 27), To: at(2026, 9, 1)}, {Grain: month, From: at(2026, 9, 1), To: at(2026, 10, 1)},
+				{Grain: day, From: at(2026, 10, 1), To: at(2026, 10, 3)}}},
+		{"days after the horizon are not read", at(2026, 11, 23), at(2026, 11, 30), at(2026, 11, 24) + 3_600_000,
+			[]stats.Span{{Grain: day, From: at(2026, 11, 23), To: at(2026, 11, 25)}}},
+		{"a range wholly in the future reads nothing", at(2026, 12, 1), at(2026, 12, 5), at(2026, 11, 24), nil},
+		{"a whole year", at(2025, 1, 1), at(2026, 1, 1), at(2026, 11, 24), []stats.Span{{Grain: stats.GrainYear, From: at(2025, 1, 1), To: at(2026, 1, 1)}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := stats.Cover(c.start, c.end, c.horizon, loc); !slices.Equal(got, c.want) {
+				t.Fatalf("got %+v, want %+v", got, c.want)
+			}
+		})
+	}
 }

@@ -54,3 +54,8 @@ const (
 	CtlSoftReset = 1
 	CtlHardReset = 2
 )
+
+// MaxClockAheadMS is how far ahead of the server's clock a stored time may be: a charger's
+// timestamp further ahead is replaced by the server's time (decisions, "Charging sessions and
+// energy"), so figures have no rows past now + MaxClockAheadMS.
+const MaxClockAheadMS = 10 * 60 * 1000
