@@ -1,7 +1,10 @@
 // zh-CN has no English: root visits the main screens of a seeded organisation, with a charger
 // connected over OCPP 1.6J (ocpp-rpc) that reports a fault and meter values, and every visible
-// run of three or more Latin letters must be on the allow-list (codes, units, product names,
-// data the test typed). Elements marked translate="no" hold codes shown next to their name.
+// run of three or more Latin letters, in text and in input placeholders, must be on the
+// allow-list (codes, units, product names, data the test typed). Elements marked translate="no"
+// hold codes shown next to their name. Screens: the dashboards (home, system overview), sites,
+// devices (detail with its alarms, logs and charts; remote; the batch-operation dialog), the
+// protocol logs, the blacklist (its three tabs) and the system screens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { RPCClient } from 'ocpp-rpc';
@@ -44,8 +47,17 @@ async function latinWords(page) {
       const text = n.textContent.trim();
       if (!el || !text || el.closest('[translate="no"], script, style, noscript, svg')) continue;
       if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      // antd's select keeps a zero-sized list for screen readers: option values (codes) as
+      // text, the shown label as aria-label
+      const a11y = el.closest('[role="listbox"]');
+      if (a11y && (a11y.getBoundingClientRect().width === 0 || a11y.getBoundingClientRect().height === 0)) continue;
       if (/^\/[\w/{}:.\-?=&]*$/.test(text)) continue; // an API path or a page URL
       for (const m of text.matchAll(/[A-Za-z]{3,}/g)) out.push(m[0]);
+    }
+    // what an empty input asks for is read too
+    for (const el of document.querySelectorAll('input[placeholder], textarea[placeholder]')) {
+      if (el.closest('[translate="no"]') || !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      for (const m of el.getAttribute('placeholder').matchAll(/[A-Za-z]{3,}/g)) out.push(m[0]);
     }
     return out;
   });
@@ -78,6 +90,12 @@ test('root sees the main screens in zh-CN without English', async () => {
   assert.equal((await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: MODEL, firmwareVersion: '1.0.0' })).status, 'Accepted');
   await charger.call('StatusNotification', { connectorId: 0, errorCode: 'NoError', status: 'Available', timestamp: now() });
   await charger.call('StatusNotification', { connectorId: 1, errorCode: 'GroundFailure', status: 'Faulted', timestamp: now() });
+  // a blacklisted and an unknown SN knock: the refusals and the pending list have rows
+  await root.must('POST', '/api/auth/sys/dev/blacklist/add', { sn: 'ZH-BL-0001', mac: '', protocolVersion: 'ocpp1.6' });
+  for (const sn of ['ZH-BL-0001', 'ZH-X-0002']) {
+    const knock = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], reconnect: false });
+    await assert.rejects(knock.connect(), undefined, `${sn} is refused`);
+  }
   await charger.call('MeterValues', {
     connectorId: 1,
     meterValue: [{ timestamp: now(), sampledValue: [
@@ -92,9 +110,14 @@ test('root sees the main screens in zh-CN without English', async () => {
   await page.waitForURL('**/manage/**');
 
   const found = {};
-  const check = async (path, ready) => {
+  const check = async (path, ready, name = path) => {
     const words = await visit(page, path, ready);
-    if (words.length) found[path] = words;
+    if (words.length) found[name] = words;
+  };
+  /** The screen as it is now (a tab, a dialog, an open list), under `name`. */
+  const collect = async (name) => {
+    const words = await latinWords(page);
+    if (words.length) found[name] = [...new Set([...(found[name] ?? []), ...words])];
   };
   await check('/manage/home', 'main');
   await check('/manage/site/list', '.ant-table-row');
@@ -127,6 +150,51 @@ test('root sees the main screens in zh-CN without English', async () => {
   await check('/manage/system/config-model/group', '.ant-table-row');
   await check('/manage/system/logs/action', '.ant-table-row');
   await check('/manage/system/menu', 'main');
+
+  // the device page's alarms, logs (protocol and command tabs) and charts
+  const detail = `/manage/device/detail/${device.id}`;
+  await check(detail, '[data-testid="section-alarms"] .ant-table-row', `${detail}#alarms`);
+  await page.locator('[data-testid="section-alarms"]').getByText('接地故障').first().waitFor();
+  await page.locator('[data-testid="section-logs"] .ant-table-row').first().waitFor();
+  await page.locator('[data-testid="section-charts"]').waitFor();
+  const logs = page.getByTestId('section-logs');
+  await logs.getByRole('tab', { name: '指令记录' }).click();
+  await logs.locator('[data-testid="command-history"] .ant-table-row').first().waitFor();
+  await collect(`${detail}#commands`);
+  const charts = page.getByTestId('section-charts');
+  await charts.getByTestId('chart-items').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '温度' }).first().click();
+  await page.keyboard.press('Escape');
+  await charts.getByTestId('chart-step').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
+  await collect(`${detail}#chart-steps`);
+  await page.keyboard.press('Escape');
+  await charts.getByTestId('chart-show').click();
+  await charts.locator('canvas, .ant-empty').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await collect(`${detail}#charts`);
+
+  // the protocol logs, the blacklist (and its other tabs), the dashboards
+  await check('/manage/system/logs/protocol', '.ant-table-row');
+  await check('/manage/system/list', '.ant-table-row');
+  await check('/manage/system/list?tab=pending', '.ant-table-row');
+  await check('/manage/system/list?tab=refusals', '.ant-table-row');
+  await check('/manage/system/dashboard', '[data-testid="system-overview"] [data-testid="system-info"]');
+  // the overview's recent events list the charger's fault
+  await page.locator('[data-testid="system-events"] .ant-table-row', { hasText: SN }).first().waitFor();
+  await collect('/manage/system/dashboard#overview');
+  await check('/manage/home', '[data-testid="home-dashboard"][data-ready="1"]', '/manage/home#dashboard');
+
+  // the device list's batch-operation dialog, its operations listed
+  await visit(page, '/manage/device/list', '.ant-table-row');
+  await page.locator('.ant-table-row', { hasText: SN }).locator('.ant-checkbox-input').check();
+  await page.getByTestId('device-batch').click();
+  await page.getByTestId('batch-modal').waitFor();
+  await collect('batch');
+  await page.getByTestId('batch-type').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
+  await collect('batch#types');
+  await page.keyboard.press('Escape');
   // antd's own texts follow the locale: pagination and an empty table
   await page.goto(`${server.url}/manage/system/config-model/list`);
   await page.locator('.ant-pagination-options').getByText('条/页').first().waitFor();

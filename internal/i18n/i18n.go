@@ -29,7 +29,8 @@ func Normalize(s string) string {
 }
 
 // T returns the message for key in locale, with {name} placeholders filled from args; {field}
-// is an input field's JSON name and shown by its label in locale (fields.go).
+// is an input field's JSON name and shown by its label in locale (fields.go), {dataType} a data
+// item's type code shown by its name.
 // An unknown key returns the key itself so a missing translation is visible, not silent.
 func T(locale, key string, args map[string]any) string {
 	m, ok := messages[key]
@@ -42,8 +43,11 @@ func T(locale, key string, args map[string]any) string {
 	}
 	for k, v := range args {
 		val := fmt.Sprint(v)
-		if k == "field" {
+		switch k {
+		case "field":
 			val = FieldName(locale, val)
+		case "dataType":
+			val = DataTypeName(locale, val)
 		}
 		s = strings.ReplaceAll(s, "{"+k+"}", val)
 	}
@@ -154,4 +158,25 @@ func register(m map[string][2]string) {
 		}
 		messages[k] = v
 	}
+}
+
+// dataTypes names the data types of data and model items (datarange: int, float, string, enum, bool).
+var dataTypes = map[string][2]string{
+	"int":    {"an integer", "整数"},
+	"float":  {"a decimal number", "小数"},
+	"string": {"text", "字符串"},
+	"enum":   {"one of the listed values", "枚举值"},
+	"bool":   {"true or false", "布尔值"},
+}
+
+// DataTypeName is a data type's name in locale (the code itself when unknown).
+func DataTypeName(locale, dataType string) string {
+	n, ok := dataTypes[dataType]
+	if !ok {
+		return dataType
+	}
+	if locale == ZhCN {
+		return n[1]
+	}
+	return n[0]
 }

@@ -55,6 +55,8 @@ func TestNormalizeAndPlaceholders(t *testing.T) {
 		{"known field in zh-CN", ZhCN, "err.required", "name", "名称 不能为空"},
 		{"indexed field by its label", ZhCN, "err.invalid", "params.items[3].value", "配置值 无效或格式错误"},
 		{"unknown field as given", ZhCN, "err.not_batch", "HeartbeatInterval", "HeartbeatInterval 不支持批量设置"},
+		{"protocol-log page cursor in zh-CN", ZhCN, "err.invalid", "cursor", "翻页位置 无效或格式错误"},
+		{"menu hidden flag in en-US", EnUS, "err.invalid", "hidden", "Hidden from the sidebar is invalid or in the wrong format"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := T(c.locale, c.key, map[string]any{"field": c.field}); got != c.want {

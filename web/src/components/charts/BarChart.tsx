@@ -6,19 +6,15 @@
  * alone. A hidden list repeats the figures per bucket for tests and screen readers
  * (`data-testid={testId-bucket-i}`, `data-time`, one `data-<series key>` per series).
  */
-import { useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { Empty, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import * as echarts from 'echarts/core';
-import { BarChart as EBarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import type { ECharts } from 'echarts/core';
 import { bucketLabel, bucketText, spansDays, type Step } from '../../utils/period';
 import { formatCount } from '../../utils/format';
 import { getTimeZone } from '../../utils/time';
-import { PALETTE, useEChart, VISUALLY_HIDDEN } from './useEChart';
-
-echarts.use([EBarChart, LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+import ChartCanvas from './ChartCanvas';
+import { PALETTE, VISUALLY_HIDDEN } from './theme';
 
 /** A bucket: its start (unix ms) and one number per series key (missing: 0). */
 export interface BarBucket {
@@ -126,7 +122,7 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
   seriesRef.current = series;
   const bucketsRef = useRef(buckets);
   bucketsRef.current = buckets;
-  const setEl = useEChart(option, (chart) => {
+  const bind = useCallback((chart: ECharts) => {
     const onItem = (p: { dataIndex: number; seriesIndex: number }) => {
       const b = bucketsRef.current[p.dataIndex];
       if (!b) return;
@@ -147,7 +143,7 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
       chart.off('click', onItem as never);
       zr.off('click', onArea as never);
     };
-  });
+  }, []);
 
   return (
     <div data-testid={testId} data-empty={empty ? '1' : '0'} data-loading={loading ? '1' : '0'} data-step={step} style={{ position: 'relative' }}>
@@ -160,7 +156,7 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} />
         </div>
       ) : (
-        <div ref={setEl} style={{ width: '100%', height }} />
+        <ChartCanvas option={option} bind={bind} height={height} />
       )}
       <ul style={VISUALLY_HIDDEN}>
         {buckets.map((b, i) => (

@@ -4,17 +4,13 @@
  * `data-value`, and clicking it selects the slice as clicking the slice does, so tests and
  * keyboard users need not aim at canvas pixels. Slice keys must differ between the two rings.
  */
-import { useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { Empty, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import * as echarts from 'echarts/core';
-import { PieChart as EPieChart } from 'echarts/charts';
-import { LegendComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import type { ECharts } from 'echarts/core';
 import { formatCount } from '../../utils/format';
-import { PALETTE, useEChart } from './useEChart';
-
-echarts.use([EPieChart, TooltipComponent, LegendComponent, CanvasRenderer]);
+import ChartCanvas from './ChartCanvas';
+import { PALETTE } from './theme';
 
 export interface PieSlice {
   key: string;
@@ -85,14 +81,14 @@ export default function PieChart({ slices, inner, title, ringNames, loading, onS
 
   const onSelectRef = useRef(onSelect);
   onSelectRef.current = onSelect;
-  const setEl = useEChart(option, (chart) => {
+  const bind = useCallback((chart: ECharts) => {
     const handler = (p: { seriesIndex?: number; data?: { key?: string } }) => {
       const key = p.data?.key;
       if (key) onSelectRef.current?.(key, p.seriesIndex === 1 ? 'inner' : 'outer');
     };
     chart.on('click', handler as never);
     return () => chart.off('click', handler as never);
-  });
+  }, []);
 
   const legend = (list: Colored[], ring: PieRing, name?: string) => (
     <div role="list" aria-label={name} style={{ display: 'flex', flexWrap: 'wrap', gap: '2px 12px', alignItems: 'center' }} data-testid={testId && `${testId}-${ring}`}>
@@ -132,7 +128,7 @@ export default function PieChart({ slices, inner, title, ringNames, loading, onS
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} />
         </div>
       ) : (
-        <div ref={setEl} style={{ width: '100%', height }} />
+        <ChartCanvas option={option} bind={bind} height={height} />
       )}
       {slices.length > 0 && legend(outer, 'outer', innerC ? ringNames?.outer : undefined)}
       {innerC && innerC.length > 0 && legend(innerC, 'inner', ringNames?.inner)}

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import '../../i18n';
 
 const chart = { setOption: vi.fn(), on: vi.fn(), off: vi.fn(), resize: vi.fn(), dispose: vi.fn(), getZr: () => ({ on: vi.fn(), off: vi.fn() }) };
@@ -8,7 +8,7 @@ vi.mock('echarts/core', () => ({ use: vi.fn(), init: vi.fn(() => chart) }));
 const { PieChart, BarChart } = await import('./index');
 
 describe('PieChart', () => {
-  it('lists every slice with its value and selects on click', () => {
+  it('lists every slice with its value and selects on click', async () => {
     const onSelect = vi.fn();
     render(
       <PieChart
@@ -27,7 +27,9 @@ describe('PieChart', () => {
     expect(onSelect).toHaveBeenCalledWith('c', 'inner');
     fireEvent.click(screen.getByTestId('pie-a'));
     expect(onSelect).toHaveBeenCalledWith('a', 'outer');
-    expect(chart.setOption).toHaveBeenCalled();
+    // the canvas comes with the ECharts chunk, after the legend
+    await waitFor(() => expect(chart.setOption).toHaveBeenCalled());
+    expect(document.querySelector('[data-chart="ready"]')).toBeTruthy();
     expect(screen.getByTestId('pie').getAttribute('data-empty')).toBe('0');
   });
 
@@ -38,6 +40,20 @@ describe('PieChart', () => {
     unmount();
     render(<PieChart testId="pie" slices={[]} loading />);
     expect(document.querySelector('.ant-skeleton')).toBeTruthy();
+  });
+});
+
+describe('the ECharts canvas', () => {
+  it('holds the place while its chunk loads, then draws and redraws on new figures', async () => {
+    chart.setOption.mockClear();
+    const { rerender } = render(<PieChart testId="pie" height={180} slices={[{ key: 'a', name: 'A', value: 1 }]} />);
+    await waitFor(() => expect(chart.setOption).toHaveBeenCalledTimes(1));
+    const box = document.querySelector<HTMLElement>('[data-testid="pie"] [data-chart]')!;
+    expect(box.style.height).toBe('180px');
+    rerender(<PieChart testId="pie" height={180} slices={[{ key: 'a', name: 'A', value: 2 }]} />);
+    await waitFor(() => expect(chart.setOption).toHaveBeenCalledTimes(2));
+    const last = chart.setOption.mock.calls[1][0] as { series: { data: { value: number }[] }[] };
+    expect(last.series[0].data[0].value).toBe(2);
   });
 });
 

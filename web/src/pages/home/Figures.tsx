@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import { Card, Col, Row, Space, Statistic, Tooltip } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PieChart } from '../../components/charts';
+// the pie alone, not the charts' barrel: its period picker (antd's date pickers) is not part of the first load
+import PieChart from '../../components/charts/PieChart';
 import type { HomeOverview } from '../../services/stats';
 import { formatCount } from '../../utils/format';
 import { activitySlices, deviceListUrl, healthSlices, kindEvents, kindSlices, levelEvents, levelSlices, modelSlices, openAlarmEvents, sum, type EventFilter } from './figures';

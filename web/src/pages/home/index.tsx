@@ -5,22 +5,53 @@
  * it, filtered. Live: a pushed status change refetches the figures (at most once a second);
  * while the stream is down they are polled every 30 s. Three calls draw the page (overview,
  * faults, events) besides the status stream.
+ *
+ * First load (issue 8, scripts/budget.mjs): the route's chunks carry the figures (pie legends
+ * and counts). The parts with heavy code, ECharts (components/charts), antd's Table and date
+ * pickers (fault statistics, recent events, the event drawer and the live badge, which share the
+ * fleet module), are fetched when the page first renders, alongside its three calls, with
+ * placeholders of their size meanwhile.
  */
 import { useCallback, useState } from 'react';
-import { Alert, Col, Row, Space, Typography } from 'antd';
+import { Alert, Card, Col, Row, Space, Typography } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../components/access';
-import { LiveBadge } from '../../components/fleet';
+import { deferred } from '../../components/charts/deferred';
 import { useLiveRefresh } from '../../hooks/useLiveRefresh';
 import { homeEvents, homeFaults, homeOverview } from '../../services/stats';
 import { currentPeriod, type PeriodValue } from '../../utils/period';
 import { getTimeZone } from '../../utils/time';
 import Figures from './Figures';
-import FaultStats from './FaultStats';
-import RecentEvents from './RecentEvents';
-import EventsDrawer, { type EventsView } from './EventsDrawer';
+import type { FaultStatsProps } from './FaultStats';
+import type { RecentEventsProps } from './RecentEvents';
+import type { EventsView } from './EventsDrawer';
 import type { EventFilter } from './figures';
+
+function SectionLoading({ title, height }: { title: string; height: number }) {
+  const { t } = useTranslation();
+  return (
+    <Card title={t(title)} loading styles={{ body: { minHeight: height } }}>
+      {null}
+    </Card>
+  );
+}
+const FaultStats = deferred<FaultStatsProps>(
+  () => import('./FaultStats'),
+  () => <SectionLoading title="home.faultStats" height={640} />,
+);
+const RecentEvents = deferred<RecentEventsProps>(
+  () => import('./RecentEvents'),
+  () => <SectionLoading title="home.recentEvents" height={420} />,
+);
+const EventsDrawer = deferred<{ view: EventsView | null; onClose(): void }>(
+  () => import('./EventsDrawer'),
+  () => null,
+);
+const LiveBadge = deferred<{ up: boolean }>(
+  () => import('../../components/fleet').then((m) => ({ default: m.LiveBadge })),
+  () => <span style={{ display: 'inline-block', height: 22 }} />,
+);
 
 /** Query-key root of every home query (invalidated on pushed changes). */
 export const HOME_KEY = 'home';

@@ -18,6 +18,9 @@ import { formatBytes, formatCount, formatDuration } from '../../../utils/format'
 import { formatTime } from '../../../utils/time';
 import { customerFigures, modelTypeCounts, OVERVIEW_REFRESH_MS, queueUse, SYSTEM_EVENTS, type CustomerFigure } from './overview';
 
+/** The database kinds' own names (product names, not translated). */
+const DATABASE_NAMES: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
 const OVERVIEW_KEY = 'system/overview';
 const CUSTOMER_LABELS: Record<CustomerFigure, string> = {
   enabled: 'stats.sys.enabled',
@@ -165,14 +168,16 @@ export default function SystemOverview() {
       {sys && (
         <Card title={t('stats.sys.info')} data-testid="system-info" style={{ marginBottom: 16 }}>
           <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }}>
-            <Descriptions.Item label={t('stats.sys.version')}>{sys.version || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('stats.sys.version')}><span translate="no">{sys.version || '-'}</span></Descriptions.Item>
             <Descriptions.Item label={t('stats.sys.node')}>{sys.node || '-'}</Descriptions.Item>
             <Descriptions.Item label={t('stats.sys.uptime')}>
               <span title={formatTime(sys.startedAt)} data-testid="system-uptime">
                 {formatDuration(sys.uptimeMs)}
               </span>
             </Descriptions.Item>
-            <Descriptions.Item label={t('stats.sys.database')}>{sys.database || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('stats.sys.database')}>
+              <span translate="no">{DATABASE_NAMES[sys.database] ?? (sys.database || '-')}</span>
+            </Descriptions.Item>
             <Descriptions.Item label={t('stats.sys.databaseSize')}>{formatBytes(sys.databaseBytes)}</Descriptions.Item>
             <Descriptions.Item label={t('stats.sys.connected')}>{formatCount(sys.connected)}</Descriptions.Item>
             <Descriptions.Item label={t('stats.sys.inbound')}>
