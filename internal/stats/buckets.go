@@ -96,6 +96,11 @@ type Span struct {
 // 90 days up to today end with this month's bucket, not with a day bucket per day of it. A
 // ranking sums the rows of these spans.
 func Cover(start, end, horizon int64, loc *time.Location) []Span {
+	return CoverUpTo(GrainYear, start, end, horizon, loc)
+}
+
+// CoverUpTo is Cover with buckets no larger than grain top (stat_site has no years).
+func CoverUpTo(top int, start, end, horizon int64, loc *time.Location) []Span {
 	var out []Span
 	add := func(g int, from, to int64) {
 		if from >= to {
@@ -115,9 +120,9 @@ func Cover(start, end, horizon int64, loc *time.Location) []Span {
 	for at := Floor(GrainDay, start, loc); at < end && at < horizon; {
 		g := GrainDay
 		switch {
-		case whole(GrainYear, at):
+		case top >= GrainYear && whole(GrainYear, at):
 			g = GrainYear
-		case whole(GrainMonth, at):
+		case top >= GrainMonth && whole(GrainMonth, at):
 			g = GrainMonth
 		}
 		n := Next(g, at, loc)

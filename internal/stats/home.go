@@ -326,13 +326,28 @@ func (s *Service) Faults(ctx context.Context, sc access.Scope, r Range) (FaultSt
 	return out, err
 }
 
+// rankSites ranks the sites by faults in sp: hours are read as they are, a longer range from
+// the fewest whole day and month buckets covering it (CoverUpTo).
 func (s *Service) rankSites(ctx context.Context, sp span, cond string, args []any) ([]SiteRank, error) {
+	spans := []Span{{Grain: sp.grain, From: sp.start, To: sp.end}}
+	if sp.grain != GrainHour {
+		spans = CoverUpTo(GrainMonth, sp.start, sp.end, s.now()+code.MaxClockAheadMS, s.loc)
+	}
+	if len(spans) == 0 {
+		return []SiteRank{}, nil
+	}
+	var parts []string
+	var qargs []any
+	for _, p := range spans {
+		parts = append(parts, `SELECT s.site_id, s.offline_n + s.alarm_n + s.fault_n + s.unavailable_n AS n FROM stat_site s
+			WHERE s.grain = ? AND s.bucket >= ? AND s.bucket < ? AND `+cond)
+		qargs = append(append(qargs, p.Grain, p.From, p.To), args...)
+	}
 	q := `SELECT r.site_id, COALESCE(st.name, ''), COALESCE(c.name, ''), r.n FROM (
-		SELECT s.site_id, SUM(s.offline_n + s.alarm_n + s.fault_n + s.unavailable_n) AS n FROM stat_site s
-		WHERE s.grain = ? AND s.bucket >= ? AND s.bucket < ? AND ` + cond + ` GROUP BY s.site_id) r
+		SELECT u.site_id, SUM(u.n) AS n FROM (` + strings.Join(parts, " UNION ALL ") + `) u GROUP BY u.site_id) r
 		LEFT JOIN site st ON st.id = r.site_id LEFT JOIN customer c ON c.id = st.customer_id
 		WHERE r.n > 0 ORDER BY r.n DESC, r.site_id LIMIT ?`
-	rows, err := s.db.Query(ctx, q, append(append([]any{sp.grain, sp.start, sp.end}, args...), topRanked)...)
+	rows, err := s.db.Query(ctx, q, append(qargs, topRanked)...)
 	if err != nil {
 		return nil, fmt.Errorf("stats: site ranking: %w", err)
 	}

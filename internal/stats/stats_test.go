@@ -185,6 +185,14 @@ func TestDashboardFiguresOfAKnownFleet(t *testing.T) {
 			if len(f.Devices) != 3 || f.Devices[0].Count != 2 || f.Devices[0].DeviceID != k.a2.ID || f.Devices[0].SN != "KA2" {
 				t.Fatalf("%+v", f.Devices)
 			}
+			// the sites' counts, summed over whole months and days, are the range's faults
+			var sites int64
+			for _, x := range f.Sites {
+				sites += x.Count
+			}
+			if all := f.Total.Offline + f.Total.Alarm + f.Total.Fault + f.Total.Unavailable; len(f.Sites) == 0 || sites != all {
+				t.Fatalf("sites %+v count %d, the range's faults %d", f.Sites, sites, all)
+			}
 		})
 		t.Run("bad ranges are refused", func(t *testing.T) {
 			for _, r := range []stats.Range{{}, {Start: k.start, End: k.start}, {Start: k.start, End: k.start + 400*86_400_000}} {
