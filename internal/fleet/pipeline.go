@@ -313,8 +313,17 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 			break
 		}
 		p.stats.failures.Add(1)
-		if attempt >= 50 || strings.Contains(err.Error(), "database is closed") {
-			slog.Error("ingest batch lost after retries", "units", len(units), "err", err)
+		refused := attempt >= 2 && p.db.Pool().PingContext(ctx) == nil
+		if refused && len(units) > 1 {
+			// the database answers but refuses this batch: commit its halves apart, so that
+			// one unit it cannot take costs only that unit
+			slog.Warn("ingest batch refused, committing its halves apart", "units", len(units), "err", err)
+			p.commit(ctx, units[:len(units)/2])
+			p.commit(ctx, units[len(units)/2:])
+			return
+		}
+		if refused || attempt >= 50 || strings.Contains(err.Error(), "database is closed") {
+			slog.Error("ingest batch not written", "units", len(units), "refused", refused, "attempts", attempt+1, "err", err)
 			for _, u := range units {
 				if u.done != nil {
 					u.done <- err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -287,4 +288,49 @@ func benchEachDB(b *testing.B, fn func(b *testing.B, d *db.DB)) {
 			fn(b, d)
 		})
 	}
+}
+
+// A charger's bytes that are not UTF-8, or a NUL, are kept (as U+FFFD) instead of making the
+// whole batch fail; a unit the database refuses anyway (here a NaN point, which SQLite stores as
+// NULL) costs only that unit: the batch is committed in halves until it stands alone.
+func TestPipelineOneBadUnitCostsOnlyItself(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		dev := seedDevice(t, d, "BAD-1")
+		p := fleet.NewPipeline(d, fleet.PipelineOptions{Linger: 50 * time.Millisecond})
+		defer p.Close()
+		bad := "[2,\"1\",\"DataTransfer\",{\"data\":\"\xff\xfe\x00end\"}]"
+		units := []*fleet.Unit{
+			{Logs: []fleet.LogRow{{SN: "BAD-1", Type: fleet.LogReceived, Data: bad}},
+				Runtime: []fleet.RuntimeRow{{DeviceID: dev, Name: "Vendor\x00", Value: "v\xff", At: 1000}}},
+			{Logs: []fleet.LogRow{{SN: "BAD-1", Type: fleet.LogReceived, Data: "good"}},
+				Series: []fleet.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: 1000, Value: 230}}},
+		}
+		if d.Dialect() == db.SQLite {
+			units = append(units, &fleet.Unit{Series: []fleet.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: 2000, Value: math.NaN()}}})
+		}
+		errs := make([]error, len(units))
+		var wg sync.WaitGroup
+		for i, u := range units {
+			wg.Add(1)
+			go func() { defer wg.Done(); errs[i] = p.Commit(ctx, u) }()
+		}
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("good units refused: %v", errs)
+		}
+		if d.Dialect() == db.SQLite && errs[2] == nil {
+			t.Fatal("a NaN point was stored")
+		}
+		var data, name, value string
+		if err := d.QueryRow(ctx, `SELECT data FROM protocol_log WHERE sn = 'BAD-1' AND data <> 'good'`).Scan(&data); err != nil || data != "[2,\"1\",\"DataTransfer\",{\"data\":\"\uFFFD\uFFFDend\"}]" {
+			t.Fatalf("bad frame kept as %q (%v)", data, err)
+		}
+		if err := d.QueryRow(ctx, `SELECT name, value FROM device_runtime WHERE device_id = ?`, dev).Scan(&name, &value); err != nil || name != "Vendor\uFFFD" || value != "v\uFFFD" {
+			t.Fatalf("runtime value kept as %q = %q (%v)", name, value, err)
+		}
+		if n := count(t, d, `SELECT COUNT(*) FROM device_series WHERE device_id = ?`, dev); n != 1 {
+			t.Fatalf("%d series points, want the good one", n)
+		}
+	})
 }

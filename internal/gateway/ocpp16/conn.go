@@ -33,10 +33,8 @@ type CallError struct{ Code, Description string }
 
 func (e *CallError) Error() string { return "CALLERROR " + e.Code + ": " + e.Description }
 
-// conn is one charger connection. One goroutine reads; a charger's CALL is handled by a
-// goroutine of its own, one at a time and in order (handling), so that the answer to a server
-// call is read while the charger's message waits for its commit; writes are serialised by
-// writeMu; server calls are one at a time (OCPP-J §4.1.1).
+// conn is one charger connection. One goroutine reads (and handles charger calls in order);
+// writes are serialised by writeMu; server calls are one at a time (OCPP-J §4.1.1).
 type conn struct {
 	g        *Gateway
 	ws       *websocket.Conn
@@ -47,7 +45,6 @@ type conn struct {
 	addr     string
 	writeMu  sync.Mutex
 	callMu   chan struct{}
-	handling chan struct{} // held while a charger's CALL is handled
 	pendMu   sync.Mutex
 	pending  map[string]chan callResult
 	seq      atomic.Int64
@@ -78,14 +75,12 @@ func (c *conn) readDeadline() time.Time {
 func (c *conn) run() {
 	f := c.g.fleet
 	c.callMu = make(chan struct{}, 1)
-	c.handling = make(chan struct{}, 1)
 	c.nextPing.schedule(time.Now(), c.g.opt.PingInterval)
 	c.g.conns.Store(c, struct{}{})
 	c.g.active.Add(1)
 	defer func() {
 		c.Close("ended")
 		c.failPending()
-		c.handling <- struct{}{} // the CALL being handled is stored before the disconnect
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if f.Registry.Unregister(c.sn, c) && c.dev != nil {
 			f.Disconnected(ctx, c.dev, c.id)
@@ -216,13 +211,20 @@ func (c *conn) handle(data []byte) {
 			c.sendError(id, "FormationViolation", "CALL needs an action and a payload")
 			return
 		}
-		// one CALL at a time: a charger that sends the next before its answer is not read from
-		// until the previous one is answered (OCPP-J allows one open call per side)
-		c.handling <- struct{}{}
-		go func() {
-			defer func() { <-c.handling }()
-			c.answer(id, action, parts[3])
-		}()
+		res, err := c.dispatch(action, parts[3])
+		if err != nil {
+			var ce *CallError
+			if errors.As(err, &ce) {
+				c.sendError(id, ce.Code, ce.Description)
+			} else {
+				slog.Warn("ocpp call failed", "sn", c.sn, "action", action, "err", err)
+				c.sendError(id, "InternalError", "the central system could not process the message")
+			}
+			return
+		}
+		body, _ := json.Marshal(res)
+		frame, _ := json.Marshal([]any{msgCallResult, id, json.RawMessage(body)})
+		_ = c.write(frame)
 	case msgCallResult, msgCallError:
 		var r callResult
 		if typ == msgCallResult {
@@ -243,24 +245,6 @@ func (c *conn) handle(data []byte) {
 			ch <- r
 		}
 	}
-}
-
-// answer handles one CALL of the charger and sends its CALLRESULT or CALLERROR.
-func (c *conn) answer(id, action string, payload json.RawMessage) {
-	res, err := c.dispatch(action, payload)
-	if err != nil {
-		var ce *CallError
-		if errors.As(err, &ce) {
-			c.sendError(id, ce.Code, ce.Description)
-		} else {
-			slog.Warn("ocpp call failed", "sn", c.sn, "action", action, "err", err)
-			c.sendError(id, "InternalError", "the central system could not process the message")
-		}
-		return
-	}
-	body, _ := json.Marshal(res)
-	frame, _ := json.Marshal([]any{msgCallResult, id, json.RawMessage(body)})
-	_ = c.write(frame)
 }
 
 func (c *conn) sendError(id, code, desc string) {
