@@ -80,11 +80,17 @@ test('root sees the main screens in zh-CN without English', async () => {
   for (const [code, name, level] of [[1, 'Soft reboot', 3], [2, 'Hard reboot', 2], [3, 'Disable system', 2], [9, 'Refresh configuration', 4]]) {
     await root.must('POST', '/api/auth/sys/dev/model/item/add', { modelId: model.id, kind: 'control', controlName: name, controlTypeCode: code, controlLevel: level });
   }
+  // a config item with the standard OCPP names typed in English: zh-CN shows them in Chinese
+  await root.must('POST', '/api/auth/sys/dev/model/item/add', {
+    modelId: model.id, kind: 'config', configGroup: 'Core', configItem: 'Heartbeat interval (s)', protocolKey: 'HeartbeatInterval',
+    readLevel: 5, writeLevel: 2, dataType: 'int', dataRange: '10~3600',
+  });
   const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn: SN, name: '一号桩', modelId: model.id, siteId: site.id, maintenanceCycle: 90 });
   const role = await root.must('POST', '/api/auth/sys/role/add', { name: '运维' });
 
   charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: SN, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
   charger.handle('Reset', () => ({ status: 'Rejected' }));
+  charger.handle('GetConfiguration', () => ({ configurationKey: [{ key: 'HeartbeatInterval', readonly: false, value: '300' }] }));
   await charger.connect();
   const now = () => new Date().toISOString();
   assert.equal((await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: MODEL, firmwareVersion: '1.0.0' })).status, 'Accepted');
@@ -95,6 +101,14 @@ test('root sees the main screens in zh-CN without English', async () => {
   for (const sn of ['ZH-BL-0001', 'ZH-X-0002']) {
     const knock = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], reconnect: false });
     await assert.rejects(knock.connect(), undefined, `${sn} is refused`);
+  }
+  // the configuration is read once, so the device's configuration screen lists the item
+  const read = await root.must('POST', '/api/auth/sys/dev/control/send', { deviceIds: [device.id], controlType: 9, params: {} });
+  for (let i = 0; ; i++) {
+    const c = await root.must('GET', `/api/auth/sys/dev/control/detail?id=${read.commands[0].id}`);
+    if (c.result === 2) break;
+    assert.ok(c.result === 1 && i < 100, `GetConfiguration ended with ${c.result} ${c.message}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
   await charger.call('MeterValues', {
     connectorId: 1,
@@ -128,6 +142,12 @@ test('root sees the main screens in zh-CN without English', async () => {
   await page.getByText('接地故障').first().waitFor();
   await page.getByText('温度').first().waitFor();
   await page.getByText('31.5 °C').first().waitFor();
+  // the configuration screen: the standard group and item names in Chinese, no English name
+  const configRow = page.locator('[data-testid="section-config"] tr[data-row-key="HeartbeatInterval"]');
+  await configRow.getByText('心跳间隔（秒）').waitFor();
+  await configRow.getByText('基本参数').waitFor();
+  // (the protocol key HeartbeatInterval is a code, marked translate="no")
+  assert.deepEqual((await latinWords(page)).filter((w) => /heartbeat/i.test(w)), [], 'no English config name on the configuration screen');
   await check(`/manage/device/detail/${device.id}/remote`, '[data-testid="control-1"]');
   assert.equal(await page.getByTestId('control-1').textContent(), '软重启');
   // a command the charger refuses: the confirm and the result in Chinese
@@ -146,6 +166,12 @@ test('root sees the main screens in zh-CN without English', async () => {
   await check(`/manage/system/role/auth/data/${role.id}`, '[data-testid="role-level-hint"]');
   assert.match(await page.getByTestId('role-level-hint').textContent(), /0 为最高/);
   await check('/manage/system/device-model', '.ant-table-row');
+  // the model's items: the config item and the control names in Chinese
+  await check(`/manage/system/device-model/${model.id}`, '[data-testid="model-detail"] .ant-table-row');
+  await page.locator('[data-testid="model-detail"] .ant-table-row', { hasText: '心跳间隔（秒）' }).getByText('基本参数').waitFor();
+  await page.getByTestId('model-detail').getByRole('tab', { name: '控制项' }).click();
+  await page.locator('[data-testid="model-detail"] .ant-table-row', { hasText: '软重启' }).first().waitFor();
+  await collect(`/manage/system/device-model/${model.id}#control`);
   await check('/manage/system/config-model/list', '.ant-table-row');
   await check('/manage/system/config-model/group', '.ant-table-row');
   await check('/manage/system/logs/action', '.ant-table-row');

@@ -9,7 +9,7 @@ import { useListState } from '../hooks/useListState';
 import type { CommandState } from '../hooks/useCommands';
 import { EVENT_KINDS, EVENT_LEVELS, listEvents, RESULT_COLORS, type DeviceEvent } from '../services/fleet';
 import { batchProgress } from '../utils/fleet';
-import { ocppName, type OcppKind } from '../utils/names';
+import { displayItemName, ocppName, type OcppKind } from '../utils/names';
 import { formatTime } from '../utils/time';
 
 /** A command result 1-5 as a badge (`data-result` for tests). */
@@ -24,13 +24,14 @@ export function ResultBadge({ result }: { result: number }) {
 
 /**
  * The name of a control type (1-11): one name per operation everywhere. In English the model's
- * own name for it, if it has one; in other languages the type's name, since a model's control
- * names are typed once, in one language.
+ * own name for it, if it has one (a standard name typed in Chinese, such as the zh-CN demo's,
+ * shown in English); in other languages the type's name, since a model's control names are typed
+ * once, in one language.
  */
 export function useControlName() {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
-  return (type: number, name?: string | null) => (en && name) || t(`control.type.${type}`);
+  return (type: number, name?: string | null) => (en && displayItemName(name, t)) || t(`control.type.${type}`);
 }
 
 /** The name of an OCPP value (error code, connector/firmware/diagnostics status) in the UI language. */

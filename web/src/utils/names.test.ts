@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import i18n from '../i18n';
-import { localised, locationName, measurandLabel, ocppName, ocppUnit } from './names';
+import { displayItemName, displayRange, localised, locationName, measurandLabel, ocppName, ocppUnit } from './names';
 
 const t = (k: string) => i18n.t(k, { lng: 'zh-CN' });
 const tEn = (k: string) => i18n.t(k, { lng: 'en-US' });
@@ -55,5 +57,61 @@ describe('ocppUnit', () => {
     expect(ocppUnit('Percent')).toBe('%');
     expect(ocppUnit('kWh')).toBe('kWh');
     expect(ocppUnit(undefined)).toBe('');
+  });
+});
+
+describe('displayItemName', () => {
+  it('shows a standard OCPP name in the user language', () => {
+    expect(displayItemName('Heartbeat interval (s)', t)).toBe('心跳间隔（秒）');
+    expect(displayItemName('Heartbeat interval (s)', tEn)).toBe('Heartbeat interval (s)');
+    expect(displayItemName('Core', t)).toBe('基本参数');
+    expect(displayItemName(' Key ', t)).toBe('参数键');
+    expect(displayItemName('Soft reboot', t)).toBe('软重启');
+  });
+  it('shows the Chinese seeded name in English in en-US', () => {
+    expect(displayItemName('心跳间隔（秒）', tEn)).toBe('Heartbeat interval (s)');
+    expect(displayItemName('基本参数', tEn)).toBe('Core');
+    expect(displayItemName('充电枪', tEn)).toBe('Connector');
+    expect(displayItemName('软重启', tEn)).toBe('Soft reboot');
+    expect(displayItemName('心跳间隔（秒）', t)).toBe('心跳间隔（秒）');
+  });
+  it('keeps a name the admin typed as it is, in both languages', () => {
+    for (const text of ['Heartbeat interval', 'Timing', '心跳周期', 'heartbeat interval (s)', 'Core settings']) {
+      expect(displayItemName(text, t)).toBe(text);
+      expect(displayItemName(text, tEn)).toBe(text);
+    }
+    expect(displayItemName('', t)).toBe('');
+    expect(displayItemName(null, tEn)).toBe('');
+  });
+});
+
+describe('displayRange', () => {
+  const yesNo = 'Yes|true|boolean\nNo|false|boolean';
+  it("shows an enumeration's standard labels in the user language", () => {
+    expect(displayRange('enum', yesNo, t)).toBe('是|true|boolean\n否|false|boolean');
+    expect(displayRange('enum', '是|true|boolean\n否|false|boolean', tEn)).toBe(yesNo);
+    expect(displayRange('enum', yesNo, tEn)).toBe(yesNo);
+  });
+  it('keeps other labels and ranges as they are', () => {
+    expect(displayRange('enum', 'Fast|1|number\nYes|2|number', t)).toBe('Fast|1|number\n是|2|number');
+    expect(displayRange('int', '10~3600', t)).toBe('10~3600');
+    expect(displayRange('string', 'Yes|true', t)).toBe('Yes|true');
+    expect(displayRange('enum', '', t)).toBe('');
+  });
+});
+
+describe('the demo names (internal/demo/names.go zhNames)', () => {
+  const src = readFileSync(join(__dirname, '../../../internal/demo/names.go'), 'utf8');
+  const body = src.slice(src.indexOf('var zhNames'), src.indexOf('\n}', src.indexOf('var zhNames')));
+  const pairs = [...body.matchAll(/^\s*"((?:[^"\\]|\\.)*)":\s*"((?:[^"\\]|\\.)*)",/gm)].map((m) => [m[1], m[2]].map((s) => s.replace(/\\n/g, '\n')));
+  it('are all standard: each shows in the user language, whichever language it was seeded in', () => {
+    expect(pairs.length).toBeGreaterThan(20);
+    for (const [en, zh] of pairs) {
+      const show = en.includes('|') ? (s: string, tr: typeof t) => displayRange('enum', s, tr) : displayItemName;
+      expect(show(en, t), en).toBe(zh);
+      expect(show(zh, tEn), zh).toBe(en);
+      expect(show(en, tEn), en).toBe(en);
+      expect(show(zh, t), zh).toBe(zh);
+    }
   });
 });

@@ -1,4 +1,4 @@
-/** Names of OCPP 1.6 values (error codes, connector, firmware and diagnostics statuses) and action-log locations. */
+/** Names of OCPP 1.6 values (error codes, connector, firmware and diagnostics statuses), standard configuration names and action-log locations. */
 export default {
   'ocpp.error.ConnectorLockFailure': 'Connector lock failure',
   'ocpp.error.EVCommunicationError': 'EV communication error',
@@ -37,6 +37,20 @@ export default {
   'ocpp.diagnostics.Uploading': 'Uploading',
   'ocpp.diagnostics.Uploaded': 'Uploaded',
   'ocpp.diagnostics.UploadFailed': 'Upload failed',
+  // standard names of OCPP 1.6 configuration groups, keys and parameters, as model items name them (utils/names displayItemName)
+  'ocpp.group.Core': 'Core',
+  'ocpp.group.Authorization': 'Authorization',
+  'ocpp.group.Identity': 'Identity',
+  'ocpp.group.Metering': 'Metering',
+  'ocpp.config.HeartbeatInterval': 'Heartbeat interval (s)',
+  'ocpp.config.MeterValueSampleInterval': 'Meter value sample interval (s)',
+  'ocpp.config.ConnectionTimeOut': 'Connection timeout (s)',
+  'ocpp.config.LocalAuthorizeOffline': 'Local authorize offline',
+  'ocpp.config.NumberOfConnectors': 'Number of connectors',
+  'ocpp.config.MeterValuesSampledData': 'Sampled measurands',
+  'ocpp.param.connectorId': 'Connector',
+  'ocpp.param.key': 'Key',
+  'ocpp.param.value': 'Value',
   'location.localhost': 'This computer',
   'location.LAN': 'Local network',
 };

@@ -1,4 +1,4 @@
-/** OCPP 1.6 取值（错误码、充电枪、固件与诊断状态）与操作日志位置的名称。 */
+/** OCPP 1.6 取值（错误码、充电枪、固件与诊断状态）、标准配置名称与操作日志位置的名称。 */
 export default {
   'ocpp.error.ConnectorLockFailure': '充电枪锁止故障',
   'ocpp.error.EVCommunicationError': '车辆通信错误',
@@ -37,6 +37,20 @@ export default {
   'ocpp.diagnostics.Uploading': '上传中',
   'ocpp.diagnostics.Uploaded': '已上传',
   'ocpp.diagnostics.UploadFailed': '上传失败',
+  // standard names of OCPP 1.6 configuration groups, keys and parameters, as model items name them (utils/names displayItemName)
+  'ocpp.group.Core': '基本参数',
+  'ocpp.group.Authorization': '鉴权',
+  'ocpp.group.Identity': '设备信息',
+  'ocpp.group.Metering': '计量',
+  'ocpp.config.HeartbeatInterval': '心跳间隔（秒）',
+  'ocpp.config.MeterValueSampleInterval': '电表采样间隔（秒）',
+  'ocpp.config.ConnectionTimeOut': '连接超时（秒）',
+  'ocpp.config.LocalAuthorizeOffline': '离线本地鉴权',
+  'ocpp.config.NumberOfConnectors': '充电枪数量',
+  'ocpp.config.MeterValuesSampledData': '采样测量值',
+  'ocpp.param.connectorId': '充电枪',
+  'ocpp.param.key': '参数键',
+  'ocpp.param.value': '参数值',
   'location.localhost': '本机',
   'location.LAN': '局域网',
 };

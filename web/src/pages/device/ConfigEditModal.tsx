@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { listItems } from '../../services/deviceModel';
 import type { ConfigValue } from '../../services/fleet';
 import { brokenRule, rulesByKey, valueRule } from '../../utils/dataRange';
+import { displayItemName } from '../../utils/names';
 
 /** The model's config and param items by lower-case protocol key. */
 function useValueRules(modelId: number) {
@@ -64,7 +65,7 @@ export default function ConfigEditModal({
             <Form.Item
               key={i.key}
               name={i.key}
-              label={i.name ? `${i.name} (${i.key})` : i.key}
+              label={i.name ? `${displayItemName(i.name, t)} (${i.key})` : i.key}
               extra={
                 <span data-testid={`config-rule-${i.key}`}>
                   {t('config.current', { value: i.value })}

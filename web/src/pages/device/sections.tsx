@@ -11,7 +11,7 @@ import ListPage from '../../components/ListPage';
 import { DeviceStatus, YesNo } from '../../components/Flag';
 import { ResultBadge, useControlName, useOcppName } from '../../components/fleet';
 import { useCatalogue } from '../../hooks/useCatalogue';
-import { ocppUnit } from '../../utils/names';
+import { displayItemName, ocppUnit } from '../../utils/names';
 import { useListState } from '../../hooks/useListState';
 import { listDataItems } from '../../services/catalogue';
 import { getConfigValues, getRuntime, listCommands, type Command, type ConfigValue, type Connector, type RuntimeValue } from '../../services/fleet';
@@ -123,9 +123,9 @@ export function ConfigTable({
   const { t } = useTranslation();
   const q = useConfigValues(id);
   const columns: ColumnsType<ConfigValue> = [
-    { title: t('config.group'), dataIndex: 'group', key: 'group', render: (v: string) => v || '-' },
-    { title: t('config.key'), dataIndex: 'key', key: 'key' },
-    { title: t('config.name'), dataIndex: 'name', key: 'name', render: (v: string) => v || '-' },
+    { title: t('config.group'), dataIndex: 'group', key: 'group', render: (v: string) => displayItemName(v, t) || '-' },
+    { title: t('config.key'), dataIndex: 'key', key: 'key', render: (v: string) => <span translate="no">{v}</span> },
+    { title: t('config.name'), dataIndex: 'name', key: 'name', render: (v: string) => displayItemName(v, t) || '-' },
     { title: t('config.value'), dataIndex: 'value', key: 'value', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
     { title: t('config.readonly'), dataIndex: 'readonly', key: 'readonly', render: (v: boolean) => <YesNo value={v} /> },
     { title: t('config.batch'), dataIndex: 'batch', key: 'batch', render: (v: boolean) => <YesNo value={v} /> },

@@ -12,6 +12,7 @@ import { useModelOptions } from '../../../hooks/useOptions';
 import { addItem, deleteItems, getModel, listItems, updateItem, type ItemInput, type ItemKind } from '../../../services/deviceModel';
 import type { ModelItem } from '../../../services/typings';
 import { duplicateControlCodes } from '../../../utils/dataRange';
+import { displayItemName, displayRange } from '../../../utils/names';
 import { ItemFields, ModelFields } from './ModelFields';
 import { toModelValues, useSaveModel, type ModelValues } from './ModelList';
 
@@ -84,18 +85,18 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
   const cols: ColumnsType<ModelItem> =
     kind === 'control'
       ? [
-          { title: t('item.controlName'), dataIndex: 'controlName', key: 'controlName' },
+          { title: t('item.controlName'), dataIndex: 'controlName', key: 'controlName', render: (v: string) => displayItemName(v, t) || '-' },
           { title: t('item.controlTypeCode'), dataIndex: 'controlTypeCode', key: 'code', render: (v: number) => `${v} · ${t(`control.type.${v}`)}` },
           { title: t('item.controlLevel'), dataIndex: 'controlLevel', key: 'controlLevel' },
-          { title: t('item.param1Name'), dataIndex: 'param1Name', key: 'p1', render: (v: string) => v || '-' },
-          { title: t('item.param2Name'), dataIndex: 'param2Name', key: 'p2', render: (v: string) => v || '-' },
+          { title: t('item.param1Name'), dataIndex: 'param1Name', key: 'p1', render: (v: string) => displayItemName(v, t) || '-' },
+          { title: t('item.param2Name'), dataIndex: 'param2Name', key: 'p2', render: (v: string) => displayItemName(v, t) || '-' },
         ]
       : [
-          { title: t('item.configGroup'), dataIndex: 'configGroup', key: 'configGroup', render: (v: string) => v || '-' },
-          { title: t('item.configItem'), dataIndex: 'configItem', key: 'configItem' },
-          { title: t('item.protocolKey'), dataIndex: 'protocolKey', key: 'protocolKey' },
+          { title: t('item.configGroup'), dataIndex: 'configGroup', key: 'configGroup', render: (v: string) => displayItemName(v, t) || '-' },
+          { title: t('item.configItem'), dataIndex: 'configItem', key: 'configItem', render: (v: string) => displayItemName(v, t) || '-' },
+          { title: t('item.protocolKey'), dataIndex: 'protocolKey', key: 'protocolKey', render: (v: string) => <span translate="no">{v}</span> },
           { title: t('item.dataType'), dataIndex: 'dataType', key: 'dataType', render: (v: string) => t(`dataType.${v}`) },
-          { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string) => <span style={{ whiteSpace: 'pre' }}>{v || '-'}</span> },
+          { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string, r) => <span style={{ whiteSpace: 'pre' }}>{displayRange(r.dataType, v, t) || '-'}</span> },
           { title: t('item.readLevel'), dataIndex: 'readLevel', key: 'readLevel' },
           { title: t('item.writeLevel'), dataIndex: 'writeLevel', key: 'writeLevel' },
           { title: t('item.batch'), dataIndex: 'batch', key: 'batch', render: (v: boolean) => <YesNo value={v} /> },
@@ -108,7 +109,7 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
       render: (_: unknown, r) => (
         <Space>
           <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
-          <a onClick={() => confirm(() => deleteItems([r.id]), { title: t('com_confirm_delete', { name: r.controlName || r.configItem }), danger: true, invalidate: [key] })}>
+          <a onClick={() => confirm(() => deleteItems([r.id]), { title: t('com_confirm_delete', { name: displayItemName(r.controlName || r.configItem, t) }), danger: true, invalidate: [key] })}>
             {t('com_delete')}
           </a>
         </Space>
