@@ -60,6 +60,19 @@ export async function startServer(extraArgs = []) {
   };
 }
 
+/**
+ * A server speaking `locale` by default, a browser in that language and root's API session
+ * (privacy policy accepted): the set-up of a test file that runs in each language.
+ */
+export async function localeFixture(locale, extraArgs = []) {
+  const server = await startServer(['--default-locale', locale, ...extraArgs]);
+  const browser = await openBrowser(locale);
+  await browser.context.addInitScript((l) => localStorage.setItem('chargeops_locale', l), locale);
+  const root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
+  await root.acceptPrivacy();
+  return { server, browser, root };
+}
+
 /** Opens a fresh headless Chromium profile. */
 export async function openBrowser(locale = 'en-US') {
   const profile = mkdtempSync(join(tmpdir(), 'chargeops-chromium-'));

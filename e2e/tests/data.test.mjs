@@ -5,7 +5,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { RPCClient } from 'ocpp-rpc';
-import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { localeFixture, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 
 const SN = 'E2E-DATA-0001';
 const KEY = 'HeartbeatInterval';
@@ -38,11 +38,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     let charger;
 
     before(async () => {
-      server = await startServer(['--default-locale', locale]);
-      browser = await openBrowser(locale);
-      await browser.context.addInitScript((l) => localStorage.setItem('chargeops_locale', l), locale);
-      root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
-      await root.acceptPrivacy();
+      ({ server, browser, root } = await localeFixture(locale));
     });
 
     after(async () => {

@@ -3,7 +3,7 @@
 // user's sidebar, and names each menu as the sidebar does.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { localeFixture, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 
 /** What each language shows: sidebar entries, a rename as menu management stores it, titles. */
 const TEXT = {
@@ -51,11 +51,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     let root;
 
     before(async () => {
-      server = await startServer(['--default-locale', locale]);
-      browser = await openBrowser(locale);
-      await browser.context.addInitScript((l) => localStorage.setItem('chargeops_locale', l), locale);
-      root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
-      await root.acceptPrivacy();
+      ({ server, browser, root } = await localeFixture(locale));
     });
 
     after(async () => {

@@ -269,13 +269,7 @@ func benchDB(b *testing.B, dialect string, loc *time.Location) *db.DB {
 	var fresh func() *db.DB
 	if dialect == "sqlite" {
 		dir := filepath.Join(os.TempDir(), "chargeops_bench_stats_"+benchVersion)
-		open := func() *db.DB {
-			d, err := db.Open(ctx, "", dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}
+		open := opener(b, "", dir)
 		d = open()
 		fresh = func() *db.DB {
 			d.Close()
@@ -304,13 +298,7 @@ func benchDB(b *testing.B, dialect string, loc *time.Location) *db.DB {
 			b.Fatal(err)
 		}
 		u.Path = "/" + benchPGName
-		open := func() *db.DB {
-			d, err := db.Open(ctx, u.String(), "")
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}
+		open := opener(b, u.String(), "")
 		d = open()
 		fresh = func() *db.DB {
 			d.Close()
@@ -408,6 +396,17 @@ func checkSeed(b *testing.B, d *db.DB) {
 	}
 	b.Logf("aggregate rows: %s", strings.Join(rows, "; "))
 	fmt.Printf("ROWS %s %s\n", d.Dialect(), strings.Join(rows, "; "))
+}
+
+// opener opens the benchmark's database (a PostgreSQL URL, or SQLite in dir).
+func opener(b *testing.B, dsn, dir string) func() *db.DB {
+	return func() *db.DB {
+		d, err := db.Open(context.Background(), dsn, dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
 }
 
 // BenchmarkDashboard measures every dashboard read at 100,000 devices and a year of events,
