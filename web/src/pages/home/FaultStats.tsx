@@ -14,6 +14,9 @@ import { formatCount } from '../../utils/format';
 import { bucketEnd, bucketText, rangeText, stepOf, type PeriodValue } from '../../utils/period';
 import { KIND_COLORS, startedEvents, type EventFilter } from './figures';
 
+/** The rankings' count column: always in view; long names are cut with an ellipsis (the whole name in the cell's title). */
+const COUNT_WIDTH = 80;
+
 export interface FaultStatsProps {
   period: PeriodValue;
   onPeriod(p: PeriodValue): void;
@@ -59,10 +62,11 @@ export default function FaultStats({ period, onPeriod, data, loading, tz, canEve
       title: t('device.site'),
       dataIndex: 'name',
       key: 'name',
+      ellipsis: true,
       render: (v: string, r) => (canSite ? <Link to={`/manage/site/detail/${r.siteId}`}>{v}</Link> : v),
     },
-    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName' },
-    { title: t('home.rank.count'), dataIndex: 'count', key: 'count', align: 'right', render: (v: number, r) => <RankCount testId={`home-rank-sites-${r.siteId}`} value={v} /> },
+    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName', ellipsis: true },
+    { title: t('home.rank.count'), dataIndex: 'count', key: 'count', align: 'right', width: COUNT_WIDTH, render: (v: number, r) => <RankCount testId={`home-rank-sites-${r.siteId}`} value={v} /> },
   ];
   const deviceColumns: ColumnsType<FaultDeviceRank> = [
     { title: t('home.rank.no'), key: 'no', width: 56, render: (_: unknown, __, i) => i + 1 },
@@ -70,11 +74,12 @@ export default function FaultStats({ period, onPeriod, data, loading, tz, canEve
       title: t('device.sn'),
       dataIndex: 'sn',
       key: 'sn',
+      ellipsis: true,
       render: (v: string, r) => (canDevice ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
     },
-    { title: t('device.name'), dataIndex: 'name', key: 'name' },
-    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName' },
-    { title: t('home.rank.count'), dataIndex: 'count', key: 'count', align: 'right', render: (v: number, r) => <RankCount testId={`home-rank-devices-${r.deviceId}`} value={v} /> },
+    { title: t('device.name'), dataIndex: 'name', key: 'name', ellipsis: true },
+    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName', ellipsis: true },
+    { title: t('home.rank.count'), dataIndex: 'count', key: 'count', align: 'right', width: COUNT_WIDTH, render: (v: number, r) => <RankCount testId={`home-rank-devices-${r.deviceId}`} value={v} /> },
   ];
 
   return (
@@ -128,7 +133,7 @@ export default function FaultStats({ period, onPeriod, data, loading, tz, canEve
             loading={loading}
             columns={siteColumns}
             dataSource={data?.sites ?? []}
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
           />
           </div>
         </Col>
@@ -142,7 +147,7 @@ export default function FaultStats({ period, onPeriod, data, loading, tz, canEve
             loading={loading}
             columns={deviceColumns}
             dataSource={data?.devices ?? []}
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
           />
           </div>
         </Col>
