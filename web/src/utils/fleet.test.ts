@@ -230,6 +230,10 @@ describe('status counts follow the list filters', () => {
 
   it('keeps alarm status 0 (no alarm) as a filter', () => {
     expect(statusCountFilter({ alarmStatus: 0 })).toEqual({ alarmStatus: 0 });
+    // the home dashboard's restarting link counts (and marks as filtered) like the list
+    expect(statusCountFilter({ restarting: 1 })).toEqual({ restarting: true });
+    expect(statusCountFilter({ restarting: 0, siteId: 2 })).toEqual({ siteId: 2, restarting: false });
+    expect(statusCountFilter({ restarting: 'x' })).toEqual({});
   });
 
   it('sums the shown statuses into "all"', () => {

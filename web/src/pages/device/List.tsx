@@ -28,7 +28,7 @@ import {
   maintainDevices,
   maintainedDevices,
 } from '../../services/device';
-import type { Device, DeviceCountFilter } from '../../services/typings';
+import type { Device } from '../../services/typings';
 import { formatTime } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
@@ -143,8 +143,7 @@ function TotalMore() {
 }
 
 const countQuery = (filters: ListController['filters']) => {
-  const r = restartingOf(filters.restarting);
-  const f: DeviceCountFilter = r === undefined ? statusCountFilter(filters) : ({ ...statusCountFilter(filters), restarting: r } as DeviceCountFilter);
+  const f = statusCountFilter(filters);
   return { queryKey: [COUNT_KEY, f], queryFn: () => deviceStatusCounts(f), staleTime: 10_000 };
 };
 
