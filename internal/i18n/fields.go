@@ -88,10 +88,7 @@ var fieldIndex = regexp.MustCompile(`\[\d+\]`)
 func FieldName(locale, field string) string {
 	for _, k := range []string{field, fieldIndex.ReplaceAllString(field, "")} {
 		if m, ok := fieldNames[k]; ok {
-			if locale == ZhCN {
-				return m[1]
-			}
-			return m[0]
+			return pick(locale, m)
 		}
 	}
 	return field

@@ -37,10 +37,7 @@ func T(locale, key string, args map[string]any) string {
 	if !ok {
 		return key
 	}
-	s := m[0]
-	if locale == ZhCN {
-		s = m[1]
-	}
+	s := pick(locale, m)
 	for k, v := range args {
 		val := fmt.Sprint(v)
 		switch k {
@@ -175,8 +172,13 @@ func DataTypeName(locale, dataType string) string {
 	if !ok {
 		return dataType
 	}
+	return pick(locale, n)
+}
+
+// pick is the text of a {en-US, zh-CN} pair in locale.
+func pick(locale string, texts [2]string) string {
 	if locale == ZhCN {
-		return n[1]
+		return texts[1]
 	}
-	return n[0]
+	return texts[0]
 }
