@@ -3,7 +3,7 @@
  * is in, then the canvas. Everything else of a chart (legends, figures, empty and loading
  * states) renders with the page.
  */
-import { deferred } from './deferred';
+import { deferred } from '../deferred';
 import type { EChartProps } from './EChart';
 
 export type { EChartProps as ChartCanvasProps };

@@ -32,8 +32,11 @@ import type { Device } from '../../services/typings';
 import { formatTime } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
-import ImportModal from './ImportModal';
-import BatchModal from './BatchModal';
+import { deferred } from '../../components/deferred';
+
+// the import and batch dialogs are fetched when first opened: not part of the list's first load
+const ImportModal = deferred<{ open: boolean; onClose(): void }>(() => import('./ImportModal'), () => null);
+const BatchModal = deferred<{ devices: Device[]; open: boolean; onClose(): void }>(() => import('./BatchModal'), () => null);
 
 const SPEC = {
   status: 'number',
@@ -184,6 +187,7 @@ export default function DeviceList() {
   const list: ListController = { ...urlList, search: (f) => urlList.search({ ...f, restarting: f.restarting ?? urlList.filters.restarting }) };
   const restarting = restartingOf(list.filters.restarting);
   const [importing, setImporting] = useState(false);
+  const [imported, setImported] = useState(false); // the import dialog was opened once (fetched)
   const [exporting, setExporting] = useState(false);
   const customers = useCustomerOptions();
   const sites = useSiteOptions(list.filters.customerId as number | undefined);
@@ -192,6 +196,7 @@ export default function DeviceList() {
   const streamUp = useStatusStream();
   const [selected, setSelected] = useState<Device[]>([]);
   const [batch, setBatch] = useState(false);
+  const [batched, setBatched] = useState(false); // the batch dialog was opened once (fetched)
   const filters: FilterField[] = [
     { name: 'keyword', label: t('device.keyword'), placeholder: t('device.keywordHint') },
     { name: 'customerId', label: t('device.customer'), options: customers },
@@ -249,7 +254,7 @@ export default function DeviceList() {
                 <Button type="primary" onClick={() => void navigate('/manage/device/add')} data-testid="device-add">
                   {t('menu.device.add')}
                 </Button>
-                <Button onClick={() => setImporting(true)} data-testid="device-import">
+                <Button onClick={() => { setImporting(true); setImported(true); }} data-testid="device-import">
                   {t('device.import')}
                 </Button>
               </>
@@ -258,15 +263,15 @@ export default function DeviceList() {
               {t('device.export')}
             </Button>
             {can('auth_device_edit') && (
-              <Button disabled={selected.length === 0} onClick={() => setBatch(true)} data-testid="device-batch">
+              <Button disabled={selected.length === 0} onClick={() => { setBatch(true); setBatched(true); }} data-testid="device-batch">
                 {t('batch.button', { count: selected.length })}
               </Button>
             )}
           </>
         }
       />
-      <ImportModal open={importing} onClose={() => setImporting(false)} />
-      <BatchModal open={batch} devices={selected} onClose={() => setBatch(false)} />
+      {imported && <ImportModal open={importing} onClose={() => setImporting(false)} />}
+      {batched && <BatchModal open={batch} devices={selected} onClose={() => setBatch(false)} />}
     </>
   );
 }

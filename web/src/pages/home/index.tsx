@@ -17,7 +17,7 @@ import { Alert, Card, Col, Row, Space, Typography } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../components/access';
-import { deferred } from '../../components/charts/deferred';
+import { deferred } from '../../components/deferred';
 import { useLiveRefresh } from '../../hooks/useLiveRefresh';
 import { homeEvents, homeFaults, homeOverview } from '../../services/stats';
 import { currentPeriod, type PeriodValue } from '../../utils/period';

@@ -1,6 +1,7 @@
 /**
- * Components fetched after the page renders: the ECharts canvas (EChart.tsx, ~160 KB gzipped)
- * and page sections that wait for their own data anyway. The code is imported when the
+ * Components fetched after the page renders: the ECharts canvas (charts/EChart.tsx, ~160 KB
+ * gzipped), page sections that wait for their own data anyway, and dialogs (mounted when first
+ * opened). The code is imported when the
  * component first renders, so it is not part of the route's first load (scripts/budget.mjs
  * counts only the static imports of the route's chunks); meanwhile the fallback holds the
  * place at the same size. Once loaded, new mounts render at once. A chunk that cannot be
