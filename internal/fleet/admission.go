@@ -80,10 +80,7 @@ func (s *Service) writePending(ctx context.Context, a Attempt, b BootInfo, count
 // admissionRow writes a refusal or pending-device row through the ingest pipeline, like every
 // row the gateway writes; the throttling above bounds how many there are.
 func (s *Service) admissionRow(ctx context.Context, q string, args ...any) {
-	if err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
-		_, err := b.Tx.Exec(ctx, q, args...)
-		return err
-	}}); err != nil {
+	if err := s.Ingest.Exec(ctx, q, args...); err != nil {
 		slog.Warn("admission row not kept", "err", err)
 	}
 }

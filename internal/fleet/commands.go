@@ -490,12 +490,8 @@ func (s *Service) run(link Link, cmd Command) {
 		out.Message = out.Message[:commandMessageLength]
 	}
 	answer := secret.MaskString(string(out.Answer)) // a GetConfiguration answer may list the AuthorizationKey
-	finished := db.NowMS()
 	// the charger's answer is device data: it is written by the ingest pipeline like the rest
-	if err := s.Ingest.Commit(context.Background(), &Unit{Step: func(ctx context.Context, b *Batch) error {
-		_, err := b.Tx.Exec(ctx, sqlCommandResult, out.Result, out.Message, answer, finished, cmd.ID, ResultWaiting)
-		return err
-	}}); err != nil {
+	if err := s.Ingest.Exec(context.Background(), sqlCommandResult, out.Result, out.Message, answer, db.NowMS(), cmd.ID, ResultWaiting); err != nil {
 		slog.Error("command result not saved", "id", cmd.ID, "err", err)
 	}
 }

@@ -40,11 +40,7 @@ func (s *Service) StoreConfig(ctx context.Context, deviceID int64, items []Confi
 // in clear: it becomes the device's key hash.
 func (s *Service) SetConfigValue(ctx context.Context, dev *Device, key, value string) error {
 	if strings.EqualFold(key, "AuthorizationKey") {
-		hash := s.HashAuthKey(dev.SN, value)
-		return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
-			_, err := b.Tx.Exec(ctx, sqlAuthKey, hash, dev.ID)
-			return err
-		}})
+		return s.Ingest.Exec(ctx, sqlAuthKey, s.HashAuthKey(dev.SN, value), dev.ID)
 	}
 	return s.StoreConfig(ctx, dev.ID, []ConfigValue{{Key: key, Value: value}})
 }

@@ -195,10 +195,7 @@ func (s *Service) OpenDiagnosticsJob(ctx context.Context, deviceID, commandID in
 // EndDiagnosticsJob closes the job commandID (the GetDiagnostics call failed); a later job
 // stays open.
 func (s *Service) EndDiagnosticsJob(ctx context.Context, deviceID, commandID int64) {
-	if err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
-		_, err := b.Tx.Exec(ctx, `UPDATE device_state SET diagnostics_job = 0 WHERE device_id = ? AND diagnostics_job = ?`, deviceID, commandID)
-		return err
-	}}); err != nil {
+	if err := s.Ingest.Exec(ctx, `UPDATE device_state SET diagnostics_job = 0 WHERE device_id = ? AND diagnostics_job = ?`, deviceID, commandID); err != nil {
 		slog.Warn("fleet: end diagnostics job", "device", deviceID, "err", err)
 	}
 }

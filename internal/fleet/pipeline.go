@@ -213,6 +213,15 @@ func (p *Pipeline) Commit(ctx context.Context, u *Unit) error {
 	}
 }
 
+// Exec commits one statement through the pipeline, in a batch with the rest of the device data,
+// and waits for it: the writes that are neither rows of a message nor a step of their own.
+func (p *Pipeline) Exec(ctx context.Context, q string, args ...any) error {
+	return p.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+		_, err := b.Tx.Exec(ctx, q, args...)
+		return err
+	}})
+}
+
 // Write queues one protocol-log row (kept with its credentials masked, at most MaxLogData bytes).
 func (p *Pipeline) Write(r LogRow) { p.submit(&Unit{Logs: []LogRow{r}}) }
 

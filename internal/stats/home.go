@@ -336,15 +336,9 @@ func (s *Service) rankSites(ctx context.Context, sp span, cond string, args []an
 	if len(spans) == 0 {
 		return []SiteRank{}, nil
 	}
-	var parts []string
-	var qargs []any
-	for _, p := range spans {
-		parts = append(parts, `SELECT s.site_id, s.offline_n + s.alarm_n + s.fault_n + s.unavailable_n AS n FROM stat_site s
-			WHERE s.grain = ? AND s.bucket >= ? AND s.bucket < ? AND `+cond)
-		qargs = append(append(qargs, p.Grain, p.From, p.To), args...)
-	}
+	union, qargs := overSpans(`SELECT s.site_id, s.offline_n + s.alarm_n + s.fault_n + s.unavailable_n AS n FROM stat_site s`, "s", spans, cond, args)
 	q := `SELECT r.site_id, COALESCE(st.name, ''), COALESCE(c.name, ''), r.n FROM (
-		SELECT u.site_id, SUM(u.n) AS n FROM (` + strings.Join(parts, " UNION ALL ") + `) u GROUP BY u.site_id) r
+		SELECT u.site_id, SUM(u.n) AS n FROM (` + union + `) u GROUP BY u.site_id) r
 		LEFT JOIN site st ON st.id = r.site_id LEFT JOIN customer c ON c.id = st.customer_id
 		WHERE r.n > 0 ORDER BY r.n DESC, r.site_id LIMIT ?`
 	rows, err := s.db.Query(ctx, q, append(qargs, topRanked)...)
@@ -372,14 +366,21 @@ func (s *Service) rankDevices(ctx context.Context, sc access.Scope, sp span) ([]
 		return s.deviceRankRows(ctx, `SELECT x.device_id, x.faults AS n FROM stat_device x WHERE x.grain = ? AND x.bucket = ? AND `+cond+`
 			ORDER BY x.faults DESC, x.device_id LIMIT ?`, append(append([]any{spans[0].Grain, spans[0].From}, args...), topRanked))
 	}
-	var parts []string
+	union, qargs := overSpans(`SELECT x.device_id, x.faults FROM stat_device x`, "x", spans, cond, args)
+	return s.deviceRankRows(ctx, `SELECT u.device_id, SUM(u.faults) AS n FROM (`+union+`) u
+		GROUP BY u.device_id ORDER BY n DESC, u.device_id LIMIT ?`, append(qargs, topRanked))
+}
+
+// overSpans is sel (reading a stat table as alias) limited to the buckets of spans and to cond,
+// one branch per span joined with UNION ALL, and its arguments.
+func overSpans(sel, alias string, spans []Span, cond string, args []any) (string, []any) {
+	parts := make([]string, 0, len(spans))
 	var qargs []any
 	for _, p := range spans {
-		parts = append(parts, `SELECT x.device_id, x.faults FROM stat_device x WHERE x.grain = ? AND x.bucket >= ? AND x.bucket < ? AND `+cond)
+		parts = append(parts, sel+` WHERE `+alias+`.grain = ? AND `+alias+`.bucket >= ? AND `+alias+`.bucket < ? AND `+cond)
 		qargs = append(append(qargs, p.Grain, p.From, p.To), args...)
 	}
-	return s.deviceRankRows(ctx, `SELECT u.device_id, SUM(u.faults) AS n FROM (`+strings.Join(parts, " UNION ALL ")+`) u
-		GROUP BY u.device_id ORDER BY n DESC, u.device_id LIMIT ?`, append(qargs, topRanked))
+	return strings.Join(parts, " UNION ALL "), qargs
 }
 
 // deviceRankRows runs a ranking query (device_id, n) and names its devices.
