@@ -91,7 +91,7 @@ const (
 // gateway registers the connection only after this).
 func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, protocol string) error {
 	now := db.NowMS()
-	err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
 		if _, err := b.Tx.Exec(ctx, sqlConnected, dev.ID, s.opt.Node, connID, addr, protocol, now, now, now, now); err != nil {
 			return err
 		}
@@ -115,7 +115,7 @@ func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) 
 	now := db.NowMS()
 	secs, counted, live := s.hot.count(dev.ID, connID, now, s.runtimeStep())
 	s.hot.close(dev.ID, connID)
-	err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
 		if live {
 			if err := s.writeSeen(ctx, b.Tx, seenCount{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted}); err != nil {
 				return err
@@ -149,9 +149,7 @@ func (s *Service) Seen(dev *Device, connID string) {
 	if !live {
 		return
 	}
-	s.Ingest.Submit(&Unit{Step: func(ctx context.Context, b *Batch) error {
-		return s.writeSeen(ctx, b.Tx, seenCount{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted})
-	}})
+	s.Ingest.Submit(&Unit{Key: KeyOf(dev.SN), seen: &seenCount{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted}})
 }
 
 // seenCount is one runtime count of a connection: seen at At, Secs more seconds of runtime,
@@ -164,7 +162,8 @@ type seenCount struct {
 	CountedAt int64
 }
 
-// writeSeen writes a runtime count through: last seen, the counted mark and the total.
+// writeSeen writes a runtime count through: last seen, the counted mark and the total (the
+// same as updateSeen, for one count inside a step).
 func (s *Service) writeSeen(ctx context.Context, tx *db.Tx, c seenCount) error {
 	if c.Secs <= 0 {
 		if _, err := tx.Exec(ctx, sqlSeenStateOnly, c.At, c.DeviceID); err != nil {
@@ -184,7 +183,7 @@ func (s *Service) writeSeen(ctx context.Context, tx *db.Tx, c seenCount) error {
 func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 	raw, _ := json.Marshal(b)
 	now := db.NowMS()
-	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, bt *Batch) error {
+	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, bt *Batch) error {
 		if _, err := bt.Tx.Exec(ctx, sqlBooted, b.Vendor, b.Model, b.FirmwareVersion, string(raw), int(s.opt.HeartbeatInterval.Seconds()), now, dev.ID); err != nil {
 			return err
 		}

@@ -85,7 +85,7 @@ const (
 func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error {
 	now := db.NowMS()
 	r.At, _ = ChargerTime(r.At, now)
-	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(r.Device.SN), Step: func(ctx context.Context, b *Batch) error {
 		return s.connectorStatus(ctx, b, r, now)
 	}})
 }

@@ -41,7 +41,7 @@ func (s *Service) DiagnosticsStatus(ctx context.Context, dev *Device, status str
 	if status == DiagnosticsUploadFailed {
 		q = sqlDiagnosticsEnded
 	}
-	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
 		if _, err := b.Tx.Exec(ctx, q, status, db.NowMS(), dev.ID); err != nil {
 			return err
 		}

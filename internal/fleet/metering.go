@@ -70,7 +70,7 @@ func (s *Service) Meter(ctx context.Context, m MeterReport) error {
 		return nil
 	}
 	latest, points := meterRows(m.Device.ID, m.Connector, m.Samples)
-	u := &Unit{Runtime: latest, Series: points}
+	u := &Unit{Runtime: latest, Series: points, Key: KeyOf(m.Device.SN)}
 	if m.TransactionID > 0 && !s.sessions.firstKnown(m.TransactionID) {
 		u.Meters = sessionMeters(m)
 	}

@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"errors"
+	"hash/fnv"
 	"log/slog"
 	"strings"
 	"sync"
@@ -21,6 +22,10 @@ type PipelineOptions struct {
 	BatchRows int
 	// Linger closes a batch this long after its first unit even when it is not full; default 2 ms.
 	Linger time.Duration
+	// Writers is how many batches commit at once, each on its own connection; default 1 on
+	// SQLite (one writer at a time anyway) and 2 on PostgreSQL, where one batch runs while
+	// another waits for its WAL flush. Units with the same Key always go to the same writer.
+	Writers int
 	// BeforeCommit, when set, runs before each batch's transaction (tests use it to slow the
 	// database down).
 	BeforeCommit func(units int)
@@ -40,8 +45,28 @@ type Unit struct {
 	Series  []SeriesSample
 	// Meters are energy registers sampled during charging sessions (their first one is kept).
 	Meters []SessionMeter
-	Step   Step
-	done   chan error
+	// seen is a connection's last-seen time and runtime count (Seen), written with the rows.
+	seen *seenCount
+	Step Step
+	// Key orders units: those with the same key are committed in the order they were submitted
+	// (one writer takes them all); KeyOf(sn) for a charger's units. Units without a key take
+	// their first protocol-log row's SN, else the first writer.
+	Key  uint64
+	done chan error
+}
+
+// KeyOf is the ordering key of a charger's units.
+func KeyOf(sn string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(sn))
+	return h.Sum64()
+}
+
+func (u *Unit) key() uint64 {
+	if u.Key == 0 && len(u.Logs) > 0 {
+		u.Key = KeyOf(u.Logs[0].SN)
+	}
+	return u.Key
 }
 
 // SessionMeter is an energy register (Wh) a charger sampled during session TransactionID.
@@ -79,6 +104,7 @@ type Batch struct {
 	logs    []LogRow
 	after   []func()
 	meters  map[int64]SessionMeter // per session, the earliest sample
+	seen    map[int64]seenCount    // per device, its runtime counts merged
 	changed map[int64]bool         // devices whose open events changed (pushed to consoles)
 	// what the running step added, merged on its success
 	stagedRuntime []RuntimeRow
@@ -116,6 +142,27 @@ func (b *Batch) merge(runtime []RuntimeRow, series []SeriesSample, after []func(
 	b.after = append(b.after, after...)
 }
 
+// addSeen merges a runtime count into the device's: the seconds add up, the newest connection
+// and times win.
+func (b *Batch) addSeen(c *seenCount) {
+	if c == nil {
+		return
+	}
+	old, ok := b.seen[c.DeviceID]
+	if ok && old.At > c.At {
+		old.Secs += c.Secs
+		b.seen[c.DeviceID] = old
+		return
+	}
+	if ok {
+		c2 := *c
+		c2.Secs += old.Secs
+		c2.CountedAt = max(c2.CountedAt, old.CountedAt)
+		c = &c2
+	}
+	b.seen[c.DeviceID] = *c
+}
+
 // eventsChanged notes that a device's open events changed in this batch: its status event is
 // pushed even when its status stays the same.
 func (b *Batch) eventsChanged(deviceID int64) { b.changed[deviceID] = true }
@@ -136,6 +183,9 @@ func (b *Batch) unstage() {
 // rows is how much a unit adds to a batch, for closing batches by size.
 func (u *Unit) rows() int {
 	n := len(u.Logs) + len(u.Runtime) + len(u.Series)
+	if u.seen != nil {
+		n++
+	}
 	if u.Step != nil {
 		n += 4
 	}
@@ -143,16 +193,17 @@ func (u *Unit) rows() int {
 }
 
 // Pipeline is the one write path of device data: every protocol-log row, latest value, series
-// point and state change the gateway stores goes through it. A single writer takes units from a
+// point and state change the gateway stores goes through it. Each writer takes units from its
 // bounded queue and commits many of them in one transaction (group commit): a batch closes
 // after Linger or BatchRows, whichever comes first, and while one batch commits the next one
-// fills. Submit blocks while the queue is full, so a charger whose message cannot be queued is
-// not read from: chargers are slowed, memory stays bounded and nothing is dropped. A failed
-// commit is retried with back-off until it succeeds or the database is gone.
+// fills. A unit goes to the writer its Key picks, so one charger's units stay in order. Submit
+// blocks while the queue is full, so a charger whose message cannot be queued is not read
+// from: chargers are slowed, memory stays bounded and nothing is dropped. A failed commit is
+// retried with back-off until it succeeds or the database is gone.
 type Pipeline struct {
 	db   *db.DB
 	opt  PipelineOptions
-	ch   chan *Unit
+	chs  []chan *Unit
 	mu   sync.RWMutex
 	shut bool
 	done chan struct{}
@@ -188,8 +239,21 @@ func NewPipeline(d *db.DB, opt PipelineOptions) *Pipeline {
 	if opt.Linger <= 0 {
 		opt.Linger = 2 * time.Millisecond
 	}
-	p := &Pipeline{db: d, opt: opt, ch: make(chan *Unit, opt.QueueSize), done: make(chan struct{})}
-	go p.loop()
+	if opt.Writers <= 0 {
+		opt.Writers = 1
+		if d.Dialect() == db.Postgres {
+			opt.Writers = 2
+		}
+	}
+	p := &Pipeline{db: d, opt: opt, done: make(chan struct{})}
+	var wg sync.WaitGroup
+	for range opt.Writers {
+		ch := make(chan *Unit, max(opt.QueueSize/opt.Writers, 1))
+		p.chs = append(p.chs, ch)
+		wg.Add(1)
+		go func() { defer wg.Done(); p.loop(ch) }()
+	}
+	go func() { wg.Wait(); close(p.done) }()
 	return p
 }
 
@@ -239,11 +303,12 @@ func (p *Pipeline) submit(u *Unit) {
 		p.commit(context.Background(), []*Unit{u})
 		return
 	}
+	ch := p.chs[u.key()%uint64(len(p.chs))]
 	select {
-	case p.ch <- u:
+	case ch <- u:
 	default:
 		p.stats.blocked.Add(1)
-		p.ch <- u
+		ch <- u
 	}
 	p.mu.RUnlock()
 }
@@ -256,25 +321,32 @@ func (p *Pipeline) Close() {
 		return
 	}
 	p.shut = true
-	close(p.ch)
+	for _, ch := range p.chs {
+		close(ch)
+	}
 	p.mu.Unlock()
 	<-p.done
 }
 
 // Stats returns the counters.
 func (p *Pipeline) Stats() PipelineStats {
-	return PipelineStats{Units: p.stats.units.Load(), LogRows: p.stats.rows.Load(), Batches: p.stats.batches.Load(),
+	st := PipelineStats{Units: p.stats.units.Load(), LogRows: p.stats.rows.Load(), Batches: p.stats.batches.Load(),
 		Blocked: p.stats.blocked.Load(), MaxBatch: p.stats.maxBatch.Load(), CommitMicros: p.stats.commitMicros.Load(),
-		Failures: p.stats.failures.Load(), Queue: len(p.ch), QueueCap: cap(p.ch)}
+		Failures: p.stats.failures.Load()}
+	for _, ch := range p.chs {
+		st.Queue += len(ch)
+		st.QueueCap += cap(ch)
+	}
+	return st
 }
 
-func (p *Pipeline) loop() {
-	defer close(p.done)
+// loop is one writer: it fills a batch from its queue and commits it.
+func (p *Pipeline) loop(ch chan *Unit) {
 	var batch []*Unit
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
-		u, ok := <-p.ch
+		u, ok := <-ch
 		if !ok {
 			return
 		}
@@ -284,7 +356,7 @@ func (p *Pipeline) loop() {
 	fill:
 		for rows < p.opt.BatchRows {
 			select {
-			case u, ok := <-p.ch:
+			case u, ok := <-ch:
 				if !ok {
 					break fill
 				}
@@ -346,8 +418,11 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 	p.stats.batches.Add(1)
 	p.stats.units.Add(int64(len(units)))
 	p.stats.rows.Add(int64(len(b.logs)))
-	if n := int64(len(units)); n > p.stats.maxBatch.Load() {
-		p.stats.maxBatch.Store(n)
+	for n := int64(len(units)); ; {
+		old := p.stats.maxBatch.Load()
+		if n <= old || p.stats.maxBatch.CompareAndSwap(old, n) {
+			break
+		}
 	}
 	for _, fn := range b.after {
 		fn()
@@ -365,13 +440,14 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 // run is one attempt at a batch: the steps in order (each under a savepoint), then the rows in
 // multi-row statements, then the commit.
 func (p *Pipeline) run(ctx context.Context, units []*Unit) (*Batch, []error, error) {
-	b := &Batch{runtime: map[runtimeKey]RuntimeRow{}, meters: map[int64]SessionMeter{}, changed: map[int64]bool{}}
+	b := &Batch{runtime: map[runtimeKey]RuntimeRow{}, meters: map[int64]SessionMeter{}, seen: map[int64]seenCount{}, changed: map[int64]bool{}}
 	errs := make([]error, len(units))
 	err := p.db.InTx(ctx, func(tx *db.Tx) error {
 		b.Tx = tx
 		for i, u := range units {
 			b.logs = append(b.logs, u.Logs...)
 			b.addMeters(u.Meters)
+			b.addSeen(u.seen)
 			if u.Step == nil {
 				b.merge(u.Runtime, u.Series, nil)
 				continue
@@ -398,7 +474,10 @@ func (p *Pipeline) run(ctx context.Context, units []*Unit) (*Batch, []error, err
 		if err := firstMeters(ctx, tx, b.meters); err != nil {
 			return err
 		}
-		return insertSeries(ctx, tx, b.series)
+		if err := insertSeries(ctx, tx, b.series); err != nil {
+			return err
+		}
+		return updateSeen(ctx, tx, b.seen)
 	})
 	return b, errs, err
 }

@@ -144,3 +144,51 @@ func firstMeters(ctx context.Context, tx *db.Tx, ms map[int64]SessionMeter) erro
 	}
 	return nil
 }
+
+// Runtime counts (Seen), one statement per table for the whole batch: the device's last-seen
+// time and, when seconds were counted, the connection's counted mark (the connection must still
+// be the device's); otherwise the last-seen time of whichever connection is online. The same
+// rules as writeSeen, which does one count inside a step.
+const (
+	sqlSeenFromValues = `(SELECT column1 AS device_id, column2 AS conn_id, column3 AS at, column4 AS secs, column5 AS counted FROM (VALUES `
+	sqlSeenValues     = `(?,?,?,?,?)`
+	pgSeenFrom        = `unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) AS v(device_id, conn_id, at, secs, counted)`
+	sqlSeenStateSet   = `UPDATE device_state SET last_seen_at = v.at,
+		runtime_counted_at = CASE WHEN v.secs > 0 THEN v.counted ELSE device_state.runtime_counted_at END FROM `
+	sqlSeenStateWhere = ` WHERE device_state.device_id = v.device_id
+		AND CASE WHEN v.secs > 0 THEN device_state.conn_id = v.conn_id ELSE device_state.online = 1 END`
+	sqlSeenDeviceSet   = `UPDATE device SET total_runtime = device.total_runtime + CASE WHEN v.secs > 0 THEN v.secs ELSE 0 END, last_refresh_at = v.at FROM `
+	sqlSeenDeviceWhere = ` WHERE device.id = v.device_id`
+)
+
+func updateSeen(ctx context.Context, tx *db.Tx, seen map[int64]seenCount) error {
+	if len(seen) == 0 {
+		return nil
+	}
+	rows := make([]seenCount, 0, len(seen))
+	for _, c := range seen {
+		rows = append(rows, c)
+	}
+	for _, q := range [][2]string{{sqlSeenStateSet, sqlSeenStateWhere}, {sqlSeenDeviceSet, sqlSeenDeviceWhere}} {
+		var err error
+		if tx.Dialect() == db.Postgres {
+			err = columns(ctx, tx, len(rows), q[0]+pgSeenFrom+q[1], func(lo, hi int) []any {
+				n := hi - lo
+				dev, conn, at, secs, counted := make([]int64, 0, n), make([]string, 0, n), make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+				for _, c := range rows[lo:hi] {
+					dev, conn, at, secs, counted = append(dev, c.DeviceID), append(conn, c.ConnID), append(at, c.At), append(secs, c.Secs), append(counted, c.CountedAt)
+				}
+				return []any{dev, conn, at, secs, counted}
+			})
+		} else {
+			err = multiRow(ctx, tx, len(rows), q[0]+sqlSeenFromValues, sqlSeenValues, ")) AS v"+q[1], func(i int, a []any) []any {
+				c := rows[i]
+				return append(a, c.DeviceID, c.ConnID, c.At, c.Secs, c.CountedAt)
+			})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -65,7 +65,7 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 		flags |= FlagClock
 	}
 	meter := []Sample{{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStart, 10), At: at}}
-	err := s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(t.Device.SN), Step: func(ctx context.Context, b *Batch) error {
 		dev := t.Device
 		err := b.Tx.QueryRow(ctx, sqlTransactionReplay, dev.ID, t.Connector, t.IDTag, t.MeterStart).Scan(&id)
 		if err == nil {
@@ -107,7 +107,7 @@ func (s *Service) StopTransaction(ctx context.Context, t TransactionStop) error 
 	if clamped {
 		flags |= FlagClock
 	}
-	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(t.Device.SN), Step: func(ctx context.Context, b *Batch) error {
 		dev := t.Device
 		id, known, err := s.sessionOf(ctx, b.Tx, dev.ID, t.ID)
 		if err != nil {

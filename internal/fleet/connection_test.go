@@ -1,0 +1,93 @@
+package fleet_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"chargeops/internal/db"
+	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/setting"
+	"chargeops/internal/testutil"
+)
+
+// A connected charger's last-seen time and runtime are written through the ingest pipeline's
+// batch rows (one statement per table for a whole batch), merged per device within a batch.
+func TestSeenWritesLastSeenAndRuntimeThrough(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		o := fleettest.Seed(t, d)
+		s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir(), Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "SEEN-1")
+		fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "SEEN-2")
+		dev, _ := s.DeviceBySN(ctx, "SEEN-1")
+		other, _ := s.DeviceBySN(ctx, "SEEN-2")
+		if err := s.Connected(ctx, dev, "conn-1", "127.0.0.1:1", "ocpp1.6"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Connected(ctx, other, "conn-2", "127.0.0.1:2", "ocpp1.6"); err != nil {
+			t.Fatal(err)
+		}
+		// everything queued for a charger before this is committed once it returns
+		flush := func(t *testing.T, dev *fleet.Device) {
+			t.Helper()
+			if err := s.Ingest.Commit(ctx, &fleet.Unit{Key: fleet.KeyOf(dev.SN)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		state := func(t *testing.T, dev *fleet.Device) (seen, counted, total int64) {
+			t.Helper()
+			if err := d.QueryRow(ctx, `SELECT s.last_seen_at, s.runtime_counted_at, dv.total_runtime FROM device_state s
+				JOIN device dv ON dv.id = s.device_id WHERE s.device_id = ?`, dev.ID).Scan(&seen, &counted, &total); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+
+		t.Run("a count under a second moves only the last-seen time", func(t *testing.T) {
+			_, _, total0 := state(t, dev)
+			before := time.Now().UnixMilli()
+			s.Seen(dev, "conn-1")
+			flush(t, dev)
+			seen, _, total := state(t, dev)
+			if seen < before || total != total0 {
+				t.Fatalf("last seen %d (want ≥ %d), total runtime %d (want %d)", seen, before, total, total0)
+			}
+		})
+		t.Run("runtime counts add up and the newest time wins", func(t *testing.T) {
+			_, _, total0 := state(t, dev)
+			_, _, otherTotal0 := state(t, other)
+			time.Sleep(2100 * time.Millisecond)
+			s.Seen(dev, "conn-1")
+			s.Seen(other, "conn-2")
+			time.Sleep(1100 * time.Millisecond)
+			before := time.Now().UnixMilli()
+			s.Seen(dev, "conn-1")
+			flush(t, dev)
+			flush(t, other)
+			seen, counted, total := state(t, dev)
+			if total-total0 != 3 {
+				t.Fatalf("runtime added %d s, want 3", total-total0)
+			}
+			if seen < before || counted < before-1000 {
+				t.Fatalf("last seen %d counted to %d, want both near %d", seen, counted, before)
+			}
+			if _, _, otherTotal := state(t, other); otherTotal-otherTotal0 != 2 {
+				t.Fatalf("the other charger's runtime added %d s, want 2", otherTotal-otherTotal0)
+			}
+		})
+		t.Run("a replaced connection's count changes nothing", func(t *testing.T) {
+			seen0, _, total0 := state(t, dev)
+			s.Seen(dev, "conn-old")
+			flush(t, dev)
+			if seen, _, total := state(t, dev); seen != seen0 || total != total0 {
+				t.Fatalf("a stale connection moved last seen %d → %d, runtime %d → %d", seen0, seen, total0, total)
+			}
+		})
+	})
+}
