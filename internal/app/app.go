@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -33,12 +34,14 @@ import (
 	"chargeops/internal/httpapi"
 	"chargeops/internal/mail"
 	"chargeops/internal/menu"
+	"chargeops/internal/notify"
 	"chargeops/internal/ratelimit"
 	"chargeops/internal/role"
 	"chargeops/internal/session"
 	"chargeops/internal/setting"
 	"chargeops/internal/site"
 	"chargeops/internal/stats"
+	"chargeops/internal/storage"
 	"chargeops/internal/user"
 )
 
@@ -62,6 +65,8 @@ type App struct {
 	Sites     *site.Service
 	Models    *devmodel.Service
 	Gateway   *ocpp16.Gateway
+	Mailer    *mail.Mailer    // the outbox and its SMTP worker
+	Notify    *notify.Service // messages and alarm mail from device events
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
 }
@@ -109,6 +114,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		return nil, err
 	}
 	a.Sessions.OnEnded = a.Auth.OnSessionEnded
+	files, err := storage.Open(ctx, storage.Config{Backend: cfg.Storage, DataDir: cfg.DataDir, BaseURL: linkBase, Endpoint: cfg.S3Endpoint,
+		Region: cfg.S3Region, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey, SecretKey: cfg.S3SecretKey, Insecure: cfg.S3Insecure, PathStyle: cfg.S3PathStyle}, setting.NewStore(d))
+	if err != nil {
+		return nil, err
+	}
 	var fleetRegistry fleet.Registry
 	if cfg.NATSURL != "" {
 		if fleetRegistry, err = natsRegistry(cfg); err != nil {
@@ -117,7 +127,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	}
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
 		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, Node: cfg.NodeName, Registry: fleetRegistry,
-		Location: loc})
+		Location: loc, Files: files})
 	if err != nil {
 		return nil, err
 	}
@@ -131,11 +141,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
 	a.Devices.SetNotifier(fleetNotifier{a.Fleet})
+	a.Mailer = mailer
+	a.Notify = notify.New(d, mailer, notify.Options{OfflineDebounce: cfg.AlarmOfflineDebounce, RepeatWindow: cfg.AlarmRepeatWindow,
+		MailsPerHour: cfg.AlarmMailsPerHour, Location: loc})
+	a.Fleet.OnEvents(a.Notify.Announce)
 	a.Customers, a.Sites, a.Models = customer.NewService(d), site.NewService(d), devmodel.NewService(d)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
-		Stats: stats.New(d, loc)},
+		Stats: stats.New(d, loc), Uploads: storage.NewService(d, files, a.Limiter, cfg.LinkTTL),
+		Notify: a.Notify},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -157,6 +172,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	srv.RegisterOnShutdown(endStreams)
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)
+	defer a.StartWorkers(ctx)() // stopped after the fleet's last commit (deferred: runs last)
 	if a.Cfg.OCPPAddr != "" {
 		if err := a.serveOCPP(ctx); err != nil {
 			return err
@@ -279,3 +295,18 @@ func (n fleetNotifier) DeviceChanged(ctx context.Context, id int64) {
 }
 
 func (n fleetNotifier) DeviceGone(sn string) { n.f.Drop(sn, "disabled or deleted") }
+
+// StartWorkers starts the notifier (device events → messages and alarm mail) and the outbox's
+// SMTP worker. They outlive ctx's end until the returned function is called, so what the
+// fleet commits while shutting down is still recorded; the function stops and waits for them.
+func (a *App) StartWorkers(ctx context.Context) (stop func()) {
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); a.Notify.Run(wctx) }()
+	go func() { defer wg.Done(); a.Mailer.Run(wctx) }()
+	return func() {
+		cancel()
+		wg.Wait()
+	}
+}

@@ -44,6 +44,11 @@ type Config struct {
 	LogLevel       string        `name:"log-level" help:"debug, info, warn or error"`
 	LogFormat      string        `name:"log-format" help:"text or json"`
 
+	// Alarm messages and mail (docs/messages.md).
+	AlarmOfflineDebounce time.Duration `name:"alarm-offline-debounce" help:"an offline event is messaged and mailed only once it lasted this long (a charger back sooner produces nothing)"`
+	AlarmRepeatWindow    time.Duration `name:"alarm-repeat-window" help:"a repeat of the same device, kind and code within this window counts on the open message instead of a new message or mail"`
+	AlarmMailsPerHour    int           `name:"alarm-mails-per-hour" help:"alarm mails per user and hour; the rest go out together in the next digest"`
+
 	// Live fleet: OCPP gateway, commands, protocol logs.
 	OCPPAddr         string        `name:"ocpp-addr" help:"optional separate listen address for the OCPP gateway (chargers always reach /ocpp/{SN} on --addr too)"`
 	OCPPAllowUnknown bool          `name:"ocpp-allow-unknown" help:"let unknown SNs connect and boot as Pending (else HTTP 404) so their vendor, model and firmware are captured"`
@@ -59,6 +64,17 @@ type Config struct {
 
 	// Charger identity (docs/gateway.md, "Admission").
 	RequireDeviceKeys bool `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone"`
+
+	// Object storage (docs/storage.md).
+	Storage     string        `name:"storage" help:"where uploads, firmware and diagnostics files are kept: local (files under the data folder, links signed by chargeops) or s3 (S3-compatible storage: MinIO, AWS S3, Aliyun OSS)"`
+	S3Endpoint  string        `name:"s3-endpoint" help:"S3 endpoint host[:port] or URL (with --storage s3)"`
+	S3Region    string        `name:"s3-region" help:"storage region named in credentials and S3 requests"`
+	S3Bucket    string        `name:"s3-bucket" help:"S3 bucket (made when missing)"`
+	S3AccessKey string        `name:"s3-access-key" help:"S3 access key (stays on the server; browsers get presigned URLs)"`
+	S3SecretKey string        `name:"s3-secret-key" help:"S3 secret key"`
+	S3Insecure  bool          `name:"s3-insecure" help:"reach the S3 endpoint over plain http"`
+	S3PathStyle bool          `name:"s3-path-style" help:"address the bucket in the path (MinIO) instead of the host name"`
+	LinkTTL     time.Duration `name:"link-ttl" help:"validity of signed upload targets and download links"`
 }
 
 // Default returns the built-in defaults.
@@ -80,11 +96,19 @@ func Default() Config {
 		LogLevel:       "info",
 		LogFormat:      "text",
 
+		AlarmOfflineDebounce: 2 * time.Minute,
+		AlarmRepeatWindow:    10 * time.Minute,
+		AlarmMailsPerHour:    10,
+
 		OCPPHeartbeat:    60 * time.Second,
 		OCPPPingInterval: 30 * time.Second,
 		CommandTimeout:   30 * time.Second,
 		ProtocolLogDays:  30,
 		ProtocolLogQueue: 10000,
+
+		Storage:  "local",
+		S3Region: "oss-cn-hongkong",
+		LinkTTL:  time.Hour,
 	}
 }
 
@@ -180,6 +204,9 @@ func (c Config) Validate() error {
 	if c.SessionIdle <= 0 || c.SessionMax <= 0 || c.LoginLockAfter < 1 || c.MaxBodyBytes < 1024 {
 		return fmt.Errorf("session-idle, session-max, login-lock-after and max-body-bytes must be positive (max-body-bytes at least 1024)")
 	}
+	if c.AlarmOfflineDebounce < 0 || c.AlarmRepeatWindow <= 0 || c.AlarmMailsPerHour < 1 {
+		return fmt.Errorf("alarm-offline-debounce must not be negative, alarm-repeat-window and alarm-mails-per-hour must be positive")
+	}
 	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 {
 		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval and command-timeout must be at least 1s, protocol-log-queue positive, protocol-log-retention-days not negative")
 	}
@@ -188,6 +215,9 @@ func (c Config) Validate() error {
 	}
 	if (c.OCPPTLSCert == "") != (c.OCPPTLSKey == "") {
 		return fmt.Errorf("ocpp-tls-cert and ocpp-tls-key go together")
+	}
+	if err := c.checkStorage(); err != nil {
+		return err
 	}
 	switch c.SMTPTLS {
 	case "starttls", "tls", "none":
@@ -277,3 +307,21 @@ func (c *Config) set(name, s string) error {
 type boolFlag struct{ flag.Value }
 
 func (boolFlag) IsBoolFlag() bool { return true }
+
+// checkStorage: local, or s3 with an endpoint, a bucket and both keys; link-ttl 1 minute to 7
+// days (the longest an S3 presigned URL may live).
+func (c Config) checkStorage() error {
+	switch c.Storage {
+	case "local":
+	case "s3":
+		if c.S3Endpoint == "" || c.S3Bucket == "" || c.S3AccessKey == "" || c.S3SecretKey == "" {
+			return fmt.Errorf("storage s3 needs s3-endpoint, s3-bucket, s3-access-key and s3-secret-key")
+		}
+	default:
+		return fmt.Errorf("storage must be local or s3, not %q", c.Storage)
+	}
+	if c.LinkTTL < time.Minute || c.LinkTTL > 7*24*time.Hour {
+		return fmt.Errorf("link-ttl must be between 1m and 168h, not %s", c.LinkTTL)
+	}
+	return nil
+}

@@ -98,7 +98,7 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 		if _, err := b.Tx.Exec(ctx, sqlLastRefresh, now, dev.ID); err != nil {
 			return err
 		}
-		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindOffline}, Connector: anyConnector, At: now}); err != nil {
+		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindOffline}, Connector: anyConnector, At: now}); err != nil {
 			return err
 		}
 		return s.recompute(ctx, b, dev.ID)

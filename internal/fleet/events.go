@@ -50,6 +50,7 @@ type eventOpen struct {
 // anyConnector), except an open event of the kind and code in Keep.
 type eventEnd struct {
 	DeviceID  int64
+	SN        string // for the event hook
 	Kinds     []int
 	Connector int
 	Keep      *eventKey
@@ -71,7 +72,7 @@ const (
 	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ?`
-	sqlEventsEnded  = ` RETURNING kind, site_id, customer_id, started_at`
+	sqlEventsEnded  = ` RETURNING id, kind, level, code, name, site_id, customer_id, started_at`
 	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
 		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`
 	sqlConnectorStates = `SELECT status FROM device_connector WHERE device_id = ?`
@@ -109,7 +110,7 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 			name = r.VendorCode
 		}
 		// a different alarm or fault on the connector ends the one open before
-		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindAlarm, KindFault}, Connector: r.Connector,
+		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindAlarm, KindFault}, Connector: r.Connector,
 			Keep: &eventKey{Kind: kind, Code: code}, At: r.At}); err != nil {
 			return err
 		}
@@ -118,7 +119,7 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 			return err
 		}
 	} else {
-		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindAlarm, KindFault}, Connector: r.Connector, At: r.At}); err != nil {
+		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindAlarm, KindFault}, Connector: r.Connector, At: r.At}); err != nil {
 			return err
 		}
 	}
@@ -126,7 +127,7 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 	if r.Status == "Unavailable" {
 		err = s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: "Unavailable", Name: "Unavailable", At: r.At})
 	} else {
-		err = s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, Kinds: []int{KindUnavailable}, Connector: r.Connector, At: r.At})
+		err = s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindUnavailable}, Connector: r.Connector, At: r.At})
 	}
 	if err != nil {
 		return err
@@ -140,12 +141,15 @@ func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 	if err := b.Tx.QueryRow(ctx, sqlEventIsOpen, e.Device.ID, EventOpen, e.Kind, e.Connector, e.Code).Scan(&n); err != nil || n > 0 {
 		return err
 	}
-	if _, err := b.Tx.Exec(ctx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
-		e.VendorCode, e.Info, EventOpen, e.At); err != nil {
+	id, err := db.InsertID(ctx, b.Tx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
+		e.VendorCode, e.Info, EventOpen, e.At)
+	if err != nil {
 		return err
 	}
 	b.eventsChanged(e.Device.ID)
-	return stats.CountEvent(ctx, b.Tx, s.opt.Location, place(e.Device), e.Kind, e.At)
+	s.announce(b, EventChange{EventID: id, DeviceID: e.Device.ID, SN: e.Device.SN, SiteID: e.Device.SiteID, CustomerID: e.Device.CustomerID,
+		Kind: e.Kind, Level: e.Level, Code: e.Code, Name: e.Name, Open: true, At: e.At})
+	return stats.CountEvent(b.Stats(), s.opt.Location, place(e.Device), e.Kind, e.At)
 }
 
 // endEvents ends the open events e describes and adds the outages among them to their site's
@@ -162,7 +166,9 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 		args = append(args, e.Keep.Kind, e.Keep.Code)
 	}
 	type ended struct {
-		kind                    int
+		id                      int64
+		kind, level             int
+		code, name              string
 		site, customer, started int64
 	}
 	rows, err := b.Tx.Query(ctx, q+sqlEventsEnded, args...)
@@ -172,7 +178,7 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 	var all []ended
 	for rows.Next() {
 		var x ended
-		if err := rows.Scan(&x.kind, &x.site, &x.customer, &x.started); err != nil {
+		if err := rows.Scan(&x.id, &x.kind, &x.level, &x.code, &x.name, &x.site, &x.customer, &x.started); err != nil {
 			rows.Close()
 			return err
 		}
@@ -186,13 +192,13 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 		b.eventsChanged(e.DeviceID)
 	}
 	for _, x := range all {
+		s.announce(b, EventChange{EventID: x.id, DeviceID: e.DeviceID, SN: e.SN, SiteID: x.site, CustomerID: x.customer,
+			Kind: x.kind, Level: x.level, Code: x.code, Name: x.name, At: e.At})
 		if !stats.IsOutage(x.kind) {
 			continue
 		}
 		p := stats.Place{DeviceID: e.DeviceID, SiteID: x.site, CustomerID: x.customer}
-		if err := stats.CountOutage(ctx, b.Tx, s.opt.Location, p, x.started, e.At); err != nil {
-			return err
-		}
+		stats.CountOutage(b.Stats(), s.opt.Location, p, x.started, e.At)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/storage"
 )
 
 // Files are firmware images (uploaded by an operator, downloaded by chargers) and diagnostics
@@ -75,8 +76,6 @@ func (s *Service) checkSigned(r *http.Request) bool {
 	}
 	return hmac.Equal([]byte(s.sign(r.URL.Path, exp)), []byte(r.URL.Query().Get("sig")))
 }
-
-func (s *Service) fileDir(kind string) string { return filepath.Join(s.opt.DataDir, "fleet", kind) }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
@@ -235,8 +234,9 @@ func (s *Service) receive(w http.ResponseWriter, r *http.Request, fileID int64) 
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
-	path, size, sum, err := s.store(FileFirmware, fileID, name, io.LimitReader(r.Body, MaxFileBytes+1))
-	if err != nil || size > MaxFileBytes {
+	path := fmt.Sprintf("firmware/%d-%s", fileID, name)
+	size, sum, err := s.store(r.Context(), path, r.Body, MaxFileBytes)
+	if err != nil {
 		http.Error(w, "upload failed", http.StatusBadRequest)
 		return
 	}
@@ -320,11 +320,8 @@ func (s *Service) storeDiagnostics(r *http.Request, sn string, customerID, devic
 	if err != nil {
 		return 0, 0, fmt.Errorf("fleet: diagnostics file: %w", err)
 	}
-	path, size, sum, err := s.store(FileDiagnostics, id, name, body)
-	if err == nil && size > MaxDiagnosticsBytes {
-		os.Remove(path)
-		err = fmt.Errorf("more than %d bytes", MaxDiagnosticsBytes)
-	}
+	path := fmt.Sprintf("diagnostics/%s/%s-%d-%s", safeName(sn), time.Now().UTC().Format("20060102T150405Z"), id, name)
+	size, sum, err := s.store(ctx, path, body, MaxDiagnosticsBytes)
 	if err == nil {
 		_, err = s.db.Exec(ctx, `UPDATE fleet_file SET path = ?, size = ?, sha256 = ?, complete = 1 WHERE id = ?`, path, size, sum, id)
 	}
@@ -337,26 +334,51 @@ func (s *Service) storeDiagnostics(r *http.Request, sn string, customerID, devic
 	return id, size, nil
 }
 
-func (s *Service) store(kind string, id int64, name string, body io.Reader) (string, int64, string, error) {
-	dir := s.fileDir(kind)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return "", 0, "", err
-	}
-	path := filepath.Join(dir, fmt.Sprintf("%d-%s", id, name))
-	f, err := os.Create(path)
-	if err != nil {
-		return "", 0, "", err
-	}
+// store keeps body (at most limit bytes) in the file store under key and returns its size and
+// SHA-256; a failed or oversized upload leaves nothing stored.
+func (s *Service) store(ctx context.Context, key string, body io.Reader, limit int64) (int64, string, error) {
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), body)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	lr := &cappedReader{r: io.TeeReader(body, h), left: limit}
+	info, err := s.opt.Files.Put(ctx, lr, storage.PutSpec{Key: key, Size: -1, ContentType: "application/octet-stream"})
 	if err != nil {
-		os.Remove(path)
-		return "", 0, "", err
+		return 0, "", fmt.Errorf("fleet: store %s: %w", key, err)
 	}
-	return path, n, hex.EncodeToString(h.Sum(nil)), nil
+	return info.Size, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cappedReader fails once more than left bytes were read, so a store never keeps a file that
+// is too large.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return n, fmt.Errorf("more than the allowed bytes")
+	}
+	return n, err
+}
+
+// openFile opens a stored file: a key of the file store, or (files stored before the store
+// existed) an absolute path on this node's disk.
+func (s *Service) openFile(ctx context.Context, path string) (io.ReadCloser, time.Time, error) {
+	if filepath.IsAbs(path) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, time.Time{}, err
+		}
+		return f, st.ModTime(), nil
+	}
+	rc, info, err := s.opt.Files.Open(ctx, path)
+	return rc, info.ModTime, err
 }
 
 func (s *Service) send(w http.ResponseWriter, r *http.Request, id int64, firmwareOnly bool) {
@@ -367,15 +389,18 @@ func (s *Service) send(w http.ResponseWriter, r *http.Request, id int64, firmwar
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
-	f, err := os.Open(path)
+	f, modTime, err := s.openFile(r.Context(), path)
 	if err != nil {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
 	defer f.Close()
-	st, _ := f.Stat()
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	http.ServeContent(w, r, name, st.ModTime(), f)
+	if rs, ok := f.(io.ReadSeeker); ok {
+		http.ServeContent(w, r, name, modTime, rs)
+		return
+	}
+	_, _ = io.Copy(w, f)
 }

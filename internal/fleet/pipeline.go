@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/stats"
 )
 
 // PipelineOptions shape the ingest pipeline.
@@ -106,11 +107,16 @@ type Batch struct {
 	meters  map[int64]SessionMeter // per session, the earliest sample
 	seen    map[int64]seenCount    // per device, its runtime counts merged
 	changed map[int64]bool         // devices whose open events changed (pushed to consoles)
+	stats   stats.Adds             // the dashboards' figures, written last in key order
 	// what the running step added, merged on its success
 	stagedRuntime []RuntimeRow
 	stagedSeries  []SeriesSample
 	stagedAfter   []func()
+	stagedStats   stats.Adds
 }
+
+// Stats is where the running step adds to the dashboards' figures (kept if the step succeeds).
+func (b *Batch) Stats() *stats.Adds { return &b.stagedStats }
 
 type runtimeKey struct {
 	device    int64
@@ -178,6 +184,7 @@ func (b *Batch) addMeters(ms []SessionMeter) {
 
 func (b *Batch) unstage() {
 	b.stagedRuntime, b.stagedSeries, b.stagedAfter = b.stagedRuntime[:0], b.stagedSeries[:0], nil
+	b.stagedStats.Reset()
 }
 
 // rows is how much a unit adds to a batch, for closing batches by size.
@@ -477,7 +484,10 @@ func (p *Pipeline) run(ctx context.Context, units []*Unit) (*Batch, []error, err
 		if err := insertSeries(ctx, tx, b.series); err != nil {
 			return err
 		}
-		return updateSeen(ctx, tx, b.seen)
+		if err := updateSeen(ctx, tx, b.seen); err != nil {
+			return err
+		}
+		return b.stats.Write(ctx, tx)
 	})
 	return b, errs, err
 }
@@ -514,6 +524,7 @@ func (p *Pipeline) step(ctx context.Context, b *Batch, u *Unit) error {
 		return &stepError{err}
 	}
 	b.merge(b.stagedRuntime, b.stagedSeries, b.stagedAfter)
+	b.stats.Merge(&b.stagedStats)
 	b.unstage()
 	_, err := b.Tx.Exec(ctx, `RELEASE SAVEPOINT unit`)
 	return err

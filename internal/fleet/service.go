@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"chargeops/internal/db"
 	"chargeops/internal/setting"
+	"chargeops/internal/storage"
 )
 
 // Options of the device core.
@@ -20,12 +23,13 @@ type Options struct {
 	CommandTimeout    time.Duration  // default 30 s
 	RetentionDays     int            // protocol-log retention; 0 keeps rows forever
 	HeartbeatInterval time.Duration  // interval the gateway hands chargers; default 60 s
-	DataDir           string         // files live under DataDir/fleet
+	DataDir           string         // default home of Files: DataDir/objects
 	LogQueue          int            // ingest queue size (units; see PipelineOptions)
 	LogBatch          int            // ingest batch size (rows and steps per transaction)
 	Node              string         // this node's name (default host name + pid)
 	Registry          Registry       // default: in-process
 	Location          *time.Location // days and months of the statistics (default UTC)
+	Files             storage.Store  // firmware and diagnostics files (default: local, under DataDir/objects)
 }
 
 // Service is the device core of one node.
@@ -41,6 +45,8 @@ type Service struct {
 	hot      hotDevices
 	sessions openSessions
 	wg       sync.WaitGroup
+	// eventHook hears of committed event changes (eventhook.go)
+	eventHook atomic.Pointer[func(EventChange)]
 }
 
 // New builds the core; Close stops it.
@@ -60,6 +66,9 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	}
 	if opt.Registry == nil {
 		opt.Registry = NewLocalRegistry()
+	}
+	if opt.Files == nil {
+		opt.Files = storage.NewLocal(filepath.Join(opt.DataDir, "objects"), nil, "", "")
 	}
 	secret, err := settings.GetOrCreate(ctx, "fleet.url_secret", func() (string, error) {
 		b := make([]byte, 32)

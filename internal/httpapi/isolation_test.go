@@ -18,6 +18,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/httpapi"
+	"chargeops/internal/storage/storagetest"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -31,6 +32,7 @@ type isoWorld struct {
 	power, low, anon                  *apitest.Client
 	roleA, modelA, itemA, aliasA, fwA int64
 	cmdA, blacklistA, lowUser         int64
+	uploadA                           string // an object A's admin uploaded
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -62,6 +64,10 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	}
 	apitest.Must(t, o.a.Call("POST", "/api/auth/sys/dev/firmware/add", map[string]any{"name": "alpha-fw.bin"})).Into(t, &fw)
 	w.fwA = fw.ID
+	_, up := upload(t, o.env, o.a, "image", "alpha-photo.png", "", storagetest.Sample("png"))
+	var confirmed struct{ ObjectKey string }
+	apitest.Must(t, up).Into(t, &confirmed)
+	w.uploadA = confirmed.ObjectKey
 	var sent struct{ Commands []struct{ ID int64 } }
 	apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{o.devA}, "controlType": 1})).Into(t, &sent)
 	w.cmdA = sent.Commands[0].ID
@@ -270,6 +276,15 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"POST " + sys + "mail/outbox/list": A(map[string]any{}),
 		"POST " + sys + "logs/action/list": L(map[string]any{"pageSize": 100}),
 
+		// messages: only ever the caller's own (OwnUser); a site of A in a setting is refused
+		"POST " + sys + "message/list":         L(map[string]any{"pageSize": 100}),
+		"GET " + sys + "message/unread":        L(nil),
+		"POST " + sys + "message/read":         L(map[string]any{"ids": ids()}),
+		"POST " + sys + "message/process":      A(map[string]any{"ids": ids(1, 2, 3)}),
+		"GET " + sys + "message/stream":        L(nil), // a stream: its scoping is TestMessagesFromChargerEvents's
+		"GET " + sys + "message/setting":       L(nil),
+		"POST " + sys + "message/setting/save": A(map[string]any{"kinds": []int{2}, "levels": []int{0, 1, 2}, "allSites": false, "siteIds": ids(w.siteA), "console": true, "mail": true, "frequency": "immediate"}),
+
 		"POST " + sys + "dev/control/send":     A(map[string]any{"deviceIds": ids(w.devA), "controlType": 1}),
 		"GET " + sys + "dev/control/detail":    A(map[string]any{"id": w.cmdA}),
 		"POST " + sys + "dev/control/list":     L(map[string]any{"deviceId": w.devA}),
@@ -289,6 +304,13 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"POST " + sys + "dev/refusal/list":     L(map[string]any{}),
 		"POST " + sys + "logs/protocol/list":   L(map[string]any{"sn": "ALPHA-0001"}),
 		"GET " + sys + "dev/gateway/stats":     A(nil),
+
+		"GET " + sys + "system/oss/sts/write": L(map[string]any{"kind": "image", "fileName": "intruder.png"}),
+		"POST " + sys + "system/oss/confirm":  A(map[string]any{"objectKey": w.uploadA}),
+		"GET " + sys + "system/oss/sts/read":  A(map[string]any{"objectKey": w.uploadA}),
+		"GET " + sys + "system/oss/url":       A(map[string]any{"objectKey": w.uploadA}),
+		"PUT /api/unauth/oss/object/{key...}": L(nil), // unsigned: refused
+		"GET /api/unauth/oss/object/{key...}": L(nil),
 	}
 }
 
@@ -376,7 +398,7 @@ func TestRouteIsolation(t *testing.T) {
 			for _, rt := range routes {
 				name := rt.Method + " " + rt.Path
 				sc := scenarios[name]
-				if rt.Path == "/api/auth/sys/dev/events/stream" || rt.Path == "/api/unauth/logout" {
+				if rt.Path == "/api/auth/sys/dev/events/stream" || rt.Path == "/api/auth/sys/message/stream" || rt.Path == "/api/unauth/logout" {
 					continue // the stream is read above; logout would end B's session and names nothing
 				}
 				a, text := callText(t, w.power, rt.Method, rt.Path, sc.body)

@@ -47,6 +47,8 @@ type Route struct {
 	Reads bool
 	// MaxBody overrides the body limit (file imports).
 	MaxBody int
+	// RawBody: the handler reads the body itself, of any type (signed object uploads).
+	RawBody bool
 	Tag     string
 	Summary string
 	Handler Handler
@@ -202,5 +204,5 @@ func (s *Server) routeTable() []Route {
 		// Mail outbox and logs
 		{Method: "POST", Path: "/api/auth/sys/mail/outbox/list", Objects: PlatformOnly, Access: Root, Tag: "system", Summary: "Mails kept in the outbox (no SMTP configured)", Handler: H(s.outboxList)},
 		{Method: "POST", Path: "/api/auth/sys/logs/action/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_logs_action"}, Tag: "logs", Summary: "Action log", Handler: H(s.actionLogList)},
-	}, s.fleetRoutes()...)
+	}, append(append(s.fleetRoutes(), s.storageRoutes()...), s.messageRoutes()...)...)
 }

@@ -36,8 +36,10 @@ func id(t *testing.T, a apitest.Answer) int64 {
 	return v.ID
 }
 
-func newOrg(t *testing.T, d *db.DB) *org {
-	env := apitest.New(t, d, nil)
+func newOrg(t *testing.T, d *db.DB) *org { return newOrgOn(t, apitest.New(t, d, nil)) }
+
+// newOrgOn builds the two customers on a node started with its own configuration.
+func newOrgOn(t *testing.T, env *apitest.Env) *org {
 	o := &org{env: env, root: env.Root()}
 	r := o.root
 	o.custA = id(t, r.Call("POST", "/api/auth/sys/customer/add", map[string]any{"name": "Alpha Charging", "code": "ALPHA"}))

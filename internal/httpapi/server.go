@@ -31,10 +31,12 @@ import (
 	"chargeops/internal/mail"
 	"chargeops/internal/memstat"
 	"chargeops/internal/menu"
+	"chargeops/internal/notify"
 	"chargeops/internal/role"
 	"chargeops/internal/secret"
 	"chargeops/internal/site"
 	"chargeops/internal/stats"
+	"chargeops/internal/storage"
 	"chargeops/internal/user"
 )
 
@@ -63,6 +65,10 @@ type Deps struct {
 	Fleet     *fleet.Service // live fleet: commands, logs, events (nil in the openapi command)
 	Stats     *stats.Service // dashboards' figures
 	Gateway   http.Handler   // the OCPP gateway mounted at /ocpp/
+	// Uploads: object storage, upload targets and signed links (nil in the openapi command).
+	Uploads *storage.Service
+	// Notify: the message centre and reception settings (nil in the openapi command).
+	Notify *notify.Service
 }
 
 // Options shape the HTTP behaviour.
@@ -211,7 +217,7 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 		}
 		return writeError(w, r, c.Locale, err)
 	}
-	if r.Method != http.MethodGet {
+	if r.Method != http.MethodGet && !rt.RawBody {
 		// A JSON content type cannot be sent cross-site without a CORS preflight, which this
 		// server never grants: together with SameSite cookies and the CSRF header it closes
 		// cross-site form posts, including to the login.

@@ -43,6 +43,7 @@ func New(t testing.TB, d *db.DB, mutate func(*config.Config)) *Env {
 	cfg := config.Default()
 	cfg.Addr = srv.Listener.Addr().String() // the node's real, loopback address: mailed links point there
 	cfg.Captcha = false
+	cfg.DataDir = t.TempDir() // stored objects (firmware, uploads) stay out of the source tree
 	cfg.LoginLockFor = time.Minute
 	if mutate != nil {
 		mutate(&cfg)

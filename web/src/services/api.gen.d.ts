@@ -1381,6 +1381,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/message/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * My messages, newest first (filters: kind, read, processed, recovered as 0/1)
+         * @description Needs any one of the permission keys: auth_message, auth_message_list.
+         */
+        post: operations["postAuthSysMessageList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/message/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark my messages processed (and read)
+         * @description Needs any one of the permission keys: auth_message, auth_message_list.
+         */
+        post: operations["postAuthSysMessageProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/message/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark my messages read (no ids: all of them)
+         * @description Needs any one of the permission keys: auth_message, auth_message_list.
+         */
+        post: operations["postAuthSysMessageRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/message/setting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My reception setting (defaults when none is saved)
+         * @description Needs any one of the permission keys: auth_message, auth_message_setting.
+         */
+        get: operations["getAuthSysMessageSetting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/message/setting/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save my reception setting: kinds, levels, sites, console, mail, frequency
+         * @description Needs any one of the permission keys: auth_message, auth_message_setting.
+         */
+        post: operations["postAuthSysMessageSettingSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/message/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events: my unread count whenever it changes (the console polls every 15 s without it)
+         * @description Needs any one of the permission keys: auth_message, auth_message_list.
+         */
+        get: operations["getAuthSysMessageStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/message/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of my messages are unread
+         * @description Needs any one of the permission keys: auth_message, auth_message_list.
+         */
+        get: operations["getAuthSysMessageUnread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/permission/tree": {
         parameters: {
             query?: never;
@@ -1732,6 +1872,74 @@ export interface paths {
          * @description Needs any one of the permission keys: auth_site_edit.
          */
         post: operations["postAuthSysSiteUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/system/oss/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check an uploaded object (size, content) and record it; a refused object is deleted */
+        post: operations["postAuthSysSystemOssConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/system/oss/sts/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed download URLs of objects (objectKey repeated, at most 100) */
+        get: operations["getAuthSysSystemOssStsRead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/system/oss/sts/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Upload credential: a new object key and its signed upload target (valid 3600 s) */
+        get: operations["getAuthSysSystemOssStsWrite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/system/oss/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Display URL of an objectKey (http(s) and data: URLs as they are) */
+        get: operations["getAuthSysSystemOssUrl"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2119,6 +2327,24 @@ export interface paths {
         put?: never;
         /** Sign out */
         post: operations["postUnauthLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unauth/oss/object/{key...}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Local storage: signed download of one object */
+        get: operations["getUnauthOssObjectkey"];
+        /** Local storage: signed upload of one object (raw body) */
+        put: operations["putUnauthOssObjectkey"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2877,6 +3103,11 @@ export interface components {
             total?: number;
             totalMore?: boolean;
         };
+        ListNotifyMessage: {
+            list?: components["schemas"]["NotifyMessage"][];
+            total?: number;
+            totalMore?: boolean;
+        };
         ListRole: {
             list?: components["schemas"]["Role"][];
             total?: number;
@@ -2897,9 +3128,13 @@ export interface components {
             tokenId?: string;
         };
         MailOutboxMail: {
+            attempts?: number;
             body?: string;
             createdAt?: number;
             id?: number;
+            lastError?: string;
+            sentAt?: number;
+            status?: number;
             subject?: string;
             to?: string;
         };
@@ -2955,6 +3190,56 @@ export interface components {
             key?: string;
             page?: number;
             pageSize?: number;
+            url?: string;
+        };
+        MessageIDs: {
+            ids?: number[];
+        };
+        NotifyListInput: {
+            kind?: number | null;
+            page?: number;
+            pageSize?: number;
+            processed?: number | null;
+            read?: number | null;
+            recovered?: number | null;
+        };
+        NotifyMessage: {
+            code?: string;
+            createdAt?: number;
+            deviceId?: number;
+            deviceName?: string;
+            id?: number;
+            kind?: number;
+            lastAt?: number;
+            level?: number;
+            name?: string;
+            processed?: boolean;
+            processedAt?: number;
+            processedBy?: string;
+            read?: boolean;
+            readAt?: number;
+            recovered?: boolean;
+            recoveredAt?: number;
+            repeats?: number;
+            siteId?: number;
+            siteName?: string;
+            sn?: string;
+            startedAt?: number;
+        };
+        NotifySetting: {
+            allSites?: boolean;
+            console?: boolean;
+            delayMinutes?: number;
+            frequency?: string;
+            kinds?: number[];
+            levels?: number[];
+            mail?: boolean;
+            siteIds?: number[];
+        };
+        OSSKeyInput: {
+            objectKey?: string;
+        };
+        OSSURLAnswer: {
             url?: string;
         };
         Page: {
@@ -3279,8 +3564,47 @@ export interface components {
             ids?: number[];
             status?: number;
         };
+        StorageReadGrant: {
+            bucket?: string;
+            expiration?: string;
+            region?: string;
+            urls?: {
+                [key: string]: string;
+            };
+        };
+        StorageTarget: {
+            fields?: {
+                [key: string]: string;
+            };
+            headers?: {
+                [key: string]: string;
+            };
+            method?: string;
+            url?: string;
+        };
+        StorageUploaded: {
+            contentType?: string;
+            downloadFileName?: string;
+            objectKey?: string;
+            size?: number;
+            url?: string;
+        };
+        StorageWriteGrant: {
+            accessKeyId?: string;
+            accessKeySecret?: string;
+            bucket?: string;
+            expiration?: string;
+            maxBytes?: number;
+            objectKey?: string;
+            region?: string;
+            securityToken?: string;
+            upload?: components["schemas"]["StorageTarget"];
+        };
         TokenInput: {
             token?: string;
+        };
+        UnreadCount: {
+            count?: number;
         };
         User: {
             avatar?: string;
@@ -5260,6 +5584,190 @@ export interface operations {
             };
         };
     };
+    postAuthSysMessageList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotifyListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListNotifyMessage"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysMessageProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageIDs"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysMessageRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageIDs"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysMessageSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["NotifySetting"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysMessageSettingSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotifySetting"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysMessageStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["UnreadCount"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysMessageUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["UnreadCount"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     getAuthSysPermissionTree: {
         parameters: {
             query?: never;
@@ -5746,6 +6254,114 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSystemOssConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OSSKeyInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StorageUploaded"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSystemOssStsRead: {
+        parameters: {
+            query?: {
+                objectKey?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StorageReadGrant"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSystemOssStsWrite: {
+        parameters: {
+            query?: {
+                downloadFileName?: string;
+                fileName?: string;
+                kind?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StorageWriteGrant"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSystemOssUrl: {
+        parameters: {
+            query?: {
+                objectKey?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["OSSURLAnswer"];
                         message: string;
                     };
                 };
@@ -6304,6 +6920,54 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getUnauthOssObjectkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    putUnauthOssObjectkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
                         message: string;
                     };
                 };

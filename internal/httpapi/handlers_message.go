@@ -1,0 +1,114 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"time"
+
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/notify"
+)
+
+// MessageIDs names messages; no ids means all (read) or is refused (process).
+type MessageIDs struct {
+	IDs []int64 `json:"ids"`
+}
+
+func (in MessageIDs) validate() error {
+	if len(in.IDs) > 1000 {
+		return apperr.InvalidField("ids", "err.required")
+	}
+	return nil
+}
+
+// UnreadCount is the badge of the message centre.
+type UnreadCount struct {
+	Count int64 `json:"count"`
+}
+
+func (s *Server) messageList(c *Ctx, in notify.ListInput) (db.List[notify.Message], error) {
+	return s.Notify.List(c, c.P, in)
+}
+
+func (s *Server) messageUnread(c *Ctx, _ Empty) (UnreadCount, error) {
+	n, err := s.Notify.Unread(c, c.P)
+	return UnreadCount{Count: n}, err
+}
+
+func (s *Server) messageRead(c *Ctx, in MessageIDs) (Empty, error) {
+	return Empty{}, s.Notify.MarkRead(c, c.P, in.IDs)
+}
+
+func (s *Server) messageProcess(c *Ctx, in MessageIDs) (Empty, error) {
+	if err := checkIDs(in.IDs); err != nil {
+		return Empty{}, err
+	}
+	return Empty{}, s.Notify.Process(c, c.P, in.IDs)
+}
+
+func (s *Server) messageSetting(c *Ctx, _ Empty) (notify.Setting, error) {
+	return s.Notify.Setting(c, c.P)
+}
+
+func (s *Server) messageSettingSave(c *Ctx, in notify.Setting) (Empty, error) {
+	return Empty{}, s.Notify.SaveSetting(c, c.P, in)
+}
+
+// messageStreamRecheck is how often the stream re-reads the count: a message written by
+// another node, or read in another tab served by another node, shows within it.
+const messageStreamRecheck = 5 * time.Second
+
+// messageStream pushes the caller's unread count ("event: unread", data {count}) at once and
+// whenever it changes, until the request or the session ends.
+func (s *Server) messageStream() Handler {
+	return Handler{in: reflect.TypeFor[Empty](), out: reflect.TypeFor[UnreadCount](), raw: true, serve: func(c *Ctx) (any, error) {
+		fl, ok := c.W.(http.Flusher)
+		if !ok {
+			return nil, apperr.ErrInternal
+		}
+		changed, unwatch := s.Notify.Watch(c.P.UserID)
+		defer unwatch()
+		ended, unwatchSession := s.Auth.Sessions.Watch(c.R.Context(), c.P.SessionID)
+		defer unwatchSession()
+		h := c.W.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Accel-Buffering", "no")
+		c.W.WriteHeader(http.StatusOK)
+		fmt.Fprint(c.W, "retry: 5000\n: connected\n\n")
+		last := int64(-1)
+		push := func() {
+			n, err := s.Notify.Unread(c, c.P)
+			if err != nil || n == last {
+				return
+			}
+			last = n
+			b, _ := json.Marshal(UnreadCount{Count: n})
+			fmt.Fprintf(c.W, "event: unread\ndata: %s\n\n", b)
+		}
+		push()
+		fl.Flush()
+		recheck := time.NewTicker(messageStreamRecheck)
+		defer recheck.Stop()
+		keep := time.NewTicker(25 * time.Second)
+		defer keep.Stop()
+		for {
+			select {
+			case <-c.R.Context().Done():
+				return nil, nil
+			case <-ended:
+				return nil, nil
+			case <-keep.C:
+				fmt.Fprint(c.W, ": keep-alive\n\n")
+			case <-recheck.C:
+				push()
+			case <-changed:
+				push()
+			}
+			fl.Flush()
+		}
+	}}
+}

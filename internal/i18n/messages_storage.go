@@ -1,0 +1,25 @@
+package i18n
+
+// storageMessages: the upload rules (docs/storage.md, "Upload rules").
+var storageMessages = map[string][2]string{
+	"err.upload_too_big": {"File size cannot exceed {maxSize}", "文件大小不能超过 {maxSize}"},
+	"err.upload_type":    {"Only {typeList} can be uploaded", "只能上传 {typeList} 格式的文件"},
+}
+
+// storageInterfaceNames: the Chinese names of the storage routes
+// (internal/httpapi/routes_storage.go), kept beside the domain's messages.
+var storageInterfaceNames = map[string]string{
+	"GET /api/auth/sys/system/oss/sts/write": "上传凭证：新对象键与签名上传地址",
+	"POST /api/auth/sys/system/oss/confirm":  "确认上传（校验大小与内容并登记）",
+	"GET /api/auth/sys/system/oss/sts/read":  "对象的签名下载地址",
+	"GET /api/auth/sys/system/oss/url":       "对象键的显示地址",
+	"PUT /api/unauth/oss/object/{key...}":    "本地存储：签名上传对象",
+	"GET /api/unauth/oss/object/{key...}":    "本地存储：签名下载对象",
+}
+
+func init() {
+	register(storageMessages)
+	for k, v := range storageInterfaceNames {
+		interfaceNames[k] = v
+	}
+}

@@ -1,0 +1,225 @@
+package mail_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"chargeops/internal/db"
+	"chargeops/internal/mail"
+	"chargeops/internal/testutil"
+)
+
+// flakySMTP is a real SMTP server in the test process that refuses mail (421, the server is
+// not available) while down, and keeps what it accepts.
+type flakySMTP struct {
+	mu       sync.Mutex
+	down     bool
+	attempts []time.Time
+	mails    []string
+}
+
+func (s *flakySMTP) NewSession(*smtp.Conn) (smtp.Session, error) { return &flakySession{s}, nil }
+
+type flakySession struct{ s *flakySMTP }
+
+func (f *flakySession) Mail(string, *smtp.MailOptions) error {
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	f.s.attempts = append(f.s.attempts, time.Now())
+	if f.s.down {
+		return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
+	}
+	return nil
+}
+func (*flakySession) Rcpt(string, *smtp.RcptOptions) error { return nil }
+func (f *flakySession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	f.s.mu.Lock()
+	f.s.mails = append(f.s.mails, string(b))
+	f.s.mu.Unlock()
+	return err
+}
+func (*flakySession) Reset()        {}
+func (*flakySession) Logout() error { return nil }
+
+func (s *flakySMTP) setDown(v bool) { s.mu.Lock(); s.down = v; s.mu.Unlock() }
+func (s *flakySMTP) state() (attempts []time.Time, mails []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.attempts...), append([]string(nil), s.mails...)
+}
+
+func startFlaky(t *testing.T) (*flakySMTP, int) {
+	sink := &flakySMTP{}
+	srv := smtp.NewServer(sink)
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return sink, ln.Addr().(*net.TCPAddr).Port
+}
+
+type outboxRow struct {
+	status, attempts int
+	lastError        string
+	sentAt           int64
+}
+
+func row(t *testing.T, d *db.DB, id int64) outboxRow {
+	t.Helper()
+	var r outboxRow
+	if err := d.QueryRow(context.Background(), `SELECT status, attempts, last_error, sent_at FROM mail_outbox WHERE id = ?`, id).
+		Scan(&r.status, &r.attempts, &r.lastError, &r.sentAt); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func lastID(t *testing.T, d *db.DB) int64 {
+	t.Helper()
+	var id int64
+	if err := d.QueryRow(context.Background(), `SELECT MAX(id) FROM mail_outbox`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func fastRetry(maxAttempts int) mail.Retry {
+	return mail.Retry{MaxAttempts: maxAttempts, Base: 100 * time.Millisecond, Max: time.Second, Lease: time.Minute, Poll: 20 * time.Millisecond, MaxAge: time.Hour}
+}
+
+func TestOutboxWorker(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		// settle ends the mail earlier subtests left waiting, so each server sees its own only
+		settle := func(t *testing.T) {
+			if _, err := d.Exec(ctx, `UPDATE mail_outbox SET status = ? WHERE status = ?`, mail.StatusFailed, mail.StatusWaiting); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		t.Run("without SMTP a mail stays in the outbox and the worker does nothing", func(t *testing.T) {
+			m := mail.New(d, mail.SMTPConfig{})
+			m.Retry = fastRetry(3)
+			if err := m.Send(ctx, "kept@example.com", "kept", "body"); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			go func() { m.Run(ctx); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(2 * time.Second):
+				t.Fatal("the worker runs without SMTP")
+			}
+			if r := row(t, d, lastID(t, d)); r.status != mail.StatusWaiting || r.attempts != 0 {
+				t.Fatalf("kept mail: %+v", r)
+			}
+			list, err := m.Outbox(ctx, db.Page{})
+			if err != nil || len(list.List) == 0 || list.List[0].To != "kept@example.com" {
+				t.Fatalf("outbox list: %+v %v", list, err)
+			}
+		})
+
+		t.Run("a failing server is retried with growing waits and the mail delivered once it is back", func(t *testing.T) {
+			settle(t)
+			sink, port := startFlaky(t)
+			sink.setDown(true)
+			m := mail.New(d, mail.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "chargeops@localhost"})
+			m.Retry = fastRetry(8)
+			wctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			go m.Run(wctx)
+			if err := m.Send(ctx, "ops@example.com", "retry me", "body"); err != nil {
+				t.Fatalf("a failing server makes Send fail: %v", err)
+			}
+			id := lastID(t, d)
+			waitFor(t, "three failed attempts", 5*time.Second, func() bool { a, _ := sink.state(); return len(a) >= 3 })
+			if r := row(t, d, id); r.status != mail.StatusWaiting || r.lastError == "" {
+				t.Fatalf("after failures the mail should wait with its error: %+v", r)
+			}
+			sink.setDown(false)
+			waitFor(t, "delivery", 10*time.Second, func() bool { return row(t, d, id).status == mail.StatusSent })
+			attempts, mails := sink.state()
+			if len(mails) != 1 {
+				t.Fatalf("delivered %d times, want once", len(mails))
+			}
+			// back-off: each wait at least the one before (100 ms, 200 ms, 400 ms, ...)
+			for i := 2; i < len(attempts); i++ {
+				prev, cur := attempts[i-1].Sub(attempts[i-2]), attempts[i].Sub(attempts[i-1])
+				if cur < prev-50*time.Millisecond {
+					t.Errorf("wait %d (%v) shorter than wait %d (%v)", i, cur, i-1, prev)
+				}
+			}
+			if gap := attempts[1].Sub(attempts[0]); gap < 90*time.Millisecond {
+				t.Errorf("retried after %v, before the back-off", gap)
+			}
+			if r := row(t, d, id); r.sentAt == 0 || r.attempts != len(attempts) || r.lastError != "" {
+				t.Errorf("sent row: %+v after %d attempts", r, len(attempts))
+			}
+		})
+
+		t.Run("a server that never recovers is given up after the bounded attempts and the row kept", func(t *testing.T) {
+			settle(t)
+			sink, port := startFlaky(t)
+			sink.setDown(true)
+			m := mail.New(d, mail.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "chargeops@localhost"})
+			m.Retry = fastRetry(3)
+			wctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			go m.Run(wctx)
+			if err := m.Send(ctx, "ops@example.com", "give up", "body"); err != nil {
+				t.Fatal(err)
+			}
+			id := lastID(t, d)
+			waitFor(t, "giving up", 5*time.Second, func() bool { return row(t, d, id).status == mail.StatusFailed })
+			time.Sleep(300 * time.Millisecond)
+			attempts, _ := sink.state()
+			if r := row(t, d, id); len(attempts) != 3 || r.attempts != 3 || r.lastError == "" {
+				t.Fatalf("given-up mail: %+v, server saw %d attempts", r, len(attempts))
+			}
+		})
+
+		t.Run("two workers deliver a mail once", func(t *testing.T) {
+			settle(t)
+			sink, port := startFlaky(t)
+			cfg := mail.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "chargeops@localhost"}
+			m1, m2 := mail.New(d, cfg), mail.New(d, cfg)
+			m1.Retry, m2.Retry = fastRetry(3), fastRetry(3)
+			for i := range 10 {
+				if _, err := m1.Enqueue(ctx, d, "many@example.com", "n", string(rune('a'+i))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			go m1.Run(wctx)
+			go m2.Run(wctx)
+			waitFor(t, "ten mails", 5*time.Second, func() bool { _, m := sink.state(); return len(m) >= 10 })
+			time.Sleep(200 * time.Millisecond)
+			if _, m := sink.state(); len(m) != 10 {
+				t.Fatalf("two workers sent %d mails for 10", len(m))
+			}
+		})
+	})
+}

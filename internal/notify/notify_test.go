@@ -1,0 +1,425 @@
+package notify_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	ocppws "github.com/lorenzodonini/ocpp-go/ws"
+
+	"chargeops/internal/config"
+	"chargeops/internal/db"
+	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/httpapi"
+	"chargeops/internal/testutil"
+	"chargeops/internal/testutil/apitest"
+)
+
+// smtpSink is a real SMTP server in the test process that keeps what it receives.
+type smtpSink struct {
+	mu    sync.Mutex
+	mails []receivedMail
+}
+
+type receivedMail struct {
+	To   []string
+	Data string
+}
+
+func (s *smtpSink) NewSession(*smtp.Conn) (smtp.Session, error) { return &sinkSession{sink: s}, nil }
+
+type sinkSession struct {
+	sink *smtpSink
+	to   []string
+}
+
+func (*sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *sinkSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.to = append(s.to, to)
+	return nil
+}
+func (s *sinkSession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	s.sink.mu.Lock()
+	s.sink.mails = append(s.sink.mails, receivedMail{To: s.to, Data: string(b)})
+	s.sink.mu.Unlock()
+	return err
+}
+func (s *sinkSession) Reset()      { s.to = nil }
+func (*sinkSession) Logout() error { return nil }
+
+// to returns the mails received by addr.
+func (s *smtpSink) to(addr string) []receivedMail {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []receivedMail
+	for _, m := range s.mails {
+		for _, t := range m.To {
+			if t == addr {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+func startSMTP(t *testing.T) (*smtpSink, int) {
+	sink := &smtpSink{}
+	srv := smtp.NewServer(sink)
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return sink, ln.Addr().(*net.TCPAddr).Port
+}
+
+// world is a node with the notifier and the mail worker running, customers A and B with one
+// site each, a charger at A's site, and users:
+//   - alice (customer A, receiver of site A, email-alarm role): default settings
+//   - bob (customer B, receiver of site B): another customer's user
+//   - carol (customer A, receiver of site A): her setting excludes faults
+//   - dave (customer A, receiver of site A): his setting lists only another site of A
+type world struct {
+	env                     *apitest.Env
+	d                       *db.DB
+	sink                    *smtpSink
+	org                     fleettest.Org
+	devA                    int64
+	siteA2                  int64
+	alice, bob, carol, dave *apitest.Client
+	aliceID, bobID, carolID int64
+}
+
+const pw = "Msg#Pass1234"
+
+func newWorld(t *testing.T, d *db.DB, debounce time.Duration) *world {
+	t.Helper()
+	sink, port := startSMTP(t)
+	env := apitest.New(t, d, func(c *config.Config) {
+		c.SMTPHost, c.SMTPPort, c.SMTPTLS = "127.0.0.1", port, "none"
+		c.AlarmOfflineDebounce = debounce
+	})
+	t.Cleanup(env.App.StartWorkers(context.Background()))
+	w := &world{env: env, d: d, sink: sink, org: fleettest.Seed(t, d)}
+	w.devA = fleettest.Device(t, d, w.org, w.org.CustomerA, w.org.SiteA, "SN-MSG-A1")
+	var err error
+	w.siteA2, err = db.InsertID(context.Background(), d, `INSERT INTO site (customer_id, name, code, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+		w.org.CustomerA, "Site A2", fmt.Sprintf("SA2-%d", time.Now().UnixNano()), db.NowMS(), db.NowMS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := env.Root()
+	user := func(name string, customer, site int64) (int64, *apitest.Client) {
+		uid, rid := env.CreateUser(root, name, pw, "auth_message", "auth_message_list", "auth_message_setting")
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{
+			{`UPDATE app_user SET customer_id = ? WHERE id = ?`, []any{customer, uid}},
+			{`UPDATE role SET customer_access = 1, site_access = 0, email_alarm = 1 WHERE id = ?`, []any{rid}},
+			{`INSERT INTO site_receiver (site_id, user_id) VALUES (?, ?)`, []any{site, uid}},
+		} {
+			if _, err := d.Exec(context.Background(), q.sql, q.args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return uid, env.Client().MustLogin(name, pw)
+	}
+	w.aliceID, w.alice = user("alice_a", w.org.CustomerA, w.org.SiteA)
+	w.bobID, w.bob = user("bob_bee", w.org.CustomerB, w.org.SiteB)
+	w.carolID, w.carol = user("carol_c", w.org.CustomerA, w.org.SiteA)
+	_, w.dave = user("dave_d", w.org.CustomerA, w.org.SiteA)
+	apitest.Must(t, w.carol.Call("POST", "/api/auth/sys/message/setting/save", map[string]any{"kinds": []int{0, 1, 3}, "levels": []int{0, 1, 2},
+		"allSites": true, "console": true, "mail": true, "frequency": "immediate"}))
+	apitest.Must(t, w.dave.Call("POST", "/api/auth/sys/message/setting/save", map[string]any{"kinds": []int{0, 1, 2, 3}, "levels": []int{0, 1, 2},
+		"allSites": false, "siteIds": []int64{w.siteA2}, "console": true, "mail": true, "frequency": "immediate"}))
+	return w
+}
+
+// charger connects an ocpp-go charge point (an independent OCPP client) as sn and boots it;
+// stop disconnects it (once).
+func (w *world) charger(t *testing.T, sn string) (cp ocpp.ChargePoint, stop func()) {
+	t.Helper()
+	cp = ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+	if err := cp.Start("ws" + strings.TrimPrefix(w.env.URL, "http") + "/ocpp"); err != nil {
+		t.Fatalf("connect %s: %v", sn, err)
+	}
+	var once sync.Once
+	stop = func() { once.Do(cp.Stop) }
+	t.Cleanup(stop)
+	if _, err := cp.BootNotification("AC-22", "Test"); err != nil {
+		t.Fatalf("boot: %v", err)
+	}
+	return cp, stop
+}
+
+type message struct {
+	ID          int64  `json:"id"`
+	Kind        int    `json:"kind"`
+	Code        string `json:"code"`
+	SN          string `json:"sn"`
+	DeviceName  string `json:"deviceName"`
+	SiteName    string `json:"siteName"`
+	Repeats     int    `json:"repeats"`
+	Read        bool   `json:"read"`
+	Processed   bool   `json:"processed"`
+	ProcessedBy string `json:"processedBy"`
+	Recovered   bool   `json:"recovered"`
+}
+
+func messages(t *testing.T, c *apitest.Client, filter map[string]any) []message {
+	t.Helper()
+	var l struct{ List []message }
+	apitest.Must(t, c.Call("POST", "/api/auth/sys/message/list", filter)).Into(t, &l)
+	return l.List
+}
+
+func unread(t *testing.T, c *apitest.Client) int64 {
+	t.Helper()
+	var u struct{ Count int64 }
+	apitest.Must(t, c.Call("GET", "/api/auth/sys/message/unread", nil)).Into(t, &u)
+	return u.Count
+}
+
+func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// openStream reads the caller's unread-count stream and sends each count it pushes.
+func openStream(t *testing.T, w *world, c *apitest.Client) <-chan int64 {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", w.env.URL+"/api/auth/sys/message/stream", nil)
+	req.Header.Set("Cookie", httpapi.TokenCookie+"="+c.Cookie(httpapi.TokenCookie))
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("open stream: %v", err)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("stream answered %s", ct)
+	}
+	counts := make(chan int64, 16)
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var u struct{ Count int64 }
+				if json.Unmarshal([]byte(data), &u) == nil {
+					counts <- u.Count
+				}
+			}
+		}
+	}()
+	return counts
+}
+
+func nextCount(t *testing.T, counts <-chan int64, want int64) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case n := <-counts:
+			if n == want {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the stream never pushed %d", want)
+		}
+	}
+}
+
+func TestMessagesFromChargerEvents(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d, time.Minute)
+		stream := openStream(t, w, w.alice)
+		nextCount(t, stream, 0)
+		cp, _ := w.charger(t, "SN-MSG-A1")
+		if _, err := cp.StatusNotification(1, core.NoError, core.ChargePointStatusAvailable); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cp.StatusNotification(1, core.GroundFailure, core.ChargePointStatusFaulted); err != nil {
+			t.Fatal(err)
+		}
+
+		t.Run("a fault gives the user in scope a console message with the device, site and kind", func(t *testing.T) {
+			waitFor(t, "alice's message", 10*time.Second, func() bool { return unread(t, w.alice) == 1 })
+			ms := messages(t, w.alice, map[string]any{"kind": 2})
+			if len(ms) != 1 || ms[0].SN != "SN-MSG-A1" || ms[0].SiteName != "Site A" || ms[0].Code != "GroundFailure" || ms[0].Read || ms[0].Recovered {
+				t.Fatalf("alice's messages: %+v", ms)
+			}
+		})
+		t.Run("the unread count is pushed on the stream", func(t *testing.T) {
+			nextCount(t, stream, 1)
+		})
+		t.Run("the site's notification receiver with email-alarm receipt gets a mail", func(t *testing.T) {
+			waitFor(t, "alice's mail", 10*time.Second, func() bool { return len(w.sink.to("alice_a@example.com")) == 1 })
+			m := w.sink.to("alice_a@example.com")[0]
+			if !strings.Contains(m.Data, "SN-MSG-A1") || !strings.Contains(m.Data, "GroundFailure") {
+				t.Fatalf("the mail does not name the charger and fault: %s", m.Data)
+			}
+		})
+		t.Run("another customer's user gets neither message nor mail", func(t *testing.T) {
+			if n := unread(t, w.bob); n != 0 {
+				t.Errorf("bob has %d unread", n)
+			}
+			if ms := messages(t, w.bob, nil); len(ms) != 0 {
+				t.Errorf("bob sees %+v", ms)
+			}
+			if m := w.sink.to("bob_bee@example.com"); len(m) != 0 {
+				t.Errorf("bob got %d mails", len(m))
+			}
+		})
+		t.Run("a user whose setting excludes faults, or that site, gets no message and no mail", func(t *testing.T) {
+			for name, c := range map[string]*apitest.Client{"carol_c": w.carol, "dave_d": w.dave} {
+				if ms := messages(t, c, nil); len(ms) != 0 {
+					t.Errorf("%s has messages: %+v", name, ms)
+				}
+				if m := w.sink.to(name + "@example.com"); len(m) != 0 {
+					t.Errorf("%s got %d mails", name, len(m))
+				}
+			}
+		})
+		t.Run("the end of the fault marks the message recovered", func(t *testing.T) {
+			if _, err := cp.StatusNotification(1, core.NoError, core.ChargePointStatusAvailable); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "recovered", 10*time.Second, func() bool {
+				ms := messages(t, w.alice, map[string]any{"recovered": 1})
+				return len(ms) == 1
+			})
+			if ms := messages(t, w.alice, map[string]any{"recovered": 0}); len(ms) != 0 {
+				t.Errorf("unrecovered messages left: %+v", ms)
+			}
+		})
+		t.Run("the same fault again within the window counts as a repeat: no new message or mail", func(t *testing.T) {
+			if _, err := cp.StatusNotification(1, core.GroundFailure, core.ChargePointStatusFaulted); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the repeat", 10*time.Second, func() bool {
+				ms := messages(t, w.alice, nil)
+				return len(ms) == 1 && ms[0].Repeats == 1 && !ms[0].Recovered
+			})
+			time.Sleep(500 * time.Millisecond)
+			if m := w.sink.to("alice_a@example.com"); len(m) != 1 {
+				t.Errorf("alice got %d mails for one fault and its repeat", len(m))
+			}
+		})
+		t.Run("read and process change only the caller's own messages", func(t *testing.T) {
+			ms := messages(t, w.alice, nil)
+			apitest.WantCode(t, w.bob.Call("POST", "/api/auth/sys/message/process", map[string]any{"ids": []int64{ms[0].ID}}), 10002)
+			apitest.WantCode(t, w.bob.Call("POST", "/api/auth/sys/message/read", map[string]any{"ids": []int64{ms[0].ID}}), 10002)
+			if unread(t, w.alice) != 1 {
+				t.Fatal("bob changed alice's message")
+			}
+			apitest.Must(t, w.alice.Call("POST", "/api/auth/sys/message/read", map[string]any{"ids": []int64{}}))
+			if n := unread(t, w.alice); n != 0 {
+				t.Fatalf("unread after reading all: %d", n)
+			}
+			nextCount(t, stream, 0)
+			apitest.Must(t, w.alice.Call("POST", "/api/auth/sys/message/process", map[string]any{"ids": []int64{ms[0].ID}}))
+			got := messages(t, w.alice, map[string]any{"processed": 1})
+			if len(got) != 1 || got[0].ProcessedBy != "alice_a" || !got[0].Read {
+				t.Fatalf("processed: %+v", got)
+			}
+		})
+		t.Run("settings are validated: fixed kinds and levels, sites in scope, delay bounds", func(t *testing.T) {
+			base := func() map[string]any {
+				return map[string]any{"kinds": []int{0, 1, 2, 3}, "levels": []int{0, 1, 2}, "allSites": true, "console": true, "mail": true, "frequency": "delayed", "delayMinutes": 30}
+			}
+			for _, c := range []struct {
+				name string
+				set  func(map[string]any)
+			}{
+				{"an unknown kind", func(m map[string]any) { m["kinds"] = []int{7} }},
+				{"an unknown level", func(m map[string]any) { m["levels"] = []int{3} }},
+				{"an unknown frequency", func(m map[string]any) { m["frequency"] = "hourly" }},
+				{"a delay too short", func(m map[string]any) { m["delayMinutes"] = 1 }},
+				{"another customer's site", func(m map[string]any) { m["allSites"], m["siteIds"] = false, []int64{w.org.SiteB} }},
+			} {
+				m := base()
+				c.set(m)
+				if a := w.alice.Call("POST", "/api/auth/sys/message/setting/save", m); a.Code != 10001 {
+					t.Errorf("%s: code %d %q", c.name, a.Code, a.Message)
+				}
+			}
+			apitest.Must(t, w.alice.Call("POST", "/api/auth/sys/message/setting/save", base()))
+			var st struct {
+				Frequency    string
+				DelayMinutes int
+				Kinds        []int
+			}
+			apitest.Must(t, w.alice.Call("GET", "/api/auth/sys/message/setting", nil)).Into(t, &st)
+			if st.Frequency != "delayed" || st.DelayMinutes != 30 || len(st.Kinds) != 4 {
+				t.Fatalf("saved setting reads %+v", st)
+			}
+		})
+	})
+}
+
+func TestFlappingChargerIsDebounced(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		const debounce = 1500 * time.Millisecond
+		w := newWorld(t, d, debounce)
+		offline := func() []message { return messages(t, w.alice, map[string]any{"kind": 0}) }
+
+		t.Run("a charger that drops and comes back every second produces no message and no mail", func(t *testing.T) {
+			start := time.Now()
+			for time.Since(start) < 3*debounce {
+				_, stop := w.charger(t, "SN-MSG-A1")
+				time.Sleep(700 * time.Millisecond)
+				stop() // offline ...
+				time.Sleep(300 * time.Millisecond)
+			}
+			_, stop := w.charger(t, "SN-MSG-A1") // ... back
+			time.Sleep(debounce + time.Second)
+			if ms := offline(); len(ms) != 0 {
+				t.Errorf("short offlines produced messages: %+v", ms)
+			}
+			if m := w.sink.to("alice_a@example.com"); len(m) != 0 {
+				t.Errorf("short offlines produced %d mails", len(m))
+			}
+			var events int
+			_ = d.QueryRow(context.Background(), `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND kind = 0`, w.devA).Scan(&events)
+			if events < 3 {
+				t.Fatalf("the charger flapped only %d times", events)
+			}
+
+			t.Run("an offline longer than the debounce produces one message and one mail", func(t *testing.T) {
+				stop()
+				waitFor(t, "the offline message", 10*time.Second, func() bool { return len(offline()) == 1 })
+				waitFor(t, "the offline mail", 10*time.Second, func() bool { return len(w.sink.to("alice_a@example.com")) == 1 })
+				time.Sleep(debounce)
+				if n := len(w.sink.to("alice_a@example.com")); n != 1 {
+					t.Errorf("one long offline gave %d mails", n)
+				}
+				w.charger(t, "SN-MSG-A1")
+				waitFor(t, "recovered", 10*time.Second, func() bool { ms := offline(); return len(ms) == 1 && ms[0].Recovered })
+			})
+		})
+	})
+}
