@@ -1,7 +1,8 @@
 /** Small display helpers shared by the screens. */
-import { Badge, Image, Tag } from 'antd';
+import { Badge, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { STATUS_COLORS } from '../services/device';
+import ObjectImage from './ObjectImage';
 
 export function YesNo({ value }: { value: boolean }) {
   const { t } = useTranslation();
@@ -18,6 +19,7 @@ export function EnabledBadge({ enabled }: { enabled: boolean }) {
   return <Badge status={enabled ? 'success' : 'default'} text={enabled ? t('com_enabled') : t('com_disabled')} />;
 }
 
+/** A small stored image (objectKey or URL) in a table cell. */
 export function Thumb({ src }: { src?: string }) {
-  return src ? <Image src={src} width={40} height={40} style={{ objectFit: 'contain' }} /> : <>-</>;
+  return <ObjectImage value={src} width={40} height={40} />;
 }

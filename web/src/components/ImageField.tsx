@@ -1,39 +1,49 @@
 /**
- * Image as a URL string until attachments exist: type a URL, or pick a local file which is
- * kept as a data: URL (small files only).
+ * One image as a form value: pick a JPG or PNG and it is uploaded (services/storage.ts), the
+ * value becoming its objectKey; a typed URL, or a data: URL stored before uploads existed,
+ * stays as it is. `kind` icon is for icons (500 KB).
  */
-import { Button, Image, Input, Space, Upload } from 'antd';
+import { Button, Input, Progress, Space, Typography, Upload } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { App } from 'antd';
+import ObjectImage from './ObjectImage';
+import { useUpload } from '../hooks/useUpload';
+import { acceptOf, humanLimit, UPLOAD_RULES } from '../utils/uploadRules';
 
-const MAX_BYTES = 256 * 1024;
+export interface ImageFieldProps {
+  value?: string;
+  onChange?: (v: string) => void;
+  kind?: 'image' | 'icon';
+  testId?: string;
+}
 
-export default function ImageField({ value, onChange, testId }: { value?: string; onChange?: (v: string) => void; testId?: string }) {
+export default function ImageField({ value, onChange, kind = 'image', testId }: ImageFieldProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { upload, percents, busy } = useUpload(kind);
+  const rule = UPLOAD_RULES[kind];
   return (
-    <Space direction="vertical" style={{ width: '100%' }}>
+    <Space direction="vertical" style={{ width: '100%' }} data-testid={testId && `${testId}-field`}>
       <Space.Compact style={{ width: '100%' }}>
         <Input value={value} onChange={(e) => onChange?.(e.target.value)} placeholder={t('image.urlPlaceholder')} allowClear data-testid={testId} />
         <Upload
-          accept="image/*"
+          accept={acceptOf(kind)}
           showUploadList={false}
+          disabled={busy}
           beforeUpload={(file) => {
-            if (file.size > MAX_BYTES) {
-              void message.error(t('image.tooLarge'));
-              return Upload.LIST_IGNORE;
-            }
-            const r = new FileReader();
-            r.onload = () => onChange?.(String(r.result));
-            r.readAsDataURL(file);
-            return false;
+            void upload(file).then((done) => done && onChange?.(done.objectKey));
+            return Upload.LIST_IGNORE;
           }}
         >
-          <Button icon={<UploadOutlined />}>{t('image.local')}</Button>
+          <Button icon={<UploadOutlined />} loading={busy} data-testid={testId && `${testId}-upload`}>
+            {t('upload.pick')}
+          </Button>
         </Upload>
       </Space.Compact>
-      {value && <Image src={value} height={64} />}
+      <Typography.Text type="secondary">{t('upload.hint', { typeList: rule.typeList, maxSize: humanLimit(rule.maxBytes) })}</Typography.Text>
+      {percents.map((p, i) => (
+        <Progress key={i} percent={p} size="small" />
+      ))}
+      {value && <ObjectImage value={value} height={64} testId={testId && `${testId}-preview`} />}
     </Space>
   );
 }

@@ -14,6 +14,7 @@ import { activeMenu, buildMenu, type MenuNode } from '../utils/menu';
 import { menuPages, prefetchPages } from '../utils/prefetch';
 import { clearSession, useAppConfig, useSession } from '../models/session';
 import { logout } from '../services/auth';
+import { useObjectUrl } from '../services/storage';
 import { menuIcons } from '../components/icons';
 import LanguageSwitch from '../components/LanguageSwitch';
 import PrivacyModal from '../components/PrivacyModal';
@@ -76,6 +77,7 @@ export default function ManageLayout() {
   };
 
   const user = session?.user;
+  const avatarUrl = useObjectUrl(user?.avatar).url;
   const userMenu: MenuProps['items'] = [
     { key: 'my', icon: <UserOutlined />, label: <span data-testid="user-menu-my">{t('layout.myProfile')}</span> },
     { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="user-menu-logout">{t('layout.logout')}</span> },
@@ -122,7 +124,7 @@ export default function ManageLayout() {
             }}
           >
             <Space style={{ cursor: 'pointer' }} data-testid="user-menu">
-              <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+              <Avatar size="small" src={avatarUrl} icon={<UserOutlined />} />
               <Typography.Text>{user?.nickName || user?.userName}</Typography.Text>
             </Space>
           </Dropdown>

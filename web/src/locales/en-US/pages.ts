@@ -43,6 +43,7 @@ export default {
   'my.nickName': 'Nickname',
   'my.email': 'Email',
   'my.contact': 'Contact',
+  'my.avatar': 'Avatar',
   'my.changePassword': 'Change password',
   'my.passwordChanged': 'Password changed; your other sessions were signed out',
   'my.changeEmail': 'Change email',

@@ -43,6 +43,7 @@ export default {
   'my.nickName': '昵称',
   'my.email': '邮箱',
   'my.contact': '联系方式',
+  'my.avatar': '头像',
   'my.changePassword': '修改密码',
   'my.passwordChanged': '密码已修改，您的其他会话已退出',
   'my.changeEmail': '修改邮箱',

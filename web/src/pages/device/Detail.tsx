@@ -11,6 +11,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, PendingSection, NotFoundResult } from '../../components/PageHeader';
 import { DeviceStatus, EnabledBadge, YesNo } from '../../components/Flag';
+import { ObjectImages } from '../../components/ObjectImage';
 import { useCan } from '../../components/access';
 import { getDevice } from '../../services/device';
 import { formatTime } from '../../utils/time';
@@ -106,6 +107,9 @@ export default function DeviceDetail() {
                       <Descriptions.Item label={t('device.totalRuntime')}>{formatDuration(d.totalRuntime, t)}</Descriptions.Item>
                       <Descriptions.Item label={t('device.lastRefresh')}>{formatTime(d.lastRefreshAt)}</Descriptions.Item>
                       <Descriptions.Item label={t('com_create_time')}>{formatTime(d.createdAt)}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.images')} span="filled">
+                        <ObjectImages values={d.images} testId="device-images" />
+                      </Descriptions.Item>
                     </Descriptions>
                   )}
                 </Card>

@@ -12,13 +12,17 @@ import { addDevice, getDevice, updateDevice, type DeviceInput } from '../../serv
 import { isValidSN } from '../../utils/validators';
 import { DEVICE_LIST_KEY } from './List';
 import { FormPageActions } from '../../components/FormDrawer';
+import ImagesField from '../../components/ImagesField';
 
 type Values = Omit<DeviceInput, 'installDate' | 'arrivalDate' | 'images'> & {
   customerId?: number;
   installDate?: Dayjs | null;
   arrivalDate?: Dayjs | null;
-  images?: string;
+  images?: string[];
 };
+
+/** A device keeps at most 10 images (internal/device/device.go). */
+const MAX_IMAGES = 10;
 
 const day = (s: string) => (s ? dayjs(s) : null);
 
@@ -43,7 +47,7 @@ export default function DeviceForm() {
         ...d,
         installDate: day(d.installDate),
         arrivalDate: day(d.arrivalDate),
-        images: d.images.join('\n'),
+        images: d.images,
       });
   }, [device.data, form]);
   useEffect(() => {
@@ -63,10 +67,7 @@ export default function DeviceForm() {
       installDate: v.installDate ? v.installDate.format('YYYY-MM-DD') : '',
       arrivalDate: v.arrivalDate ? v.arrivalDate.format('YYYY-MM-DD') : '',
       maintenanceCycle: v.maintenanceCycle ?? 0,
-      images: (v.images ?? '')
-        .split('\n')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      images: v.images ?? [],
     };
     let newId = id;
     const ok = await run(
@@ -119,8 +120,8 @@ export default function DeviceForm() {
               <InputNumber min={0} max={3650} precision={0} addonAfter={t('com_days')} />
             </Form.Item>
           </Space>
-          <Form.Item name="images" label={t('device.images')} extra={t('device.imagesHint')}>
-            <Input.TextArea rows={3} />
+          <Form.Item name="images" label={t('device.images')}>
+            <ImagesField maxCount={MAX_IMAGES} testId="device-images" />
           </Form.Item>
           <FormPageActions busy={busy} testId="device-save" />
         </Form>

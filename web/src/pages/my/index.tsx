@@ -1,4 +1,4 @@
-/** The signed-in user's page: profile (nickName, contact), password, email. */
+/** The signed-in user's page: profile (nickName, contact, avatar), password, email. */
 import { useEffect, useState } from 'react';
 import { App, Button, Card, Descriptions, Form, Input, Space, Tabs } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,6 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { changeEmail, changePassword, getOwner, updateOwner } from '../../services/owner';
 import { refreshSession } from '../../models/session';
 import PasswordFields from '../../components/PasswordFields';
+import ImageField from '../../components/ImageField';
+import ObjectImage from '../../components/ObjectImage';
+
+type ProfileValues = { nickName: string; contact: string; avatar?: string };
 
 function Profile() {
   const { t } = useTranslation();
@@ -14,15 +18,15 @@ function Profile() {
   const owner = useQuery({ queryKey: ['owner'], queryFn: getOwner });
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [form] = Form.useForm<{ nickName: string; contact: string }>();
+  const [form] = Form.useForm<ProfileValues>();
   useEffect(() => {
-    if (owner.data) form.setFieldsValue({ nickName: owner.data.nickName, contact: owner.data.contact });
+    if (owner.data) form.setFieldsValue({ nickName: owner.data.nickName, contact: owner.data.contact, avatar: owner.data.avatar });
   }, [owner.data, form]);
 
-  const save = async (v: { nickName: string; contact: string }) => {
+  const save = async (v: ProfileValues) => {
     setBusy(true);
     try {
-      await updateOwner({ nickName: v.nickName ?? '', contact: v.contact ?? '', avatar: owner.data?.avatar ?? '' });
+      await updateOwner({ nickName: v.nickName ?? '', contact: v.contact ?? '', avatar: (v.avatar ?? '').trim() });
       void message.success(t('com_msg_save_success'));
       setEditing(false);
       await qc.invalidateQueries({ queryKey: ['owner'] });
@@ -45,6 +49,9 @@ function Profile() {
           <Form.Item name="contact" label={t('my.contact')} rules={[{ max: 64 }]}>
             <Input data-testid="my-contact" />
           </Form.Item>
+          <Form.Item name="avatar" label={t('my.avatar')} rules={[{ max: 512 }]}>
+            <ImageField testId="my-avatar" />
+          </Form.Item>
           <Space>
             <Button type="primary" htmlType="submit" loading={busy} data-testid="my-save">
               {t('com_save')}
@@ -58,6 +65,9 @@ function Profile() {
           <Descriptions.Item label={t('my.nickName')}>{d?.nickName || '-'}</Descriptions.Item>
           <Descriptions.Item label={t('my.email')}>{d?.email || '-'}</Descriptions.Item>
           <Descriptions.Item label={t('my.contact')}>{d?.contact || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('my.avatar')}>
+            <ObjectImage value={d?.avatar} height={48} testId="my-avatar-image" />
+          </Descriptions.Item>
         </Descriptions>
       )}
     </Card>

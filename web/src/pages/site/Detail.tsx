@@ -2,11 +2,12 @@
  * site/detail/:id — site info with overview (statistics: Stats.tsx, administrators: Admins.tsx), devices, faults and
  * events (dev/alarm/list of the site: alarms and faults; offline and unavailable events). A site outside the caller's scope answers not found: the page says so, nothing else.
  */
-import { Button, Card, Descriptions, Image, Tabs } from 'antd';
+import { Button, Card, Descriptions, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
+import ObjectImage from '../../components/ObjectImage';
 import { EventTable } from '../../components/fleet';
 import { useCan } from '../../components/access';
 import { getSite, SITE_ENABLED } from '../../services/site';
@@ -64,7 +65,7 @@ export default function SiteDetail() {
                       <Descriptions.Item label={t('site.contactPhone')}>{s.contactPhone || '-'}</Descriptions.Item>
                       <Descriptions.Item label={t('site.buildDate')}>{s.buildDate || '-'}</Descriptions.Item>
                       <Descriptions.Item label={t('site.address')}>{s.address || '-'}</Descriptions.Item>
-                      <Descriptions.Item label={t('site.image')}>{s.image ? <Image src={s.image} height={64} /> : '-'}</Descriptions.Item>
+                      <Descriptions.Item label={t('site.image')}><ObjectImage value={s.image} height={64} testId="site-image" /></Descriptions.Item>
                       <Descriptions.Item label={t('site.receivers')}>{s.receivers.length}</Descriptions.Item>
                       <Descriptions.Item label={t('com_create_time')}>{formatTime(s.createdAt)}</Descriptions.Item>
                       <Descriptions.Item label={t('com_update_time')}>{formatTime(s.updatedAt)}</Descriptions.Item>

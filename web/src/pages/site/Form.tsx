@@ -92,7 +92,7 @@ export default function SiteForm() {
             <Input.TextArea rows={2} />
           </Form.Item>
           <Form.Item name="image" label={t('site.image')}>
-            <ImageField />
+            <ImageField testId="site-image" />
           </Form.Item>
           <Form.Item name="receivers" label={t('site.receivers')} extra={t('site.receiversHint')}>
             <Select mode="multiple" optionFilterProp="label" options={receiverOptions} disabled={!customerId} />

@@ -1,5 +1,5 @@
 /** system/customer/detail/:id — a customer with its counts, sites and users. */
-import { Button, Card, Descriptions, Image, Tabs } from 'antd';
+import { Button, Card, Descriptions, Tabs } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { YesNo } from '../../../components/Flag';
+import ObjectImage from '../../../components/ObjectImage';
 import { useCan } from '../../../components/access';
 import { getCustomer, type CustomerInput } from '../../../services/customer';
 import { listSites } from '../../../services/site';
@@ -54,7 +55,7 @@ export default function CustomerDetail() {
           <Descriptions bordered size="small" column={{ xs: 1, md: 2 }}>
             <Descriptions.Item label={t('customer.name')}>{c.name}</Descriptions.Item>
             <Descriptions.Item label={t('customer.code')}>{c.code}</Descriptions.Item>
-            <Descriptions.Item label={t('customer.logo')}>{c.logo ? <Image src={c.logo} height={48} /> : '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('customer.logo')}><ObjectImage value={c.logo} height={48} testId="customer-logo" /></Descriptions.Item>
             <Descriptions.Item label={t('customer.contact')}>{c.contact || '-'}</Descriptions.Item>
             <Descriptions.Item label={t('customer.telephone')}>{c.telephone || '-'}</Descriptions.Item>
             <Descriptions.Item label={t('customer.address')}>{c.address || '-'}</Descriptions.Item>

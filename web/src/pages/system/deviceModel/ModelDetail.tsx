@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { YesNo } from '../../../components/Flag';
+import ObjectImage, { ObjectImages } from '../../../components/ObjectImage';
 import { useActions } from '../../../hooks/useActions';
 import { useModelOptions } from '../../../hooks/useOptions';
 import { addItem, deleteItems, getModel, listItems, updateItem, type ItemInput, type ItemKind } from '../../../services/deviceModel';
@@ -51,6 +52,12 @@ export default function ModelDetail({ id }: { id: number }) {
               <YesNo value={m.supportsWeb} />
             </Descriptions.Item>
             <Descriptions.Item label={t('model.aliases')}>{m.aliases.length ? m.aliases.map((a) => <Tag key={a}>{a}</Tag>) : '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('model.icon')}>
+              <ObjectImage value={m.icon} width={40} height={40} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('model.images')} span="filled">
+              <ObjectImages values={m.images} />
+            </Descriptions.Item>
           </Descriptions>
         )}
       </Card>

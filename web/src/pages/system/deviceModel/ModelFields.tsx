@@ -2,6 +2,7 @@
 import { Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import ImageField from '../../../components/ImageField';
+import ImagesField from '../../../components/ImagesField';
 import { CONTROL_LEVELS, CONTROL_TYPES, DEVICE_TYPES, LEVELS, type ItemInput, type ItemKind } from '../../../services/deviceModel';
 import { DATA_TYPES, rangeError } from '../../../utils/dataRange';
 
@@ -30,10 +31,10 @@ export function ModelFields({ parents }: { parents: { value: number; label: stri
         </Form.Item>
       </Space>
       <Form.Item name="icon" label={t('model.icon')}>
-        <ImageField />
+        <ImageField kind="icon" testId="model-icon" />
       </Form.Item>
-      <Form.Item name="imagesText" label={t('model.images')} extra={t('device.imagesHint')}>
-        <Input.TextArea rows={3} />
+      <Form.Item name="images" label={t('model.images')}>
+        <ImagesField maxCount={10} testId="model-images" />
       </Form.Item>
     </>
   );

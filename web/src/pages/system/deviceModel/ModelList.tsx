@@ -16,14 +16,14 @@ import { ModelFields } from './ModelFields';
 
 const SPEC = { name: 'string', deviceType: 'number' } as const;
 export const MODEL_LIST_KEY = 'dev/model/list';
-export type ModelValues = Omit<ModelInput, 'images'> & { imagesText?: string };
+export type ModelValues = Omit<ModelInput, 'images'> & { images?: string[] };
 
-export const toModelValues = (m: Partial<DeviceModel>): Partial<ModelValues> => ({ ...m, parentId: m.parentId || undefined, imagesText: (m.images ?? []).join('\n') });
+export const toModelValues = (m: Partial<DeviceModel>): Partial<ModelValues> => ({ ...m, parentId: m.parentId || undefined, images: m.images ?? [] });
 
 export function useSaveModel() {
   const { run } = useActions();
   return (v: ModelValues, id?: number) => {
-    const { imagesText, ...rest } = v;
+    const { images, ...rest } = v;
     const body: ModelInput = {
       ...rest,
       parentId: rest.parentId ?? 0,
@@ -31,10 +31,7 @@ export function useSaveModel() {
       icon: rest.icon ?? '',
       supportsSsh: !!rest.supportsSsh,
       supportsWeb: !!rest.supportsWeb,
-      images: (imagesText ?? '')
-        .split('\n')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      images: images ?? [],
     };
     return run(() => (id ? updateModel({ ...body, id }) : addModel(body)), { invalidate: [MODEL_LIST_KEY, 'dev/model', 'dev/model/all'] });
   };

@@ -1,0 +1,131 @@
+// Issue 11, storage in the console: a site image uploaded through the site form (sts/write →
+// direct upload to the local store → confirm) is stored as an objectKey and loads on the site's
+// detail page through its signed URL; a text file renamed .png is refused with the spec's
+// message and changes nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+
+let server;
+let browser;
+let root;
+let dir;
+
+before(async () => {
+  server = await startServer();
+  browser = await openBrowser();
+  root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
+  await root.acceptPrivacy();
+  dir = mkdtempSync(join(tmpdir(), 'chargeops-upload-'));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+// ---- a real PNG: w×h RGB pixels, one colour ----
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf) {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type, data) {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+function png(w, h, [r, g, b]) {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => [r, g, b]).flat())]);
+  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+async function signedIn() {
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
+  await page.waitForURL('**/manage/home');
+  return page;
+}
+
+test('a site image uploaded in the site form is stored as an objectKey and loads on the site detail', async () => {
+  const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Upload Co', code: 'UPLOAD' });
+  const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: 'Picture Yard', code: 'PIC-01' });
+  const file = join(dir, 'yard.png');
+  writeFileSync(file, png(24, 16, [0, 128, 255]));
+
+  const page = await signedIn();
+  await page.goto(`${server.url}/manage/site/update/${site.id}`);
+  await page.getByTestId('site-name').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid="site-name"]')?.value === 'Picture Yard');
+  await page.getByTestId('site-image-field').locator('input[type=file]').setInputFiles(file);
+  // the field's value becomes the objectKey, and its preview loads through the signed URL
+  await page.waitForFunction(() => /^images\/[0-9a-f]{16}-\d+\.png$/.test(document.querySelector('[data-testid="site-image"]')?.value ?? ''));
+  const preview = page.getByTestId('site-image-preview').locator('img');
+  await preview.waitFor();
+  await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await preview.elementHandle());
+
+  await page.getByTestId('site-save').click();
+  await page.waitForURL(/\/manage\/site\/detail\/\d+$/);
+  const img = page.getByTestId('site-image').locator('img');
+  await img.waitFor();
+  const loaded = await page.waitForFunction((el) => el.complete && el.naturalWidth > 0 && [el.naturalWidth, el.naturalHeight], await img.elementHandle());
+  assert.deepEqual(await loaded.jsonValue(), [24, 16]);
+  const src = await img.getAttribute('src');
+  assert.match(src, /\/api\/unauth\/oss\/object\/images\/[0-9a-f]{16}-\d+\.png\?/, 'the detail shows the signed URL of the stored object');
+
+  const stored = await root.must('GET', `/api/auth/sys/site/detail?id=${site.id}`);
+  assert.match(stored.image, /^images\/[0-9a-f]{16}-\d+\.png$/, 'the site stores the objectKey, not a URL');
+  await page.close();
+});
+
+test('a text file renamed .png is refused with the spec message', async () => {
+  const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: (await root.must('POST', '/api/auth/sys/customer/add', { name: 'Text Co', code: 'TEXTCO' })).id, name: 'Text Yard', code: 'TXT-01' });
+  const file = join(dir, 'notes.png');
+  writeFileSync(file, 'these are plain words, not an image\n');
+
+  const page = await signedIn();
+  await page.goto(`${server.url}/manage/site/update/${site.id}`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="site-name"]')?.value === 'Text Yard');
+  await page.getByTestId('site-image-field').locator('input[type=file]').setInputFiles(file);
+  await page.locator('.ant-message-notice', { hasText: 'Only jpg, jpeg, png can be uploaded' }).waitFor();
+  assert.equal(await page.getByTestId('site-image').inputValue(), '', 'the field keeps no value');
+  assert.equal(await page.getByTestId('site-image-preview').count(), 0);
+  await page.close();
+});
+
+test('an avatar uploaded on the personal page shows in the header', async () => {
+  const file = join(dir, 'me.png');
+  writeFileSync(file, png(8, 8, [200, 40, 40]));
+  const page = await signedIn();
+  await page.goto(`${server.url}/manage/my`);
+  await page.getByTestId('my-edit').click();
+  await page.getByTestId('my-avatar-field').locator('input[type=file]').setInputFiles(file);
+  await page.getByTestId('my-avatar-preview').locator('img').waitFor();
+  await page.getByTestId('my-save').click();
+  const avatar = page.getByTestId('user-menu').locator('img');
+  await avatar.waitFor();
+  await page.waitForFunction((el) => el.complete && el.naturalWidth === 8, await avatar.elementHandle());
+  const me = await root.must('GET', '/api/auth/sys/user/owner/detail');
+  assert.match(me.avatar, /^images\/[0-9a-f]{16}-\d+\.png$/);
+  await page.close();
+});
