@@ -20,6 +20,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
+	"chargeops/internal/testutil/smtptest"
 )
 
 // postWithHost sends a JSON POST whose Host header names another site, as an attacker asking for
@@ -72,13 +73,14 @@ func requestResetToken(t *testing.T, env *apitest.Env, root *apitest.Client, ema
 func TestResetLinksIgnoreTheRequestHost(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		t.Run("a forged Host gets a link to the configured public URL", func(t *testing.T) {
-			sink, port := startSMTP(t)
+			sink := smtptest.Start(t)
+			port := sink.Port
 			env := apitest.New(t, d, func(c *config.Config) {
 				c.SMTPHost, c.SMTPPort, c.SMTPTLS, c.PublicURL = "127.0.0.1", port, "none", "https://console.example.com/"
 			})
 			env.CreateUser(env.Root(), "forged_host", "Forg#Pass123", "auth_home")
 			apitest.Must(t, postWithHost(t, env, "/api/unauth/password/email", "attacker.example", map[string]any{"email": "forged_host@example.com"}))
-			mails := sink.all()
+			mails := sink.Data()
 			if len(mails) != 1 {
 				t.Fatalf("want one mail, got %d", len(mails))
 			}

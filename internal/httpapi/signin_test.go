@@ -4,21 +4,18 @@ import (
 	"context"
 	"io"
 	"mime/quotedprintable"
-	"net"
 	"net/mail"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-smtp"
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
+	"chargeops/internal/testutil/smtptest"
 )
 
 func TestSignInFlow(t *testing.T) {
@@ -248,48 +245,6 @@ func TestCaptcha(t *testing.T) {
 	})
 }
 
-// smtpSink is a real SMTP server in the test process that keeps what it receives.
-type smtpSink struct {
-	mu    sync.Mutex
-	mails []string
-}
-
-func (s *smtpSink) NewSession(*smtp.Conn) (smtp.Session, error) { return &sinkSession{sink: s}, nil }
-
-type sinkSession struct{ sink *smtpSink }
-
-func (*sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
-func (*sinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
-func (s *sinkSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	s.sink.mu.Lock()
-	s.sink.mails = append(s.sink.mails, string(b))
-	s.sink.mu.Unlock()
-	return err
-}
-func (*sinkSession) Reset()        {}
-func (*sinkSession) Logout() error { return nil }
-
-func (s *smtpSink) all() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.mails...)
-}
-
-func startSMTP(t *testing.T) (*smtpSink, int) {
-	sink := &smtpSink{}
-	srv := smtp.NewServer(sink)
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return sink, ln.Addr().(*net.TCPAddr).Port
-}
-
 // mailBody decodes the text of a received mail (go-mail sends quoted-printable).
 func mailBody(t *testing.T, raw string) string {
 	msg, err := mail.ReadMessage(strings.NewReader(raw))
@@ -311,7 +266,8 @@ var resetLink = regexp.MustCompile(`/find-password/reset\?token=([A-Za-z0-9_=\-]
 
 func TestPasswordResetByMail(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		sink, port := startSMTP(t)
+		sink := smtptest.Start(t)
+		port := sink.Port
 		env := apitest.New(t, d, func(c *config.Config) {
 			c.SMTPHost, c.SMTPPort, c.SMTPTLS, c.PublicURL = "127.0.0.1", port, "none", "https://console.example.com"
 		})
@@ -324,7 +280,7 @@ func TestPasswordResetByMail(t *testing.T) {
 		// An unknown address gets the same answer and no mail.
 		apitest.Must(t, c.Call("POST", "/api/unauth/password/email", map[string]any{"email": "nobody@example.com"}))
 		apitest.Must(t, c.Call("POST", "/api/unauth/password/email", map[string]any{"email": "Forgetful@example.com"}))
-		mails := sink.all()
+		mails := sink.Data()
 		if len(mails) != 1 || !strings.Contains(mails[0], "forgetful@example.com") {
 			t.Fatalf("want one mail to forgetful@example.com, got %d: %v", len(mails), mails)
 		}

@@ -2,71 +2,14 @@ package mail_test
 
 import (
 	"context"
-	"io"
-	"net"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-smtp"
 
 	"chargeops/internal/db"
 	"chargeops/internal/mail"
 	"chargeops/internal/testutil"
+	"chargeops/internal/testutil/smtptest"
 )
-
-// flakySMTP is a real SMTP server in the test process that refuses mail (421, the server is
-// not available) while down, and keeps what it accepts.
-type flakySMTP struct {
-	mu       sync.Mutex
-	down     bool
-	attempts []time.Time
-	mails    []string
-}
-
-func (s *flakySMTP) NewSession(*smtp.Conn) (smtp.Session, error) { return &flakySession{s}, nil }
-
-type flakySession struct{ s *flakySMTP }
-
-func (f *flakySession) Mail(string, *smtp.MailOptions) error {
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
-	f.s.attempts = append(f.s.attempts, time.Now())
-	if f.s.down {
-		return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
-	}
-	return nil
-}
-func (*flakySession) Rcpt(string, *smtp.RcptOptions) error { return nil }
-func (f *flakySession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	f.s.mu.Lock()
-	f.s.mails = append(f.s.mails, string(b))
-	f.s.mu.Unlock()
-	return err
-}
-func (*flakySession) Reset()        {}
-func (*flakySession) Logout() error { return nil }
-
-func (s *flakySMTP) setDown(v bool) { s.mu.Lock(); s.down = v; s.mu.Unlock() }
-func (s *flakySMTP) state() (attempts []time.Time, mails []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Time(nil), s.attempts...), append([]string(nil), s.mails...)
-}
-
-func startFlaky(t *testing.T) (*flakySMTP, int) {
-	sink := &flakySMTP{}
-	srv := smtp.NewServer(sink)
-	srv.Domain = "localhost"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return sink, ln.Addr().(*net.TCPAddr).Port
-}
 
 type outboxRow struct {
 	status, attempts int
@@ -143,8 +86,9 @@ func TestOutboxWorker(t *testing.T) {
 
 		t.Run("a failing server is retried with growing waits and the mail delivered once it is back", func(t *testing.T) {
 			settle(t)
-			sink, port := startFlaky(t)
-			sink.setDown(true)
+			sink := smtptest.Start(t)
+			port := sink.Port
+			sink.SetDown(true)
 			m := mail.New(d, mail.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "chargeops@localhost"})
 			m.Retry = fastRetry(8)
 			wctx, cancel := context.WithCancel(ctx)
@@ -154,13 +98,13 @@ func TestOutboxWorker(t *testing.T) {
 				t.Fatalf("a failing server makes Send fail: %v", err)
 			}
 			id := lastID(t, d)
-			waitFor(t, "three failed attempts", 5*time.Second, func() bool { a, _ := sink.state(); return len(a) >= 3 })
+			waitFor(t, "three failed attempts", 5*time.Second, func() bool { return len(sink.Attempts()) >= 3 })
 			if r := row(t, d, id); r.status != mail.StatusWaiting || r.lastError == "" {
 				t.Fatalf("after failures the mail should wait with its error: %+v", r)
 			}
-			sink.setDown(false)
+			sink.SetDown(false)
 			waitFor(t, "delivery", 10*time.Second, func() bool { return row(t, d, id).status == mail.StatusSent })
-			attempts, mails := sink.state()
+			attempts, mails := sink.Attempts(), sink.Data()
 			if len(mails) != 1 {
 				t.Fatalf("delivered %d times, want once", len(mails))
 			}
@@ -181,8 +125,9 @@ func TestOutboxWorker(t *testing.T) {
 
 		t.Run("a server that never recovers is given up after the bounded attempts and the row kept", func(t *testing.T) {
 			settle(t)
-			sink, port := startFlaky(t)
-			sink.setDown(true)
+			sink := smtptest.Start(t)
+			port := sink.Port
+			sink.SetDown(true)
 			m := mail.New(d, mail.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "chargeops@localhost"})
 			m.Retry = fastRetry(3)
 			wctx, cancel := context.WithCancel(ctx)
@@ -194,7 +139,7 @@ func TestOutboxWorker(t *testing.T) {
 			id := lastID(t, d)
 			waitFor(t, "giving up", 5*time.Second, func() bool { return row(t, d, id).status == mail.StatusFailed })
 			time.Sleep(300 * time.Millisecond)
-			attempts, _ := sink.state()
+			attempts := sink.Attempts()
 			if r := row(t, d, id); len(attempts) != 3 || r.attempts != 3 || r.lastError == "" {
 				t.Fatalf("given-up mail: %+v, server saw %d attempts", r, len(attempts))
 			}
@@ -202,7 +147,8 @@ func TestOutboxWorker(t *testing.T) {
 
 		t.Run("two workers deliver a mail once", func(t *testing.T) {
 			settle(t)
-			sink, port := startFlaky(t)
+			sink := smtptest.Start(t)
+			port := sink.Port
 			cfg := mail.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "chargeops@localhost"}
 			m1, m2 := mail.New(d, cfg), mail.New(d, cfg)
 			m1.Retry, m2.Retry = fastRetry(3), fastRetry(3)
@@ -215,9 +161,9 @@ func TestOutboxWorker(t *testing.T) {
 			defer cancel()
 			go m1.Run(wctx)
 			go m2.Run(wctx)
-			waitFor(t, "ten mails", 5*time.Second, func() bool { _, m := sink.state(); return len(m) >= 10 })
+			waitFor(t, "ten mails", 5*time.Second, func() bool { return len(sink.Mails()) >= 10 })
 			time.Sleep(200 * time.Millisecond)
-			if _, m := sink.state(); len(m) != 10 {
+			if m := sink.Mails(); len(m) != 10 {
 				t.Fatalf("two workers sent %d mails for 10", len(m))
 			}
 		})

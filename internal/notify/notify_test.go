@@ -5,15 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
 	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
@@ -24,68 +21,8 @@ import (
 	"chargeops/internal/httpapi"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
+	"chargeops/internal/testutil/smtptest"
 )
-
-// smtpSink is a real SMTP server in the test process that keeps what it receives.
-type smtpSink struct {
-	mu    sync.Mutex
-	mails []receivedMail
-}
-
-type receivedMail struct {
-	To   []string
-	Data string
-}
-
-func (s *smtpSink) NewSession(*smtp.Conn) (smtp.Session, error) { return &sinkSession{sink: s}, nil }
-
-type sinkSession struct {
-	sink *smtpSink
-	to   []string
-}
-
-func (*sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
-func (s *sinkSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.to = append(s.to, to)
-	return nil
-}
-func (s *sinkSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	s.sink.mu.Lock()
-	s.sink.mails = append(s.sink.mails, receivedMail{To: s.to, Data: string(b)})
-	s.sink.mu.Unlock()
-	return err
-}
-func (s *sinkSession) Reset()      { s.to = nil }
-func (*sinkSession) Logout() error { return nil }
-
-// to returns the mails received by addr.
-func (s *smtpSink) to(addr string) []receivedMail {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []receivedMail
-	for _, m := range s.mails {
-		for _, t := range m.To {
-			if t == addr {
-				out = append(out, m)
-			}
-		}
-	}
-	return out
-}
-
-func startSMTP(t *testing.T) (*smtpSink, int) {
-	sink := &smtpSink{}
-	srv := smtp.NewServer(sink)
-	srv.Domain = "localhost"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return sink, ln.Addr().(*net.TCPAddr).Port
-}
 
 // world is a node with the notifier and the mail worker running, customers A and B with one
 // site each, a charger at A's site, and users:
@@ -96,7 +33,7 @@ func startSMTP(t *testing.T) (*smtpSink, int) {
 type world struct {
 	env                     *apitest.Env
 	d                       *db.DB
-	sink                    *smtpSink
+	sink                    *smtptest.Server
 	org                     fleettest.Org
 	devA                    int64
 	siteA2                  int64
@@ -108,7 +45,8 @@ const pw = "Msg#Pass1234"
 
 func newWorld(t *testing.T, d *db.DB, debounce time.Duration) *world {
 	t.Helper()
-	sink, port := startSMTP(t)
+	sink := smtptest.Start(t)
+	port := sink.Port
 	env := apitest.New(t, d, func(c *config.Config) {
 		c.SMTPHost, c.SMTPPort, c.SMTPTLS = "127.0.0.1", port, "none"
 		c.AlarmOfflineDebounce = debounce
@@ -277,8 +215,8 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 			nextCount(t, stream, 1)
 		})
 		t.Run("the site's notification receiver with email-alarm receipt gets a mail", func(t *testing.T) {
-			waitFor(t, "alice's mail", 10*time.Second, func() bool { return len(w.sink.to("alice_a@example.com")) == 1 })
-			m := w.sink.to("alice_a@example.com")[0]
+			waitFor(t, "alice's mail", 10*time.Second, func() bool { return len(w.sink.To("alice_a@example.com")) == 1 })
+			m := w.sink.To("alice_a@example.com")[0]
 			if !strings.Contains(m.Data, "SN-MSG-A1") || !strings.Contains(m.Data, "GroundFailure") {
 				t.Fatalf("the mail does not name the charger and fault: %s", m.Data)
 			}
@@ -290,7 +228,7 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 			if ms := messages(t, w.bob, nil); len(ms) != 0 {
 				t.Errorf("bob sees %+v", ms)
 			}
-			if m := w.sink.to("bob_bee@example.com"); len(m) != 0 {
+			if m := w.sink.To("bob_bee@example.com"); len(m) != 0 {
 				t.Errorf("bob got %d mails", len(m))
 			}
 		})
@@ -299,7 +237,7 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 				if ms := messages(t, c, nil); len(ms) != 0 {
 					t.Errorf("%s has messages: %+v", name, ms)
 				}
-				if m := w.sink.to(name + "@example.com"); len(m) != 0 {
+				if m := w.sink.To(name + "@example.com"); len(m) != 0 {
 					t.Errorf("%s got %d mails", name, len(m))
 				}
 			}
@@ -325,7 +263,7 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 				return len(ms) == 1 && ms[0].Repeats == 1 && !ms[0].Recovered
 			})
 			time.Sleep(500 * time.Millisecond)
-			if m := w.sink.to("alice_a@example.com"); len(m) != 1 {
+			if m := w.sink.To("alice_a@example.com"); len(m) != 1 {
 				t.Errorf("alice got %d mails for one fault and its repeat", len(m))
 			}
 		})
@@ -400,7 +338,7 @@ func TestFlappingChargerIsDebounced(t *testing.T) {
 			if ms := offline(); len(ms) != 0 {
 				t.Errorf("short offlines produced messages: %+v", ms)
 			}
-			if m := w.sink.to("alice_a@example.com"); len(m) != 0 {
+			if m := w.sink.To("alice_a@example.com"); len(m) != 0 {
 				t.Errorf("short offlines produced %d mails", len(m))
 			}
 			var events int
@@ -412,9 +350,9 @@ func TestFlappingChargerIsDebounced(t *testing.T) {
 			t.Run("an offline longer than the debounce produces one message and one mail", func(t *testing.T) {
 				stop()
 				waitFor(t, "the offline message", 10*time.Second, func() bool { return len(offline()) == 1 })
-				waitFor(t, "the offline mail", 10*time.Second, func() bool { return len(w.sink.to("alice_a@example.com")) == 1 })
+				waitFor(t, "the offline mail", 10*time.Second, func() bool { return len(w.sink.To("alice_a@example.com")) == 1 })
 				time.Sleep(debounce)
-				if n := len(w.sink.to("alice_a@example.com")); n != 1 {
+				if n := len(w.sink.To("alice_a@example.com")); n != 1 {
 					t.Errorf("one long offline gave %d mails", n)
 				}
 				w.charger(t, "SN-MSG-A1")
