@@ -1,13 +1,8 @@
 package httpapi
 
 import (
-	"chargeops/internal/apperr"
 	"chargeops/internal/fleet"
-	"encoding/json"
-	"fmt"
-	"net/http"
 	"reflect"
-	"time"
 )
 
 // Gateway counters and the server-push stream of device status.
@@ -38,39 +33,12 @@ type StatusStreamEvent = fleet.StatusEvent
 // the session store's next check (session.Store.Watch).
 func (s *Server) statusStream() Handler {
 	return Handler{in: reflect.TypeFor[Empty](), out: reflect.TypeFor[StatusStreamEvent](), raw: true, serve: func(c *Ctx) (any, error) {
-		fl, ok := c.W.(http.Flusher)
-		if !ok {
-			return nil, apperr.ErrInternal
-		}
 		events, stop := s.Fleet.Hub.Subscribe()
 		defer stop()
-		ended, unwatch := s.Auth.Sessions.Watch(c.R.Context(), c.P.SessionID)
-		defer unwatch()
-		h := c.W.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Accel-Buffering", "no")
-		c.W.WriteHeader(http.StatusOK)
-		fmt.Fprint(c.W, "retry: 5000\n: connected\n\n")
-		fl.Flush()
-		keep := time.NewTicker(25 * time.Second)
-		defer keep.Stop()
-		for {
-			select {
-			case <-c.R.Context().Done():
-				return nil, nil
-			case <-ended:
-				return nil, nil
-			case <-keep.C:
-				fmt.Fprint(c.W, ": keep-alive\n\n")
-			case e := <-events:
-				if !c.P.Scope.HasSite(e.CustomerID, e.SiteID) {
-					continue
-				}
-				b, _ := json.Marshal(e)
-				fmt.Fprintf(c.W, "event: status\ndata: %s\n\n", b)
+		return streamSSE(s, c, events, 0, nil, func(e fleet.StatusEvent, send sseSend) {
+			if c.P.Scope.HasSite(e.CustomerID, e.SiteID) {
+				send("status", e)
 			}
-			fl.Flush()
-		}
+		})
 	}}
 }

@@ -1,9 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
-	"fmt"
-	"net/http"
 	"reflect"
 	"time"
 
@@ -65,50 +62,15 @@ const messageStreamRecheck = 5 * time.Second
 // whenever it changes, until the request or the session ends.
 func (s *Server) messageStream() Handler {
 	return Handler{in: reflect.TypeFor[Empty](), out: reflect.TypeFor[UnreadCount](), raw: true, serve: func(c *Ctx) (any, error) {
-		fl, ok := c.W.(http.Flusher)
-		if !ok {
-			return nil, apperr.ErrInternal
-		}
 		changed, unwatch := s.Notify.Watch(c.P.UserID)
 		defer unwatch()
-		ended, unwatchSession := s.Auth.Sessions.Watch(c.R.Context(), c.P.SessionID)
-		defer unwatchSession()
-		h := c.W.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Accel-Buffering", "no")
-		c.W.WriteHeader(http.StatusOK)
-		fmt.Fprint(c.W, "retry: 5000\n: connected\n\n")
 		last := int64(-1)
-		push := func() {
-			n, err := s.Notify.Unread(c, c.P)
-			if err != nil || n == last {
-				return
+		push := func(send sseSend) {
+			if n, err := s.Notify.Unread(c, c.P); err == nil && n != last {
+				last = n
+				send("unread", UnreadCount{Count: n})
 			}
-			last = n
-			b, _ := json.Marshal(UnreadCount{Count: n})
-			fmt.Fprintf(c.W, "event: unread\ndata: %s\n\n", b)
 		}
-		push()
-		fl.Flush()
-		recheck := time.NewTicker(messageStreamRecheck)
-		defer recheck.Stop()
-		keep := time.NewTicker(25 * time.Second)
-		defer keep.Stop()
-		for {
-			select {
-			case <-c.R.Context().Done():
-				return nil, nil
-			case <-ended:
-				return nil, nil
-			case <-keep.C:
-				fmt.Fprint(c.W, ": keep-alive\n\n")
-			case <-recheck.C:
-				push()
-			case <-changed:
-				push()
-			}
-			fl.Flush()
-		}
+		return streamSSE(s, c, changed, messageStreamRecheck, push, func(_ struct{}, send sseSend) { push(send) })
 	}}
 }
