@@ -121,8 +121,8 @@ export const manageRoutes: RouteDef[] = [
     hideInMenu: true,
     redirect: '/manage/message/list',
     children: [
-      { path: 'list', name: 'menu.message.list', keys: ['auth_message_list'], page: notAvailable },
-      { path: 'setting', name: 'menu.message.setting', keys: ['auth_message_setting'], page: notAvailable },
+      { path: 'list', name: 'menu.message.list', keys: ['auth_message_list'], page: () => import('./pages/message/List') },
+      { path: 'setting', name: 'menu.message.setting', keys: ['auth_message_setting'], page: () => import('./pages/message/Setting') },
     ],
   },
   {

@@ -1,6 +1,6 @@
 /**
  * /manage shell: sidebar from the route table and the caller's menus (utils/menu.ts), header
- * (collapse, language, user menu), history tabs. The sidebar stays in view on long pages
+ * (collapse, unread-message bell, language, user menu), history tabs. The sidebar stays in view on long pages
  * (sticky, scrolling on its own) and the collapse button sits in the header, so it never
  * covers a menu entry.
  */
@@ -19,6 +19,11 @@ import { menuIcons } from '../components/icons';
 import LanguageSwitch from '../components/LanguageSwitch';
 import PrivacyModal from '../components/PrivacyModal';
 import HistoryTabs from '../components/HistoryTabs';
+import MessageBell from '../components/MessageBell';
+import { holdsAll } from '../access';
+
+/** Keys of the notification centre's route: the header's bell is shown to their holders. */
+const MESSAGE_KEYS = ['auth_message', 'auth_message_list'];
 
 type Items = NonNullable<MenuProps['items']>;
 
@@ -77,6 +82,7 @@ export default function ManageLayout() {
   };
 
   const user = session?.user;
+  const showBell = holdsAll(subject, MESSAGE_KEYS);
   const avatarUrl = useObjectUrl(user?.avatar).url;
   const userMenu: MenuProps['items'] = [
     { key: 'my', icon: <UserOutlined />, label: <span data-testid="user-menu-my">{t('layout.myProfile')}</span> },
@@ -116,6 +122,7 @@ export default function ManageLayout() {
             onClick={() => setCollapsed((c) => !c)}
           />
           <div style={{ flex: 1 }} />
+          {showBell && <MessageBell />}
           {config.showLanguageSwitch && <LanguageSwitch />}
           <Dropdown
             menu={{

@@ -6,6 +6,7 @@ import fleet from './fleet';
 import names from './names';
 import home from './home';
 import stats from './stats';
+import message from './message';
 
-const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet, ...names, ...home, ...stats };
+const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet, ...names, ...home, ...stats, ...message };
 export default messages;

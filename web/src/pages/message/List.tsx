@@ -1,0 +1,166 @@
+/**
+ * message/list — the notification centre (spec §2; docs/messages.md): the caller's console
+ * messages, newest first, with type, read/unread, processed/untreated and recovered/unrecovered
+ * filters (in the URL). Mark read and process one row or the selected rows; mark all read.
+ * The list refetches when the unread count rises (components/MessageBell.tsx).
+ */
+import { useState } from 'react';
+import { Button, Space, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import ListPage, { type FilterField } from '../../components/ListPage';
+import { LevelTag, useEventName } from '../../components/fleet';
+import { useCan } from '../../components/access';
+import { useActions } from '../../hooks/useActions';
+import { useListState } from '../../hooks/useListState';
+import { refreshUnread } from '../../hooks/useUnread';
+import { EVENT_KINDS } from '../../services/fleet';
+import { listMessages, MESSAGE_LIST_KEY, processMessages, readMessages, type Message } from '../../services/message';
+import { FLAG_FILTERS, MESSAGE_FILTER_SPEC, messageQuery } from '../../utils/message';
+import { formatTime } from '../../utils/time';
+
+/** A yes/no state as a tag: `on` coloured, else plain (i18n `message.<name>.<0|1>`). */
+function StateTag({ name, on, color }: { name: (typeof FLAG_FILTERS)[number]; on: boolean; color: string }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={on ? color : undefined} data-testid={`message-${name}`} data-value={on ? '1' : '0'}>
+      {t(`message.${name}.${on ? 1 : 0}`)}
+    </Tag>
+  );
+}
+
+export default function MessageList() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const eventName = useEventName();
+  const { run, confirm } = useActions();
+  const list = useListState(MESSAGE_FILTER_SPEC);
+  const [selected, setSelected] = useState<Message[]>([]);
+
+  const act = async (call: () => Promise<unknown>) => {
+    const ok = await run(call, { invalidate: [MESSAGE_LIST_KEY] });
+    if (ok) setSelected([]);
+    refreshUnread();
+  };
+  const markRead = (ids: number[]) => void act(() => readMessages(ids));
+  const process = (ids: number[]) => void act(() => processMessages(ids));
+
+  const columns: ColumnsType<Message> = [
+    {
+      title: t('message.time'),
+      dataIndex: 'startedAt',
+      key: 'startedAt',
+      render: (v: number, r) => (
+        <Space direction="vertical" size={0}>
+          <span>{formatTime(v)}</span>
+          {r.repeats > 1 && <Typography.Text type="secondary">{t('message.lastAt', { time: formatTime(r.lastAt) })}</Typography.Text>}
+        </Space>
+      ),
+    },
+    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <Tag data-testid="message-kind" data-value={v}>{t(`event.kind.${v}`)}</Tag> },
+    { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
+    {
+      title: t('message.device'),
+      dataIndex: 'sn',
+      key: 'sn',
+      render: (v: string, r) => (
+        <Space direction="vertical" size={0}>
+          {can('auth_device_detail') && r.deviceId ? (
+            <Link to={`/manage/device/detail/${r.deviceId}`} data-testid="message-device" translate="no">
+              {v}
+            </Link>
+          ) : (
+            <span data-testid="message-device" translate="no">{v}</span>
+          )}
+          {r.deviceName && <Typography.Text type="secondary">{r.deviceName}</Typography.Text>}
+        </Space>
+      ),
+    },
+    { title: t('message.site'), dataIndex: 'siteName', key: 'siteName', render: (v: string) => v || '-' },
+    {
+      title: t('message.name'),
+      key: 'name',
+      render: (_: unknown, r) => (
+        <span title={r.code} data-testid="message-name">
+          {eventName(r.code, r.name)}
+          {r.code && <Typography.Text type="secondary" translate="no">{` · ${r.code}`}</Typography.Text>}
+        </span>
+      ),
+    },
+    { title: t('message.repeats'), dataIndex: 'repeats', key: 'repeats', render: (v: number) => <span data-testid="message-repeats">{v}</span> },
+    {
+      title: t('message.states'),
+      key: 'states',
+      render: (_: unknown, r) => (
+        <Space size={4} wrap>
+          <StateTag name="read" on={r.read} color="default" />
+          <StateTag name="processed" on={r.processed} color="green" />
+          <StateTag name="recovered" on={r.recovered} color="blue" />
+        </Space>
+      ),
+    },
+    {
+      title: t('com_actions'),
+      key: 'actions',
+      render: (_: unknown, r) => (
+        <Space>
+          {!r.read && (
+            <a onClick={() => markRead([r.id])} data-testid="message-mark-read">
+              {t('message.markRead')}
+            </a>
+          )}
+          {r.processed ? (
+            <Typography.Text type="secondary" title={r.processedBy ? t('message.processedBy', { user: r.processedBy, time: formatTime(r.processedAt) }) : undefined}>
+              {formatTime(r.processedAt)}
+            </Typography.Text>
+          ) : (
+            <a onClick={() => process([r.id])} data-testid="message-do-process">
+              {t('message.process')}
+            </a>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const flagOptions = (name: (typeof FLAG_FILTERS)[number]) => [0, 1].map((v) => ({ value: v, label: t(`message.${name}.${v}`) }));
+  const filters: FilterField[] = [
+    { name: 'kind', label: t('event.kind'), width: 140, options: EVENT_KINDS.map((v) => ({ value: v, label: t(`event.kind.${v}`) })) },
+    ...FLAG_FILTERS.map((name) => ({ name, label: t(`message.${name}`), width: 130, options: flagOptions(name) })),
+  ];
+  const ids = selected.map((m) => m.id);
+
+  return (
+    <ListPage<Message>
+      list={list}
+      queryKey={MESSAGE_LIST_KEY}
+      fetcher={(q) => listMessages(messageQuery(q))}
+      columns={columns}
+      filters={filters}
+      testId="message-list"
+      rowSelection={{ selectedRowKeys: ids, onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true }}
+      toolbar={
+        <>
+          <Button disabled={ids.length === 0} onClick={() => markRead(ids)} data-testid="message-read-selected">
+            {t('message.markReadSelected', { count: ids.length })}
+          </Button>
+          <Button disabled={ids.length === 0} onClick={() => process(ids)} data-testid="message-process-selected">
+            {t('message.processSelected', { count: ids.length })}
+          </Button>
+          <Button
+            onClick={() => confirm(() => readMessages([]), { title: t('message.readAllConfirm'), invalidate: [MESSAGE_LIST_KEY], onDone: refreshUnread })}
+            data-testid="message-read-all"
+          >
+            {t('message.readAll')}
+          </Button>
+          {can('auth_message_setting') && (
+            <Link to="/manage/message/setting" data-testid="message-setting-link">
+              {t('menu.message.setting')}
+            </Link>
+          )}
+        </>
+      }
+    />
+  );
+}
