@@ -21,6 +21,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/actionlog"
+	"chargeops/internal/attach"
 	"chargeops/internal/auth"
 	"chargeops/internal/catalogue"
 	"chargeops/internal/config"
@@ -146,11 +147,17 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		MailsPerHour: cfg.AlarmMailsPerHour, Location: loc})
 	a.Fleet.OnEvents(a.Notify.Announce)
 	a.Customers, a.Sites, a.Models = customer.NewService(d), site.NewService(d), devmodel.NewService(d)
+	uploads := storage.NewService(d, files, a.Limiter, cfg.LinkTTL)
+	attachments := attach.New(d, uploads, a.Limiter)
+	a.Fleet.OnDiagnostics(func(ctx context.Context, u fleet.DiagnosticsUpload) {
+		if _, err := attachments.RegisterDiagnostics(ctx, attach.Diagnostics{CustomerID: u.CustomerID, SN: u.SN, Name: u.Name, ObjectKey: u.ObjectKey, Size: u.Size}); err != nil {
+			slog.Warn("diagnostics attachment", "sn", u.SN, "err", err)
+		}
+	})
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
-		Stats: stats.New(d, loc), Uploads: storage.NewService(d, files, a.Limiter, cfg.LinkTTL),
-		Notify: a.Notify},
+		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)

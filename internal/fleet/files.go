@@ -331,6 +331,7 @@ func (s *Service) storeDiagnostics(r *http.Request, sn string, customerID, devic
 		}
 		return 0, 0, err
 	}
+	s.diagnosticsStored(ctx, DiagnosticsUpload{FileID: id, CustomerID: customerID, DeviceID: deviceID, SN: sn, Name: name, ObjectKey: path, Size: size})
 	return id, size, nil
 }
 

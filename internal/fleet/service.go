@@ -47,6 +47,8 @@ type Service struct {
 	wg       sync.WaitGroup
 	// eventHook hears of committed event changes (eventhook.go)
 	eventHook atomic.Pointer[func(EventChange)]
+	// diagHook hears of completed diagnostics uploads (diaghook.go)
+	diagHook atomic.Pointer[func(context.Context, DiagnosticsUpload)]
 }
 
 // New builds the core; Close stops it.

@@ -33,6 +33,7 @@ type isoWorld struct {
 	roleA, modelA, itemA, aliasA, fwA int64
 	cmdA, blacklistA, lowUser         int64
 	uploadA                           string // an object A's admin uploaded
+	folderA, fileA, shareA            int64  // an attachment folder, file and share of A
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -68,6 +69,12 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	var confirmed struct{ ObjectKey string }
 	apitest.Must(t, up).Into(t, &confirmed)
 	w.uploadA = confirmed.ObjectKey
+	w.folderA = id(t, r.Call("POST", "/api/auth/sys/attach/folder/add", map[string]any{"customerId": o.custA, "name": "Alpha Futian docs", "readLevel": 5, "writeLevel": 5, "downloadLevel": 5}))
+	_, up = upload(t, o.env, r, "file", "docs/alpha-0002 manual.pdf", "", storagetest.Sample("pdf"))
+	apitest.Must(t, up).Into(t, &confirmed)
+	w.fileA = id(t, r.Call("POST", "/api/auth/sys/attach/file/add", map[string]any{"folderId": w.folderA, "objectKey": confirmed.ObjectKey,
+		"name": "alpha-0002 manual.pdf", "readLevel": 5, "writeLevel": 5, "downloadLevel": 5}))
+	w.shareA = id(t, r.Call("POST", "/api/auth/sys/attach/share/add", map[string]any{"fileId": w.fileA, "validity": 7}))
 	var sent struct{ Commands []struct{ ID int64 } }
 	apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{o.devA}, "controlType": 1})).Into(t, &sent)
 	w.cmdA = sent.Commands[0].ID
@@ -128,6 +135,9 @@ func (w *isoWorld) snapshot(t *testing.T) map[string]any {
 	get("firmware", "POST", "/api/auth/sys/dev/firmware/list", map[string]any{"pageSize": 100})
 	get("commands", "POST", "/api/auth/sys/dev/control/list", map[string]any{"deviceId": w.devA, "pageSize": 100})
 	get("locks", "POST", "/api/auth/sys/user/lock/list", map[string]any{"pageSize": 100})
+	get("attachTree", "GET", "/api/auth/sys/attach/folder/tree", map[string]any{"customerId": w.custA})
+	get("attachFiles", "POST", "/api/auth/sys/attach/file/list", map[string]any{"customerId": w.custA, "pageSize": 100})
+	get("attachShares", "POST", "/api/auth/sys/attach/share/list", map[string]any{"fileId": w.fileA})
 	return out
 }
 
@@ -311,6 +321,28 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"GET " + sys + "system/oss/url":       A(map[string]any{"objectKey": w.uploadA}),
 		"PUT /api/unauth/oss/object/{key...}": L(nil), // unsigned: refused
 		"GET /api/unauth/oss/object/{key...}": L(nil),
+
+		// attachments: A's folder, file and share; the signed-out calls with a token that is no share
+		"GET " + sys + "attach/folder/tree":     L(map[string]any{"customerId": w.custA}),
+		"POST " + sys + "attach/folder/add":     A(map[string]any{"parentId": w.folderA, "name": "intruder", "readLevel": 5, "writeLevel": 5, "downloadLevel": 5}),
+		"POST " + sys + "attach/folder/update":  A(map[string]any{"id": w.folderA, "name": "Hijacked", "readLevel": 5, "writeLevel": 5, "downloadLevel": 5}),
+		"POST " + sys + "attach/folder/delete":  A(map[string]any{"id": w.folderA}),
+		"POST " + sys + "attach/file/list":      L(map[string]any{"folderId": w.folderA, "customerId": w.custA}),
+		"GET " + sys + "attach/file/detail":     A(map[string]any{"id": w.fileA}),
+		"POST " + sys + "attach/file/add":       A(map[string]any{"folderId": w.folderA, "objectKey": w.uploadA, "name": "intruder.png", "readLevel": 5, "writeLevel": 5, "downloadLevel": 5}),
+		"POST " + sys + "attach/file/update":    A(map[string]any{"id": w.fileA, "name": "hijacked.pdf", "readLevel": 5, "writeLevel": 5, "downloadLevel": 5}),
+		"POST " + sys + "attach/file/move":      A(map[string]any{"ids": ids(w.fileA), "folderId": w.folderA}),
+		"POST " + sys + "attach/file/delete":    A(map[string]any{"ids": ids(w.fileA)}),
+		"GET " + sys + "attach/file/url":        A(map[string]any{"id": w.fileA}),
+		"POST " + sys + "attach/share/add":      A(map[string]any{"fileId": w.fileA, "validity": 1}),
+		"POST " + sys + "attach/share/list":     A(map[string]any{"fileId": w.fileA}),
+		"POST " + sys + "attach/share/reset":    A(map[string]any{"id": w.shareA}),
+		"POST " + sys + "attach/share/delete":   A(map[string]any{"id": w.shareA}),
+		"POST " + sys + "attach/share/log/list": A(map[string]any{"id": w.shareA}),
+		"POST /api/unauth/share/info":           L(map[string]any{"token": "00000000000000000000000000000000"}),
+		"POST /api/unauth/share/download":       L(map[string]any{"token": "00000000000000000000000000000000", "code": "1234"}),
+		"GET /api/unauth/oss/sts/read":          L(map[string]any{"token": "00000000000000000000000000000000", "code": "1234"}),
+		"GET /api/unauth/oss/sts/write":         L(nil),
 	}
 }
 

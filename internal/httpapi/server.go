@@ -19,6 +19,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/actionlog"
 	"chargeops/internal/apperr"
+	"chargeops/internal/attach"
 	"chargeops/internal/auth"
 	"chargeops/internal/catalogue"
 	"chargeops/internal/clientaddr"
@@ -69,6 +70,8 @@ type Deps struct {
 	Uploads *storage.Service
 	// Notify: the message centre and reception settings (nil in the openapi command).
 	Notify *notify.Service
+	// Attach: attachments, folders and shares (nil in the openapi command).
+	Attach *attach.Service
 }
 
 // Options shape the HTTP behaviour.

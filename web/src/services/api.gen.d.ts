@@ -4,6 +4,326 @@
  */
 
 export interface paths {
+    "/api/auth/sys/attach/file/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register the caller's confirmed upload (objectKey) as a file of a folder
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachFileAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/file/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete files, their shares and objects
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachFileDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/file/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        get: operations["getAuthSysAttachFileDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/file/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Files the caller may read (folder, name part; paged)
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachFileList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/file/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move files into a folder (levels raised to the folder's)
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachFileMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/file/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a file's name, description and levels
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachFileUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/file/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed download link of a file (3600 s, under the file's name)
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        get: operations["getAuthSysAttachFileUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/folder/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a folder (levels never lower than the parent's)
+         * @description Needs any one of the permission keys: auth_attach_tree.
+         */
+        post: operations["postAuthSysAttachFolderAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/folder/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete an empty folder
+         * @description Needs any one of the permission keys: auth_attach_tree.
+         */
+        post: operations["postAuthSysAttachFolderDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/folder/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Folder tree: the folders the caller may read, nested
+         * @description Needs any one of the permission keys: auth_attach, auth_attach_tree.
+         */
+        get: operations["getAuthSysAttachFolderTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/folder/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a folder and set its levels (content raised to them)
+         * @description Needs any one of the permission keys: auth_attach_tree.
+         */
+        post: operations["postAuthSysAttachFolderUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/share/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a file: validity 1|7|30|0 (permanent)|custom days, 4-digit code (or generated)
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachShareAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/share/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a share
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachShareDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/share/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shares of a file
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachShareList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/share/log/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signed-out accesses of a share, newest first (at most 200)
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachShareLogList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/attach/share/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock a share with a new code (the link stays)
+         * @description Needs any one of the permission keys: auth_attach.
+         */
+        post: operations["postAuthSysAttachShareReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/customer/add": {
         parameters: {
             query?: never;
@@ -2351,6 +2671,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/unauth/oss/sts/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed-out read: the signed URL of a share's file for {token, code} */
+        get: operations["getUnauthOssStsRead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unauth/oss/sts/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed-out upload credential: always refused */
+        get: operations["getUnauthOssStsWrite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/unauth/password/email": {
         parameters: {
             query?: never;
@@ -2402,6 +2756,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/unauth/share/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Signed download link of a shared file for its code (5 wrong codes lock the share) */
+        post: operations["postUnauthShareDownload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unauth/share/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shared file's name, size, expiry and lock (signed out) */
+        post: operations["postUnauthShareInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2428,6 +2816,117 @@ export interface components {
             to?: number;
             type?: number | null;
             userName?: string;
+        };
+        AttachAccessLog: {
+            action?: string;
+            at?: number;
+            clientIp?: string;
+            result?: string;
+            shareId?: number;
+        };
+        AttachFile: {
+            contentType?: string;
+            createdAt?: number;
+            createdBy?: number;
+            creatorName?: string;
+            customerId?: number;
+            description?: string;
+            downloadLevel?: number;
+            downloadable?: boolean;
+            folderId?: number;
+            id?: number;
+            name?: string;
+            objectKey?: string;
+            path?: string;
+            readLevel?: number;
+            size?: number;
+            writable?: boolean;
+            writeLevel?: number;
+        };
+        AttachFileInput: {
+            description?: string;
+            downloadLevel?: number;
+            folderId?: number;
+            id?: number;
+            name?: string;
+            objectKey?: string;
+            readLevel?: number;
+            writeLevel?: number;
+        };
+        AttachFolder: {
+            children?: (components["schemas"]["AttachFolder"] | null)[];
+            createdAt?: number;
+            createdBy?: number;
+            creatorName?: string;
+            customerId?: number;
+            downloadLevel?: number;
+            downloadable?: boolean;
+            id?: number;
+            name?: string;
+            parentId?: number;
+            path?: string;
+            readLevel?: number;
+            writable?: boolean;
+            writeLevel?: number;
+        };
+        AttachFolderInput: {
+            customerId?: number;
+            downloadLevel?: number;
+            id?: number;
+            name?: string;
+            parentId?: number;
+            readLevel?: number;
+            writeLevel?: number;
+        };
+        AttachLink: {
+            expiresAt?: number;
+            url?: string;
+        };
+        AttachListInput: {
+            customerId?: number;
+            folderId?: number;
+            name?: string;
+            page?: number;
+            pageSize?: number;
+        };
+        AttachMade: {
+            code?: string;
+            expiresAt?: number;
+            id?: number;
+            token?: string;
+            url?: string;
+        };
+        AttachMoveInput: {
+            folderId?: number;
+            ids?: number[];
+        };
+        AttachPublicInfo: {
+            expiresAt?: number;
+            locked?: boolean;
+            name?: string;
+            size?: number;
+        };
+        AttachResetInput: {
+            code?: string;
+            id?: number;
+        };
+        AttachShare: {
+            accesses?: number;
+            createdAt?: number;
+            createdBy?: number;
+            creatorName?: string;
+            expired?: boolean;
+            expiresAt?: number;
+            fileId?: number;
+            id?: number;
+            locked?: boolean;
+            permanent?: boolean;
+            wrongCodes?: number;
+        };
+        AttachShareInput: {
+            code?: string;
+            fileId?: number;
+            validity?: number | null;
         };
         AuthCaptcha: {
             captchaId?: string;
@@ -2711,6 +3210,9 @@ export interface components {
             Body?: number[];
             ContentType?: string;
             Name?: string;
+        };
+        FileIDInput: {
+            fileId?: number;
         };
         FileInput: {
             content?: string;
@@ -3038,6 +3540,11 @@ export interface components {
             total?: number;
             totalMore?: boolean;
         };
+        ListAttachFile: {
+            list?: (components["schemas"]["AttachFile"] | null)[];
+            total?: number;
+            totalMore?: boolean;
+        };
         ListCatalogueGroup: {
             list?: components["schemas"]["CatalogueGroup"][];
             total?: number;
@@ -3317,6 +3824,10 @@ export interface components {
             name?: string;
             page?: number;
             pageSize?: number;
+        };
+        ShareTokenInput: {
+            code?: string;
+            token?: string;
         };
         Site: {
             address?: string;
@@ -3685,6 +4196,448 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    postAuthSysAttachFileAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachFileInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachFileDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysAttachFileDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachFile"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachFileList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListAttachFile"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachFileMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachMoveInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachFileUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachFileInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysAttachFileUrl: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachLink"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachFolderAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachFolderInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachFolderDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysAttachFolderTree: {
+        parameters: {
+            query?: {
+                customerId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: (components["schemas"]["AttachFolder"] | null)[];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachFolderUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachFolderInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachShareAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachShareInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachMade"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachShareDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachShareList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileIDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachShare"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachShareLogList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachAccessLog"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysAttachShareReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachResetInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachMade"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysCustomerAdd: {
         parameters: {
             query?: never;
@@ -6974,6 +7927,57 @@ export interface operations {
             };
         };
     };
+    getUnauthOssStsRead: {
+        parameters: {
+            query?: {
+                code?: string;
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachLink"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getUnauthOssStsWrite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postUnauthPasswordEmail: {
         parameters: {
             query?: never;
@@ -7052,6 +8056,62 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["MaskedEmail"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postUnauthShareDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareTokenInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachLink"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postUnauthShareInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareTokenInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["AttachPublicInfo"];
                         message: string;
                     };
                 };

@@ -1,0 +1,64 @@
+package attach
+
+import (
+	"context"
+	"fmt"
+
+	"chargeops/internal/db"
+)
+
+// DiagnosticsRoot is the top folder of chargers' diagnostics uploads; each device has
+// diagnostics/<SN> under it (decisions §2).
+const DiagnosticsRoot = "diagnostics"
+
+// Diagnostics is one completed diagnostics upload of a charger (internal/fleet/files.go).
+type Diagnostics struct {
+	CustomerID int64
+	SN         string
+	Name       string
+	ObjectKey  string
+	Size       int64
+}
+
+// RegisterDiagnostics files a charger's diagnostics upload as an attachment in
+// diagnostics/<SN> of the device's customer (folders made on demand, levels 0), pointing at the
+// same object.
+func (s *Service) RegisterDiagnostics(ctx context.Context, d Diagnostics) (int64, error) {
+	if d.CustomerID == 0 {
+		return 0, fmt.Errorf("attach: diagnostics of %s: the device has no customer", d.SN)
+	}
+	root, err := s.ensureFolder(ctx, d.CustomerID, 0, DiagnosticsRoot, DiagnosticsRoot)
+	if err != nil {
+		return 0, err
+	}
+	folder, err := s.ensureFolder(ctx, d.CustomerID, root, d.SN, DiagnosticsRoot+"/"+d.SN)
+	if err != nil {
+		return 0, err
+	}
+	return db.InsertID(ctx, s.db, `INSERT INTO attach_file (folder_id, customer_id, name, object_key, size, content_type, description, read_level, write_level, download_level, created_by, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, ?)`, folder, d.CustomerID, d.Name, d.ObjectKey, d.Size, "application/octet-stream", "diagnostics of "+d.SN, db.NowMS())
+}
+
+// ensureFolder returns the folder at path of a customer, made (levels 0) when missing; a
+// concurrent maker wins the unique index and its folder is used.
+func (s *Service) ensureFolder(ctx context.Context, customer, parent int64, name, path string) (int64, error) {
+	var id int64
+	for range 2 {
+		err := s.db.QueryRow(ctx, `SELECT id FROM attach_folder WHERE customer_id = ? AND path = ?`, customer, path).Scan(&id)
+		if err == nil {
+			return id, nil
+		}
+		if !db.NotFound(err) {
+			return 0, err
+		}
+		id, err = db.InsertID(ctx, s.db, `INSERT INTO attach_folder (customer_id, parent_id, name, path, read_level, write_level, download_level, created_by, created_at) VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?)`,
+			customer, parent, name, path, db.NowMS())
+		if err == nil {
+			return id, nil
+		}
+		if !db.IsUniqueViolation(err) {
+			return 0, err
+		}
+	}
+	return 0, fmt.Errorf("attach: folder %s: not made", path)
+}

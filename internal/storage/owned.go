@@ -1,0 +1,45 @@
+package storage
+
+import (
+	"context"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+)
+
+// Owned is a confirmed upload of the caller, for services that register it (attachments).
+type Owned struct {
+	ObjectKey   string
+	Size        int64
+	ContentType string
+	CustomerID  int64
+}
+
+// OwnedUpload returns the caller's own complete upload of key; any other key (someone else's,
+// unconfirmed, unknown) is not found.
+func (s *Service) OwnedUpload(ctx context.Context, p *access.Principal, key string) (Owned, error) {
+	r, err := s.record(ctx, key)
+	if err != nil {
+		return Owned{}, err
+	}
+	if r.createdBy != p.UserID || !r.complete {
+		return Owned{}, apperr.ErrNotFound
+	}
+	var o Owned
+	err = s.db.QueryRow(ctx, `SELECT object_key, size, content_type, customer_id FROM upload WHERE id = ?`, r.id).Scan(&o.ObjectKey, &o.Size, &o.ContentType, &o.CustomerID)
+	return o, err
+}
+
+// Forget deletes an upload's object and its record (the attachment that held it was deleted);
+// a key without an upload record (a diagnostics file of the fleet) is left alone.
+func (s *Service) Forget(ctx context.Context, key string) error {
+	r, err := s.record(ctx, key)
+	if apperr.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	s.discard(ctx, r.id, key)
+	return nil
+}
