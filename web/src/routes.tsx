@@ -88,7 +88,7 @@ export const manageRoutes: RouteDef[] = [
     keys: ['auth_attach'],
     icon: 'attach',
     redirect: '/manage/attach/list',
-    children: [{ path: 'list', name: 'menu.attach.list', keys: ['auth_attach_tree'], hideInMenu: true, page: notAvailable }],
+    children: [{ path: 'list', name: 'menu.attach.list', keys: ['auth_attach_tree'], hideInMenu: true, page: () => import('./pages/attach/List') }],
   },
   {
     path: 'docs',
@@ -255,7 +255,7 @@ export const publicPages = {
   login: (() => import('./pages/user/Login')) as PageLoader,
   findPassword: (() => import('./pages/user/FindPassword')) as PageLoader,
   resetPassword: (() => import('./pages/user/ResetPassword')) as PageLoader,
-  shareFile: notAvailable,
+  shareFile: (() => import('./pages/share/File')) as PageLoader,
   error: (() => import('./pages/exception/ErrorPage')) as PageLoader,
   notFound: (() => import('./pages/exception/NotFound')) as PageLoader,
   forbidden: (() => import('./pages/exception/Forbidden')) as PageLoader,

@@ -46,6 +46,8 @@ export class UploadError extends Error {
 export interface UploadOptions {
   /** Downloads of the object get this name (Content-Disposition). */
   downloadFileName?: string;
+  /** The name asked for at sts/write when it differs from the file's ("docs/<name>": the folder from the prefix). */
+  objectName?: string;
   /** 0-100 while the file is sent. */
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
@@ -117,7 +119,7 @@ export function uploadErrorMessage(e: unknown, t: (key: string, params?: Record<
 export async function uploadObject(file: File, kind: UploadKind, o: UploadOptions = {}): Promise<Uploaded> {
   const problem = checkUpload(kind, file);
   if (problem) throw new UploadError(problem.key, problem);
-  const grant = await getWriteGrant(kind, file.name, o.downloadFileName);
+  const grant = await getWriteGrant(kind, o.objectName ?? file.name, o.downloadFileName);
   o.onProgress?.(0);
   await sendToTarget(file, grant.upload, o);
   const done = await confirmUpload(grant.objectKey);

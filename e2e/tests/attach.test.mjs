@@ -1,0 +1,133 @@
+// Issue 11, attachments and shares in the console: root makes a folder, uploads a small PDF into
+// it through the upload dialog (sts/write → direct upload → confirm → attach/file/add), shares
+// it with code 1234; a fresh signed-out browser opens the link, a wrong code is refused with the
+// server's message, 1234 downloads the same bytes. The zh-CN share page says the share expired
+// for an unknown token in Chinese.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+
+let server;
+let browser;
+let root;
+let dir;
+
+before(async () => {
+  server = await startServer();
+  browser = await openBrowser();
+  root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
+  await root.acceptPrivacy();
+  dir = mkdtempSync(join(tmpdir(), 'chargeops-attach-'));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A minimal valid one-page PDF (header, catalog, pages, page, xref, trailer). */
+function pdf() {
+  const objs = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>'];
+  let out = '%PDF-1.4\n';
+  const offsets = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+test('root uploads a PDF into a new folder, shares it with a code, and a signed-out visitor downloads it', async () => {
+  const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Attach Co', code: 'ATTACH' });
+  const bytes = pdf();
+  const file = join(dir, 'manual.pdf');
+  writeFileSync(file, bytes);
+
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
+  await page.waitForURL('**/manage/home');
+  await page.goto(`${server.url}/manage/attach/list`);
+  await page.getByTestId('attach-page').waitFor();
+
+  // a top-level folder of the customer
+  await page.getByTestId('attach-folder-add-top').click();
+  const customerSelect = page.getByTestId('attach-folder-customer');
+  if (await customerSelect.count()) {
+    await customerSelect.click();
+    await page.locator('.ant-select-item-option', { hasText: 'Attach Co' }).click();
+  }
+  await page.getByTestId('attach-folder-name').fill('Manuals');
+  await page.getByTestId('attach-folder-ok').click();
+  const folder = page.locator('[data-testid="attach-folder"][data-path="Manuals"]');
+  await folder.waitFor();
+  await folder.click();
+  await page.getByTestId('attach-current').filter({ hasText: 'Manuals' }).waitFor();
+
+  // upload the PDF with a description
+  await page.getByTestId('attach-upload').click();
+  await page.locator('.ant-modal input[type=file]').setInputFiles(file);
+  await page.getByTestId('attach-upload-description').fill('the manual');
+  await page.getByTestId('attach-upload-ok').click();
+  const row = page.locator('[data-testid="attach-list"] tr', { hasText: 'manual.pdf' });
+  await row.waitFor();
+  assert.match(await row.innerText(), /the manual/);
+  const listed = await root.must('POST', '/api/auth/sys/attach/file/list', { customerId: customer.id, page: 1, pageSize: 20 });
+  assert.equal(listed.total, 1);
+  assert.equal(listed.list[0].size, bytes.length);
+  assert.equal(listed.list[0].path, 'Manuals');
+
+  // share it with code 1234
+  await row.getByTestId('attach-share').click();
+  await page.locator('.ant-radio-button-wrapper', { has: page.getByTestId('attach-share-validity-7') }).click();
+  await page.getByTestId('attach-share-code').fill('1234');
+  await page.getByTestId('attach-share-ok').click();
+  const linkInput = page.getByTestId('attach-share-link');
+  await linkInput.waitFor();
+  const link = await linkInput.inputValue();
+  assert.match(link, new RegExp(`^${server.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/share/file\\?token=[0-9a-f]{32}$`));
+  assert.equal(await page.getByTestId('attach-share-code-value').inputValue(), '1234');
+  await page.close();
+
+  // a fresh, signed-out browser
+  const visitor = await openBrowser();
+  try {
+    const p = await visitor.page();
+    await p.goto(link);
+    await p.getByTestId('share-name').filter({ hasText: 'manual.pdf' }).waitFor();
+    await p.getByTestId('share-code').fill('9999');
+    await p.getByTestId('share-download').click();
+    await p.getByTestId('share-code-error').filter({ hasText: /Wrong access code/ }).waitFor();
+
+    await p.getByTestId('share-code').fill('1234');
+    const [download] = await Promise.all([p.waitForEvent('download'), p.getByTestId('share-download').click()]);
+    assert.equal(download.suggestedFilename(), 'manual.pdf');
+    const got = readFileSync(await download.path());
+    assert.deepEqual(got, bytes, 'the downloaded bytes are the uploaded ones');
+  } finally {
+    await visitor.close();
+  }
+
+  const shares = await root.must('POST', '/api/auth/sys/attach/share/list', { fileId: listed.list[0].id });
+  assert.equal(shares.length, 1);
+  assert.equal(shares[0].wrongCodes, 1);
+});
+
+test('the zh-CN share page says an unknown share has expired', async () => {
+  const zh = await openBrowser('zh-CN');
+  try {
+    await zh.context.addInitScript(() => localStorage.setItem('chargeops_locale', 'zh-CN'));
+    const p = await zh.page();
+    await p.goto(`${server.url}/share/file?token=${'0'.repeat(32)}`);
+    await p.getByTestId('share-expired').filter({ hasText: '文件分享已过期' }).waitFor();
+  } finally {
+    await zh.close();
+  }
+});
