@@ -160,6 +160,21 @@ func (s *Service) Tree(ctx context.Context, p *access.Principal, in TreeInput) (
 
 // folder reads a folder in the caller's scope that the caller may read; anything else is not
 // found.
+// writableFolder is folder id when p may write in it and levels are not lower than its own.
+func (s *Service) writableFolder(ctx context.Context, p *access.Principal, id int64, levels Levels) (*Folder, error) {
+	f, err := s.folder(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	if !f.Writable {
+		return nil, apperr.ErrNoPermission
+	}
+	if err := levels.within(f.Levels); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 func (s *Service) folder(ctx context.Context, p *access.Principal, id int64) (*Folder, error) {
 	cond, args := p.Scope.CustomerCond("f.customer_id")
 	f, err := scanFolder(s.db.QueryRow(ctx, `SELECT `+folderCols+` FROM attach_folder f LEFT JOIN app_user u ON u.id = f.created_by WHERE f.id = ? AND `+cond, append([]any{id}, args...)...))
@@ -209,14 +224,8 @@ func (s *Service) AddFolder(ctx context.Context, p *access.Principal, in FolderI
 	}
 	customer, path := in.CustomerID, name
 	if in.ParentID > 0 {
-		parent, err := s.folder(ctx, p, in.ParentID)
+		parent, err := s.writableFolder(ctx, p, in.ParentID, in.Levels)
 		if err != nil {
-			return 0, err
-		}
-		if !parent.Writable {
-			return 0, apperr.ErrNoPermission
-		}
-		if err := in.Levels.within(parent.Levels); err != nil {
 			return 0, err
 		}
 		customer, path = parent.CustomerID, parent.Path+"/"+name
@@ -467,14 +476,8 @@ func (s *Service) Add(ctx context.Context, p *access.Principal, in FileInput) (i
 	if err := in.Levels.usable(p); err != nil {
 		return 0, err
 	}
-	folder, err := s.folder(ctx, p, in.FolderID)
+	folder, err := s.writableFolder(ctx, p, in.FolderID, in.Levels)
 	if err != nil {
-		return 0, err
-	}
-	if !folder.Writable {
-		return 0, apperr.ErrNoPermission
-	}
-	if err := in.Levels.within(folder.Levels); err != nil {
 		return 0, err
 	}
 	if strings.TrimSpace(in.ObjectKey) == "" {
