@@ -20,9 +20,17 @@ type Diagnostics struct {
 	Size       int64
 }
 
+// Diagnostics attachments are read and downloaded at the lowest level (5), like the device's
+// own diagnostics list, which every reader of the device sees; only level 0 changes them.
+const (
+	diagnosticsRead     = 5
+	diagnosticsWrite    = 0
+	diagnosticsDownload = 5
+)
+
 // RegisterDiagnostics files a charger's diagnostics upload as an attachment in
-// diagnostics/<SN> of the device's customer (folders made on demand, levels 0), pointing at the
-// same object.
+// diagnostics/<SN> of the device's customer (folders made on demand), pointing at the same
+// object.
 func (s *Service) RegisterDiagnostics(ctx context.Context, d Diagnostics) (int64, error) {
 	if d.CustomerID == 0 {
 		return 0, fmt.Errorf("attach: diagnostics of %s: the device has no customer", d.SN)
@@ -36,10 +44,11 @@ func (s *Service) RegisterDiagnostics(ctx context.Context, d Diagnostics) (int64
 		return 0, err
 	}
 	return db.InsertID(ctx, s.db, `INSERT INTO attach_file (folder_id, customer_id, name, object_key, size, content_type, description, read_level, write_level, download_level, created_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, ?)`, folder, d.CustomerID, d.Name, d.ObjectKey, d.Size, "application/octet-stream", "diagnostics of "+d.SN, db.NowMS())
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`, folder, d.CustomerID, d.Name, d.ObjectKey, d.Size, "application/octet-stream", "diagnostics of "+d.SN,
+		diagnosticsRead, diagnosticsWrite, diagnosticsDownload, db.NowMS())
 }
 
-// ensureFolder returns the folder at path of a customer, made (levels 0) when missing; a
+// ensureFolder returns the diagnostics folder at path of a customer, made when missing; a
 // concurrent maker wins the unique index and its folder is used.
 func (s *Service) ensureFolder(ctx context.Context, customer, parent int64, name, path string) (int64, error) {
 	var id int64
@@ -51,8 +60,8 @@ func (s *Service) ensureFolder(ctx context.Context, customer, parent int64, name
 		if !db.NotFound(err) {
 			return 0, err
 		}
-		id, err = db.InsertID(ctx, s.db, `INSERT INTO attach_folder (customer_id, parent_id, name, path, read_level, write_level, download_level, created_by, created_at) VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?)`,
-			customer, parent, name, path, db.NowMS())
+		id, err = db.InsertID(ctx, s.db, `INSERT INTO attach_folder (customer_id, parent_id, name, path, read_level, write_level, download_level, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+			customer, parent, name, path, diagnosticsRead, diagnosticsWrite, diagnosticsDownload, db.NowMS())
 		if err == nil {
 			return id, nil
 		}

@@ -316,9 +316,12 @@ func TestAttachments(t *testing.T) {
 			if resp, got := fetch(t, absolute(env, l.URL)); resp.StatusCode != 200 || string(got) != "diagnostics text" {
 				t.Errorf("diagnostics download %d %q", resp.StatusCode, got)
 			}
-			// Levels 0: the customer's level-5 admin does not see it.
-			if got := listIDs(t, o.a, "/api/auth/sys/attach/file/list", map[string]any{"name": "diag"}); len(got) != 0 {
-				t.Errorf("level-5 admin lists diagnostics %v", got)
+			// Read and download at level 5, like the device's diagnostics list; changes at level 0 only.
+			if got := listIDs(t, o.a, "/api/auth/sys/attach/file/list", map[string]any{"name": "diag"}); len(got) != 1 {
+				t.Errorf("the customer's level-5 admin lists diagnostics %v, want the one file", got)
+			}
+			if res := o.a.Call("POST", "/api/auth/sys/attach/file/delete", map[string]any{"ids": []int64{files.List[0].ID}}); res.Code == 0 {
+				t.Errorf("a level-5 admin deleted a diagnostics attachment")
 			}
 		})
 	})
