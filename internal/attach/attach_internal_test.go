@@ -6,6 +6,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
+	"chargeops/internal/session"
 )
 
 func TestLevelsAgainstFolder(t *testing.T) {
@@ -48,7 +49,7 @@ func TestShareCodesAndTokens(t *testing.T) {
 	if len(a) != 32 || a == b {
 		t.Errorf("tokens %q %q", a, b)
 	}
-	if hashToken(a) == a || len(hashToken(a)) != 64 || hashCode("s1", "1234") == hashCode("s2", "1234") {
+	if session.HashToken(a) == a || len(session.HashToken(a)) != 64 || hashCode("s1", "1234") == hashCode("s2", "1234") {
 		t.Error("hashes")
 	}
 	if u := ShareURL("https://console.example.com/", "abc"); u != "https://console.example.com/share/file?token=abc" {

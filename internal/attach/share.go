@@ -16,6 +16,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/session"
 )
 
 // Share rules (docs/attachments.md, "Shares").
@@ -76,11 +77,6 @@ type Made struct {
 	Token     string `json:"token"`
 	Code      string `json:"code"`
 	ExpiresAt int64  `json:"expiresAt"`
-}
-
-func hashToken(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(h[:])
 }
 
 // hashCode hashes a code with the share's random salt.
@@ -157,7 +153,7 @@ func (s *Service) AddShare(ctx context.Context, p *access.Principal, in ShareInp
 	}
 	token, salt := newToken(), newToken()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO attach_share (file_id, token_hash, code_salt, code_hash, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		x.ID, hashToken(token), salt, hashCode(salt, code), expires, p.UserID, db.NowMS())
+		x.ID, session.HashToken(token), salt, hashCode(salt, code), expires, p.UserID, db.NowMS())
 	if err != nil {
 		return Made{}, fmt.Errorf("attach: share: %w", err)
 	}
@@ -296,7 +292,7 @@ func (s *Service) open(ctx context.Context, token, ip, action string) (shared, e
 	}
 	token = strings.TrimSpace(token)
 	var locked int
-	err := s.db.QueryRow(ctx, `SELECT id, file_id, expires_at, code_salt, code_hash, wrong_codes, locked FROM attach_share WHERE token_hash = ?`, hashToken(token)).
+	err := s.db.QueryRow(ctx, `SELECT id, file_id, expires_at, code_salt, code_hash, wrong_codes, locked FROM attach_share WHERE token_hash = ?`, session.HashToken(token)).
 		Scan(&sh.id, &sh.fileID, &sh.expires, &sh.codeSalt, &sh.codeHash, &sh.wrong, &locked)
 	if db.NotFound(err) || token == "" {
 		s.logAccess(ctx, 0, ip, action, shareLogNone)

@@ -2,8 +2,6 @@ package fleet
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
@@ -72,15 +70,11 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	if opt.Files == nil {
 		opt.Files = storage.NewLocal(filepath.Join(opt.DataDir, "objects"), nil, "", "")
 	}
-	secret, err := settings.GetOrCreate(ctx, "fleet.url_secret", func() (string, error) {
-		b := make([]byte, 32)
-		_, err := rand.Read(b)
-		return hex.EncodeToString(b), err
-	})
+	secret, err := settings.Secret(ctx, "fleet.url_secret")
 	if err != nil {
 		return nil, fmt.Errorf("fleet secret: %w", err)
 	}
-	s := &Service{db: d, opt: opt, Registry: opt.Registry, Hub: NewHub(), secret: []byte(secret),
+	s := &Service{db: d, opt: opt, Registry: opt.Registry, Hub: NewHub(), secret: secret,
 		admit: newAdmissionLimiter(admitWindow)}
 	s.Ingest = NewPipeline(d, PipelineOptions{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch})
 	s.hot.m = map[int64]*hotDevice{}

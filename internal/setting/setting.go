@@ -4,6 +4,8 @@ package setting
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 
 	"chargeops/internal/db"
 )
@@ -45,4 +47,15 @@ func (s *Store) GetOrCreate(ctx context.Context, key string, make func() (string
 	}
 	v, _, err = s.Get(ctx, key)
 	return v, err
+}
+
+// Secret returns the signing key stored under key, made of 32 random bytes (hex) on first use,
+// so that every node signs alike.
+func (s *Store) Secret(ctx context.Context, key string) ([]byte, error) {
+	v, err := s.GetOrCreate(ctx, key, func() (string, error) {
+		b := make([]byte, 32)
+		_, err := rand.Read(b)
+		return hex.EncodeToString(b), err
+	})
+	return []byte(v), err
 }

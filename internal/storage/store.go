@@ -7,8 +7,6 @@ package storage
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -100,15 +98,11 @@ const SecretSetting = "storage.url_secret"
 func Open(ctx context.Context, cfg Config, settings *setting.Store) (Store, error) {
 	switch cfg.Backend {
 	case "", "local":
-		secret, err := settings.GetOrCreate(ctx, SecretSetting, func() (string, error) {
-			b := make([]byte, 32)
-			_, err := rand.Read(b)
-			return hex.EncodeToString(b), err
-		})
+		secret, err := settings.Secret(ctx, SecretSetting)
 		if err != nil {
 			return nil, fmt.Errorf("storage: secret: %w", err)
 		}
-		return NewLocal(filepath.Join(cfg.DataDir, "objects"), []byte(secret), cfg.BaseURL, cfg.Region), nil
+		return NewLocal(filepath.Join(cfg.DataDir, "objects"), secret, cfg.BaseURL, cfg.Region), nil
 	case "s3":
 		return NewS3(ctx, cfg)
 	}
