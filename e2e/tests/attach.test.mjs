@@ -1,8 +1,10 @@
 // Issue 11, attachments and shares in the console: root makes a folder, uploads a small PDF into
 // it through the upload dialog (sts/write → direct upload → confirm → attach/file/add), shares
 // it with code 1234; a fresh signed-out browser opens the link, a wrong code is refused with the
-// server's message, 1234 downloads the same bytes. The zh-CN share page says the share expired
-// for an unknown token in Chinese.
+// server's message, 1234 downloads the same bytes, and the owner reads both tries in the share's
+// access log. Root renames, moves and deletes a file; a user whose attachment level is below a
+// folder's read level sees neither the folder nor its file (the server refuses them too). The
+// zh-CN share page says the share expired for an unknown token in Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,6 +120,101 @@ test('root uploads a PDF into a new folder, shares it with a code, and a signed-
   const shares = await root.must('POST', '/api/auth/sys/attach/share/list', { fileId: listed.list[0].id });
   assert.equal(shares.length, 1);
   assert.equal(shares[0].wrongCodes, 1);
+
+  // the owner sees the visitor's accesses in the share's access log
+  const owner = await browser.context.newPage();
+  await owner.goto(`${server.url}/manage/attach/list`);
+  await owner.locator('[data-testid="attach-folder"][data-path="Manuals"]').click();
+  await owner.locator('[data-testid="attach-list"] tr', { hasText: 'manual.pdf' }).getByTestId('attach-shares-open').click();
+  await owner.locator('[data-testid="attach-shares"] .ant-table-row-expand-icon').first().click();
+  const log = owner.getByTestId('attach-share-log');
+  await log.locator('tr', { hasText: 'Wrong code' }).waitFor();
+  await log.locator('tr', { hasText: 'Allowed' }).first().waitFor();
+  assert.match(await log.innerText(), /Download/);
+  await owner.close();
+});
+
+test('root renames, moves and deletes a file; a user below a folder\'s read level never sees it', async () => {
+  const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Levels Co', code: 'LEVELS' });
+  const open = { readLevel: 5, writeLevel: 5, downloadLevel: 5 };
+  const docs = await root.must('POST', '/api/auth/sys/attach/folder/add', { customerId: customer.id, name: 'Docs', ...open });
+  await root.must('POST', '/api/auth/sys/attach/folder/add', { customerId: customer.id, name: 'Archive', ...open });
+  const secret = await root.must('POST', '/api/auth/sys/attach/folder/add', { customerId: customer.id, name: 'Secret', readLevel: 1, writeLevel: 1, downloadLevel: 1 });
+  const file = join(dir, 'plan.pdf');
+  writeFileSync(file, pdf());
+
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
+  await page.waitForURL('**/manage/home');
+  await page.goto(`${server.url}/manage/attach/list`);
+  const upload = async (folder, name) => {
+    await page.locator(`[data-testid="attach-folder"][data-path="${folder}"]`).click();
+    await page.getByTestId('attach-current').filter({ hasText: folder }).waitFor();
+    await page.getByTestId('attach-upload').click();
+    await page.locator('.ant-modal input[type=file]').setInputFiles(file);
+    await page.getByTestId('attach-upload-ok').click();
+    await page.locator('[data-testid="attach-list"] tr', { hasText: name }).waitFor();
+  };
+  await upload('Docs', 'plan.pdf');
+  await upload('Secret', 'plan.pdf');
+
+  // rename in Docs
+  await page.locator('[data-testid="attach-folder"][data-path="Docs"]').click();
+  let row = page.locator('[data-testid="attach-list"] tr', { hasText: 'plan.pdf' });
+  await row.getByTestId('attach-edit').click();
+  await page.getByTestId('attach-edit-name').fill('site plan.pdf');
+  await page.getByTestId('attach-edit-ok').click();
+  row = page.locator('[data-testid="attach-list"] tr', { hasText: 'site plan.pdf' });
+  await row.waitFor();
+
+  // move it to Archive
+  await row.getByTestId('attach-move').click();
+  await page.getByTestId('attach-move-folder').click();
+  await page.locator('.ant-select-tree-node-content-wrapper', { hasText: 'Archive' }).click();
+  await page.getByTestId('attach-move-ok').click();
+  await row.waitFor({ state: 'detached' });
+  await page.locator('[data-testid="attach-folder"][data-path="Archive"]').click();
+  row = page.locator('[data-testid="attach-list"] tr', { hasText: 'site plan.pdf' });
+  await row.waitFor();
+  const archived = await root.must('POST', '/api/auth/sys/attach/file/list', { customerId: customer.id, folderId: docs.id, page: 1, pageSize: 20 });
+  assert.equal(archived.total, 0, 'the file left Docs');
+
+  // a user of the customer whose role's attachment level is 3
+  const user = await root.createUser('levels_user', 'Levels#Pass123', ['auth_attach', 'auth_attach_tree']);
+  const info = await root.must('GET', `/api/auth/sys/user/detail?id=${user.id}`);
+  await root.must('POST', '/api/auth/sys/role/auth/data', { id: info.roleId, customerAccess: 0, siteAccess: 0, attachLevel: 3, docLevel: 5, webSshLevel: 5, cfgReadLevel: 5, cfgWriteLevel: 5, cfgDownloadLevel: 5, paramLevel: 5 });
+  const secretFiles = await root.must('POST', '/api/auth/sys/attach/file/list', { customerId: customer.id, folderId: secret.id, page: 1, pageSize: 20 });
+  assert.equal(secretFiles.total, 1);
+  const low = await new Api(server.url).login('levels_user', 'Levels#Pass123');
+  await low.acceptPrivacy();
+  const denied = await low.call('GET', `/api/auth/sys/attach/file/detail?id=${secretFiles.list[0].id}`);
+  assert.notEqual(denied.code, 0, 'the server refuses the file above the user\'s level');
+  const url = await low.call('GET', `/api/auth/sys/attach/file/url?id=${secretFiles.list[0].id}`);
+  assert.notEqual(url.code, 0, 'and its download link');
+
+  const other = await openBrowser();
+  try {
+    const p = await other.page();
+    await signIn(p, server.url, 'levels_user', 'Levels#Pass123');
+    await p.waitForURL('**/manage/**');
+    await p.goto(`${server.url}/manage/attach/list`);
+    await p.locator('[data-testid="attach-folder"][data-path="Archive"]').waitFor();
+    assert.equal(await p.locator('[data-testid="attach-folder"][data-path="Secret"]').count(), 0, 'the folder above the level is not in the tree');
+    await p.locator('[data-testid="attach-folder"][data-path="Archive"]').click();
+    await p.locator('[data-testid="attach-list"] tr', { hasText: 'site plan.pdf' }).waitFor();
+  } finally {
+    await other.close();
+  }
+
+  // root deletes the archived file
+  await row.getByTestId('attach-delete').click();
+  await page.getByTestId('confirm-ok').click();
+  await page.getByTestId('confirm-ok').waitFor({ state: 'detached' });
+  await row.waitFor({ state: 'detached' });
+  const left = await root.must('POST', '/api/auth/sys/attach/file/list', { customerId: customer.id, page: 1, pageSize: 20 });
+  assert.equal(left.total, 1, 'only the secret file is left');
+  await page.close();
 });
 
 test('the zh-CN share page says an unknown share has expired', async () => {

@@ -15,6 +15,7 @@ export type AttachListInput = ApiBody<'/api/auth/sys/attach/file/list', 'post'>;
 export type AttachLink = ApiData<'/api/auth/sys/attach/file/url', 'get'>;
 export type ShareMade = ApiData<'/api/auth/sys/attach/share/add', 'post'>;
 export type Share = ApiData<'/api/auth/sys/attach/share/list', 'post'>[number];
+export type ShareAccess = ApiData<'/api/auth/sys/attach/share/log/list', 'post'>[number];
 
 const base = '/api/auth/sys/attach';
 export const ATTACH_TREE_KEY = 'attach/folder/tree';
@@ -37,3 +38,4 @@ export const addShare = (fileId: number, validity: number, code: string) => post
 export const listShares = (fileId: number) => post<Share[]>(`${base}/share/list`, { fileId });
 export const resetShare = (id: number, code = '') => post<ShareMade>(`${base}/share/reset`, { id, code });
 export const deleteShare = (id: number) => post<null>(`${base}/share/delete`, { id });
+export const listShareLog = (id: number) => post<ShareAccess[]>(`${base}/share/log/list`, { id });

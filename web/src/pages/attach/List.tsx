@@ -29,7 +29,8 @@ import {
 import { flattenFolders } from '../../utils/attach';
 import { formatBytes } from '../../utils/format';
 import { formatTime } from '../../utils/time';
-import { EditModal, FolderModal, MoveModal, ShareModal, SharesModal, toTreeSelect, UploadModal } from './dialogs';
+import { EditModal, FolderModal, MoveModal, toTreeSelect, UploadModal } from './dialogs';
+import { ShareModal, SharesModal } from './shares';
 
 const FILTER_SPEC = { name: 'string' } as const;
 
