@@ -68,6 +68,8 @@ type App struct {
 	Gateway   *ocpp16.Gateway
 	Mailer    *mail.Mailer    // the outbox and its SMTP worker
 	Notify    *notify.Service // messages and alarm mail from device events
+	Uploads   *storage.Service
+	Attach    *attach.Service
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
 }
@@ -149,6 +151,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Customers, a.Sites, a.Models = customer.NewService(d), site.NewService(d), devmodel.NewService(d)
 	uploads := storage.NewService(d, files, a.Limiter, cfg.LinkTTL)
 	attachments := attach.New(d, uploads, a.Limiter)
+	a.Uploads, a.Attach = uploads, attachments
 	a.Fleet.OnDiagnostics(func(ctx context.Context, u fleet.DiagnosticsUpload) {
 		if _, err := attachments.RegisterDiagnostics(ctx, attach.Diagnostics{CustomerID: u.CustomerID, SN: u.SN, Name: u.Name, ObjectKey: u.ObjectKey, Size: u.Size}); err != nil {
 			slog.Warn("diagnostics attachment", "sn", u.SN, "err", err)
@@ -223,15 +226,19 @@ func endOnShutdown(streams context.Context, h http.Handler) http.Handler {
 	})
 }
 
-// housekeeping purges expired sign-in helpers every ten minutes.
+// housekeeping purges expired sign-in helpers every ten minutes, and once an hour the rows
+// and objects past their retention (docs/configuration.md, "Retention").
 func (a *App) housekeeping(ctx context.Context) {
 	t := time.NewTicker(10 * time.Minute)
 	defer t.Stop()
-	for {
+	for tick := 1; ; tick++ {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if tick%6 == 1 {
+			a.purgeRetained(ctx)
 		}
 		now := db.NowMS()
 		for _, q := range []string{`DELETE FROM login_nonce WHERE expires_at < ?`, `DELETE FROM captcha WHERE expires_at < ?`, `DELETE FROM password_reset WHERE expires_at < ?`} {
@@ -245,6 +252,26 @@ func (a *App) housekeeping(ctx context.Context) {
 		if err := a.Limiter.Purge(ctx, 24*time.Hour); err != nil {
 			slog.Warn("housekeeping", "err", err)
 		}
+	}
+}
+
+// OutboxKeep is how long mail stays in the outbox after it was queued.
+const OutboxKeep = 30 * 24 * time.Hour
+
+// purgeRetained deletes what outlived its retention: unconfirmed uploads and their objects,
+// old messages, sent alarm-mail and handled notifier rows, old outbox mail and share access logs.
+func (a *App) purgeRetained(ctx context.Context) {
+	if _, err := a.Uploads.PurgeAbandoned(ctx); err != nil {
+		slog.Warn("housekeeping: uploads", "err", err)
+	}
+	if _, err := a.Notify.Purge(ctx, time.Duration(a.Cfg.MessageDays)*24*time.Hour); err != nil {
+		slog.Warn("housekeeping: messages", "err", err)
+	}
+	if _, err := a.Mailer.Purge(ctx, OutboxKeep); err != nil {
+		slog.Warn("housekeeping: outbox", "err", err)
+	}
+	if _, err := a.Attach.PurgeAccessLog(ctx); err != nil {
+		slog.Warn("housekeeping: share log", "err", err)
 	}
 }
 

@@ -395,3 +395,11 @@ func (s *Service) AccessLog(ctx context.Context, p *access.Principal, shareID in
 	}
 	return out, rows.Err()
 }
+
+// ShareLogKeep is how long a share's access log rows are kept.
+const ShareLogKeep = 90 * 24 * time.Hour
+
+// PurgeAccessLog deletes share access rows older than ShareLogKeep in bounded batches.
+func (s *Service) PurgeAccessLog(ctx context.Context) (int64, error) {
+	return db.Purge(ctx, s.db, "attach_share_log", "id", "at < ?", 20, time.Now().Add(-ShareLogKeep).UnixMilli())
+}

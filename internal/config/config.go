@@ -58,6 +58,7 @@ type Config struct {
 	OCPPTLSKey       string        `name:"ocpp-tls-key" help:"PEM private key matching --ocpp-tls-cert"`
 	CommandTimeout   time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
 	ProtocolLogDays  int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
+	MessageDays      int           `name:"message-retention-days" help:"console messages older than this many days are purged (0 keeps them)"`
 	ProtocolLogQueue int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
 	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
@@ -104,6 +105,7 @@ func Default() Config {
 		OCPPPingInterval: 30 * time.Second,
 		CommandTimeout:   30 * time.Second,
 		ProtocolLogDays:  30,
+		MessageDays:      180,
 		ProtocolLogQueue: 10000,
 
 		Storage:  "local",
@@ -207,8 +209,8 @@ func (c Config) Validate() error {
 	if c.AlarmOfflineDebounce < 0 || c.AlarmRepeatWindow <= 0 || c.AlarmMailsPerHour < 1 {
 		return fmt.Errorf("alarm-offline-debounce must not be negative, alarm-repeat-window and alarm-mails-per-hour must be positive")
 	}
-	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 {
-		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval and command-timeout must be at least 1s, protocol-log-queue positive, protocol-log-retention-days not negative")
+	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 || c.MessageDays < 0 {
+		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval and command-timeout must be at least 1s, protocol-log-queue positive, protocol-log-retention-days and message-retention-days not negative")
 	}
 	if err := c.checkPublicURL(); err != nil {
 		return err

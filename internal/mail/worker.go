@@ -125,3 +125,13 @@ func (m *Mailer) attempt(ctx context.Context, id int64) bool {
 	}
 	return true
 }
+
+// Purge deletes outbox mail older than keep: sent and given-up mail, and without SMTP also the
+// kept mail (the console's outbox shows the recent ones). Mail still queued for SMTP stays.
+func (m *Mailer) Purge(ctx context.Context, keep time.Duration) (int64, error) {
+	cut := time.Now().Add(-keep).UnixMilli()
+	if m.SMTP() {
+		return db.Purge(ctx, m.db, "mail_outbox", "id", "created_at < ? AND status <> ?", 20, cut, StatusWaiting)
+	}
+	return db.Purge(ctx, m.db, "mail_outbox", "id", "created_at < ?", 20, cut)
+}
