@@ -79,7 +79,7 @@ test('a site image uploaded in the site form is stored as an objectKey and loads
   await page.waitForFunction(() => document.querySelector('[data-testid="site-name"]')?.value === 'Picture Yard');
   await page.getByTestId('site-image-field').locator('input[type=file]').setInputFiles(file);
   // the field's value becomes the objectKey, and its preview loads through the signed URL
-  await page.waitForFunction(() => /^images\/[0-9a-f]{16}-\d+\.png$/.test(document.querySelector('[data-testid="site-image"]')?.value ?? ''));
+  await page.waitForFunction(() => /^images\/[0-9a-f]{16}-\d+\.png$/.test(document.querySelector('[data-testid="site-image-field"]')?.dataset.value ?? ''));
   const preview = page.getByTestId('site-image-preview').locator('img');
   await preview.waitFor();
   await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await preview.elementHandle());
@@ -108,7 +108,7 @@ test('a text file renamed .png is refused with the spec message', async () => {
   await page.waitForFunction(() => document.querySelector('[data-testid="site-name"]')?.value === 'Text Yard');
   await page.getByTestId('site-image-field').locator('input[type=file]').setInputFiles(file);
   await page.locator('.ant-message-notice', { hasText: 'Only jpg, jpeg, png can be uploaded' }).waitFor();
-  assert.equal(await page.getByTestId('site-image').inputValue(), '', 'the field keeps no value');
+  assert.equal(await page.getByTestId('site-image-field').getAttribute('data-value'), '', 'the field keeps no value');
   assert.equal(await page.getByTestId('site-image-preview').count(), 0);
   await page.close();
 });

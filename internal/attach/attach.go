@@ -494,9 +494,14 @@ func (s *Service) Add(ctx context.Context, p *access.Principal, in FileInput) (i
 	if n > 0 {
 		return 0, apperr.New(apperr.Conflict, "err.attach_object_taken")
 	}
-	return db.InsertID(ctx, s.db, `INSERT INTO attach_file (folder_id, customer_id, name, object_key, size, content_type, description, read_level, write_level, download_level, created_by, created_at)
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO attach_file (folder_id, customer_id, name, object_key, size, content_type, description, read_level, write_level, download_level, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, folder.ID, folder.CustomerID, name, up.ObjectKey, up.Size, up.ContentType, desc,
 		in.ReadLevel, in.WriteLevel, in.DownloadLevel, p.UserID, db.NowMS())
+	if err != nil {
+		return 0, err
+	}
+	// From now on the file's levels and shares decide who reads the object, not oss/url.
+	return id, s.uploads.Hold(ctx, up.ObjectKey)
 }
 
 // writable reads a file the caller may change.

@@ -106,6 +106,21 @@ func TestAttachments(t *testing.T) {
 			}
 		})
 
+		t.Run("an attachment's object is read only through the file, never the plain URL helper", func(t *testing.T) {
+			var f struct{ ObjectKey string }
+			apitest.Must(t, high.Call("GET", "/api/auth/sys/attach/file/detail", map[string]any{"id": secretFile})).Into(t, &f)
+			if f.ObjectKey == "" {
+				t.Fatal("the detail names no objectKey")
+			}
+			// Not the low user of the same customer who learnt the key, nor the uploader itself:
+			// the file's levels and shares decide, through attach/file/url.
+			for _, c := range []*apitest.Client{low, high} {
+				apitest.WantCode(t, c.Call("GET", "/api/auth/sys/system/oss/url", map[string]any{"objectKey": f.ObjectKey}), apperr.NotFound)
+				apitest.WantCode(t, c.Call("GET", "/api/auth/sys/system/oss/sts/read", map[string]any{"objectKey": f.ObjectKey}), apperr.NotFound)
+			}
+			apitest.Must(t, high.Call("GET", "/api/auth/sys/attach/file/url", map[string]any{"id": secretFile}))
+		})
+
 		t.Run("another customer's user gets not found", func(t *testing.T) {
 			if got := listIDs(t, o.b, "/api/auth/sys/attach/file/list", map[string]any{"customerId": o.custA}); len(got) != 0 {
 				t.Errorf("B lists A's files %v", got)

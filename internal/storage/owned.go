@@ -30,6 +30,13 @@ func (s *Service) OwnedUpload(ctx context.Context, p *access.Principal, key stri
 	return o, err
 }
 
+// Hold marks a confirmed upload as guarded by the service that registered it (attachments
+// check levels and shares): from then on URL and Read answer not found for it, whoever asks.
+func (s *Service) Hold(ctx context.Context, key string) error {
+	_, err := s.db.Exec(ctx, `UPDATE upload SET held = 1 WHERE object_key = ?`, key)
+	return err
+}
+
 // Forget deletes an upload's object and its record (the attachment that held it was deleted);
 // a key without an upload record (a diagnostics file of the fleet) is left alone.
 func (s *Service) Forget(ctx context.Context, key string) error {

@@ -147,21 +147,21 @@ type Uploaded struct {
 type record struct {
 	id, customerID, createdBy int64
 	kind, download            string
-	complete                  bool
+	complete, held            bool
 }
 
 func (s *Service) record(ctx context.Context, key string) (record, error) {
 	var r record
-	var complete int
-	err := s.db.QueryRow(ctx, `SELECT id, kind, download_name, customer_id, created_by, complete FROM upload WHERE object_key = ?`, key).
-		Scan(&r.id, &r.kind, &r.download, &r.customerID, &r.createdBy, &complete)
+	var complete, held int
+	err := s.db.QueryRow(ctx, `SELECT id, kind, download_name, customer_id, created_by, complete, held FROM upload WHERE object_key = ?`, key).
+		Scan(&r.id, &r.kind, &r.download, &r.customerID, &r.createdBy, &complete, &held)
 	if db.NotFound(err) {
 		return r, apperr.ErrNotFound
 	}
 	if err != nil {
 		return r, fmt.Errorf("storage: upload record: %w", err)
 	}
-	r.complete = complete == 1
+	r.complete, r.held = complete == 1, held == 1
 	return r, nil
 }
 
@@ -236,7 +236,7 @@ func (s *Service) URL(ctx context.Context, p *access.Principal, key string) (str
 	if err != nil {
 		return "", err
 	}
-	if !r.complete || !(p.Root || p.Scope.HasCustomer(r.customerID) || r.createdBy == p.UserID) {
+	if !r.complete || r.held || !(p.Root || p.Scope.HasCustomer(r.customerID) || r.createdBy == p.UserID) {
 		return "", apperr.ErrNotFound
 	}
 	return s.Store.SignedGetURL(ctx, key, s.linkTTL, r.download)

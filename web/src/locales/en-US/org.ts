@@ -21,6 +21,8 @@ export default {
   'image.urlPlaceholder': 'Image URL, or upload a file',
   'image.loadFailed': 'Image load failed',
   'upload.pick': 'Upload',
+  'upload.replace': 'Replace',
+  'upload.remove': 'Remove',
   'upload.hint': '{{typeList}}, up to {{maxSize}}',
   'upload.maxCount': 'At most {{count}}: the earliest are dropped.',
   'upload.tooBig': 'File size cannot exceed {{maxSize}}',

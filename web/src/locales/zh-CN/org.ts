@@ -21,6 +21,8 @@ export default {
   'image.urlPlaceholder': '图片地址，或上传文件',
   'image.loadFailed': '图片加载失败',
   'upload.pick': '上传',
+  'upload.replace': '更换',
+  'upload.remove': '移除',
   'upload.hint': '{{typeList}} 格式，不超过 {{maxSize}}',
   'upload.maxCount': '最多 {{count}} 张：超出时移除最早的。',
   'upload.tooBig': '文件大小不能超过 {{maxSize}}',
