@@ -145,6 +145,9 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 	if err := seedHistory(ctx, a, sns); err != nil {
 		return nil, nil, fmt.Errorf("demo history: %w", err)
 	}
+	if err := seedAttachments(ctx, a, root, customers); err != nil {
+		return nil, nil, fmt.Errorf("demo attachments: %w", err)
+	}
 	return accounts, sns, nil
 }
 
