@@ -68,10 +68,12 @@ func Location(ip string) string {
 }
 
 // Filter filters and orders the list. Sort: "time" (default), "type", "user", each with an
-// optional leading '-' for descending; the default is newest first.
+// optional leading '-' for descending; the default is newest first. UserID is the console's
+// logs/action/:type?/:id? route parameter: the rows of one user (docs/logs.md).
 type Filter struct {
 	db.Page
 	Type     *int   `json:"type"`
+	UserID   int64  `json:"userId"`
 	UserName string `json:"userName"`
 	Action   string `json:"action"`
 	From     int64  `json:"from"`
@@ -84,10 +86,30 @@ var sortColumns = map[string]string{"time": "created_at", "type": "type", "user"
 // List returns a page of the rows p may read: those of users p may see (root's only to root;
 // sign-ins of unknown names and platform users' rows only to callers who see every customer).
 func (s *Store) List(ctx context.Context, p *access.Principal, f Filter) (db.List[Entry], error) {
+	return db.Paged(ctx, s.db, f.query(p), entryCols, f.order(), f.Page, scanEntry)
+}
+
+const entryCols = "id, user_id, user_name, type, action, data, code, reason, location, ip, created_at"
+
+func scanEntry(r db.Scanner) (Entry, error) {
+	var e Entry
+	err := r.Scan(&e.ID, &e.UserID, &e.UserName, &e.Type, &e.Action, &e.Data, &e.Code, &e.Reason, &e.Location, &e.IP, &e.CreatedAt)
+	return e, err
+}
+
+func (f Filter) order() string {
+	return db.SortOrder(f.Sort, sortColumns, "created_at DESC") + ", id DESC"
+}
+
+// query is the scoped, filtered selection of the list and the export.
+func (f Filter) query(p *access.Principal) *db.Query {
 	cond, args := p.UserRowsCond("user_id")
 	q := (&db.Query{From: "action_log"}).And(cond, args...)
 	if f.Type != nil {
 		q.And("type = ?", *f.Type)
+	}
+	if f.UserID > 0 {
+		q.And("user_id = ?", f.UserID)
 	}
 	if f.UserName != "" {
 		q.And("user_name = ?", f.UserName)
@@ -101,11 +123,5 @@ func (s *Store) List(ctx context.Context, p *access.Principal, f Filter) (db.Lis
 	if f.To > 0 {
 		q.And("created_at < ?", f.To)
 	}
-	order := db.SortOrder(f.Sort, sortColumns, "created_at DESC") + ", id DESC"
-	return db.Paged(ctx, s.db, q, "id, user_id, user_name, type, action, data, code, reason, location, ip, created_at", order, f.Page,
-		func(r db.Scanner) (Entry, error) {
-			var e Entry
-			err := r.Scan(&e.ID, &e.UserID, &e.UserName, &e.Type, &e.Action, &e.Data, &e.Code, &e.Reason, &e.Location, &e.IP, &e.CreatedAt)
-			return e, err
-		})
+	return q
 }

@@ -29,6 +29,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/device"
 	"chargeops/internal/devmodel"
+	"chargeops/internal/docs"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/natsreg"
 	"chargeops/internal/gateway/ocpp16"
@@ -43,6 +44,7 @@ import (
 	"chargeops/internal/site"
 	"chargeops/internal/stats"
 	"chargeops/internal/storage"
+	"chargeops/internal/ticket"
 	"chargeops/internal/user"
 )
 
@@ -160,7 +162,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
-		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments},
+		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
+		Tickets: ticket.New(d, uploads, a.Limiter)},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -259,7 +262,8 @@ func (a *App) housekeeping(ctx context.Context) {
 const OutboxKeep = 30 * 24 * time.Hour
 
 // purgeRetained deletes what outlived its retention: unconfirmed uploads and their objects,
-// old messages, sent alarm-mail and handled notifier rows, old outbox mail and share access logs.
+// old messages, sent alarm-mail and handled notifier rows, old outbox mail and share access logs,
+// old action-log rows and long-ended device events (the error log).
 func (a *App) purgeRetained(ctx context.Context) {
 	if _, err := a.Uploads.PurgeAbandoned(ctx); err != nil {
 		slog.Warn("housekeeping: uploads", "err", err)
@@ -272,6 +276,12 @@ func (a *App) purgeRetained(ctx context.Context) {
 	}
 	if _, err := a.Attach.PurgeAccessLog(ctx); err != nil {
 		slog.Warn("housekeeping: share log", "err", err)
+	}
+	if _, err := a.Server.ActionLog.Purge(ctx, a.Cfg.ActionLogDays); err != nil {
+		slog.Warn("housekeeping: action log", "err", err)
+	}
+	if _, err := fleet.PurgeEndedEvents(ctx, a.DB, a.Cfg.ErrorLogDays); err != nil {
+		slog.Warn("housekeeping: error log", "err", err)
 	}
 }
 

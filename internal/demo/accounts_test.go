@@ -16,7 +16,9 @@ import (
 func TestSignInsListTheSeededAccounts(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		a, err := app.New(ctx, config.Default(), d, nil)
+		cfg := config.Default()
+		cfg.DataDir = t.TempDir() // the demo's uploads and files
+		a, err := app.New(ctx, cfg, d, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,9 @@ import (
 func TestSeedBuildsTheDemoOrganisationOnce(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		a, err := app.New(ctx, config.Default(), d, nil)
+		cfg := config.Default()
+		cfg.DataDir = t.TempDir() // the demo's uploads and files
+		a, err := app.New(ctx, cfg, d, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,6 +82,7 @@ func TestSeedNamesModelItemsInTheConsoleLanguage(t *testing.T) {
 			testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 				ctx := context.Background()
 				cfg := config.Default()
+				cfg.DataDir = t.TempDir()
 				cfg.DefaultLocale = tc.locale
 				a, err := app.New(ctx, cfg, d, nil)
 				if err != nil {

@@ -69,8 +69,8 @@ const (
 		ON CONFLICT (device_id, connector_id) DO UPDATE SET status = excluded.status, error_code = excluded.error_code, vendor_code = excluded.vendor_code,
 		  info = excluded.info, updated_at = excluded.updated_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
-	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ?`
 	sqlEventsEnded  = ` RETURNING id, kind, level, code, name, site_id, customer_id, started_at`
 	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
@@ -142,7 +142,7 @@ func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 		return err
 	}
 	id, err := db.InsertID(ctx, b.Tx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
-		e.VendorCode, e.Info, EventOpen, e.At)
+		e.VendorCode, e.Info, EventOpen, e.At, db.NowMS())
 	if err != nil {
 		return err
 	}

@@ -125,16 +125,21 @@ func (s *Service) Runtime(ctx context.Context, p *access.Principal, id int64) (R
 	return v, rows.Err()
 }
 
-// EventListInput filters alarms, faults and events (device alarm list, site fault and event tabs).
+// EventListInput filters alarms, faults and events (device alarm list, site fault and event
+// tabs, the error log of docs/logs.md).
 type EventListInput struct {
 	db.Page
-	DeviceID int64 `json:"deviceId"`
-	SiteID   int64 `json:"siteId"`
-	Kinds    []int `json:"kinds"`  // 0 offline, 1 alarm, 2 fault, 3 unavailable; empty: all
-	Status   *int  `json:"status"` // 0 open, 1 ended
-	Level    *int  `json:"level"`  // 0 OA, 1 MA, 2 CA
-	Start    int64 `json:"startTime"`
-	End      int64 `json:"endTime"`
+	DeviceID int64  `json:"deviceId"`
+	SN       string `json:"sn"` // a device by its SN (exact)
+	SiteID   int64  `json:"siteId"`
+	Kinds    []int  `json:"kinds"`  // 0 offline, 1 alarm, 2 fault, 3 unavailable; empty: all
+	Status   *int   `json:"status"` // 0 open, 1 ended
+	Level    *int   `json:"level"`  // 0 OA, 1 MA, 2 CA
+	Start    int64  `json:"startTime"`
+	End      int64  `json:"endTime"`
+	// Sort: "" (default: occurrence time, newest first), "type", "status", "time" (occurrence),
+	// "created" (when the server recorded it), each with an optional leading '-' for descending.
+	Sort string `json:"sort"`
 }
 
 // EventView is one alarm, fault or event.
@@ -154,15 +159,39 @@ type EventView struct {
 	Status      int    `json:"status"`
 	StartedAt   int64  `json:"startedAt"`
 	EndedAt     int64  `json:"endedAt"`
+	CreatedAt   int64  `json:"createdAt"`
 }
 
-// Events lists alarms, faults and events newest first.
-func (s *Service) Events(ctx context.Context, p *access.Principal, in EventListInput) (db.List[EventView], error) {
-	out := db.List[EventView]{List: []EventView{}}
+// eventSorts are the order fields of the error log (docs/logs.md, "Order"); ties go newest first.
+var eventSorts = map[string][]string{
+	"type":    {"e.kind", "e.code"},
+	"status":  {"e.status"},
+	"time":    {"e.started_at"},
+	"created": {"e.created_at"},
+}
+
+// eventOrder is the ORDER BY of a sort field; an unknown or empty one is the default.
+func eventOrder(sort string) string {
+	cols, ok := eventSorts[strings.TrimPrefix(sort, "-")]
+	if !ok {
+		return "e.started_at DESC, e.id DESC"
+	}
+	dir := " ASC"
+	if strings.HasPrefix(sort, "-") {
+		dir = " DESC"
+	}
+	return strings.Join(cols, dir+", ") + dir + ", e.started_at DESC, e.id DESC"
+}
+
+// eventFrom is the FROM and WHERE of an event list within p's scope, and its arguments.
+func eventFrom(p *access.Principal, in EventListInput) (string, []any) {
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
 	conds := []string{cond}
 	if in.DeviceID > 0 {
 		conds, args = append(conds, "e.device_id = ?"), append(args, in.DeviceID)
+	}
+	if sn := strings.TrimSpace(in.SN); sn != "" {
+		conds, args = append(conds, "d.sn = ?"), append(args, sn)
 	}
 	if in.SiteID > 0 {
 		conds, args = append(conds, "e.site_id = ?"), append(args, in.SiteID)
@@ -185,26 +214,51 @@ func (s *Service) Events(ctx context.Context, p *access.Principal, in EventListI
 	if in.End > 0 {
 		conds, args = append(conds, "e.started_at < ?"), append(args, in.End)
 	}
-	from := ` FROM device_event e JOIN device d ON d.id = e.device_id` + access.Where(conds...)
+	return ` FROM device_event e JOIN device d ON d.id = e.device_id` + access.Where(conds...), args
+}
+
+const eventCols = `SELECT e.id, e.device_id, d.sn, d.name, e.site_id, e.kind, e.level, e.connector_id, e.code, e.name, e.vendor_code, e.info,
+		e.status, e.started_at, e.ended_at, e.created_at`
+
+func scanEvent(r db.Scanner) (EventView, error) {
+	var e EventView
+	err := r.Scan(&e.ID, &e.DeviceID, &e.SN, &e.DeviceName, &e.SiteID, &e.Kind, &e.Level, &e.ConnectorID, &e.Code, &e.Name, &e.VendorCode, &e.Info,
+		&e.Status, &e.StartedAt, &e.EndedAt, &e.CreatedAt)
+	return e, err
+}
+
+// Events lists alarms, faults and events, by default newest first.
+func (s *Service) Events(ctx context.Context, p *access.Principal, in EventListInput) (db.List[EventView], error) {
+	out := db.List[EventView]{List: []EventView{}}
+	from, args := eventFrom(p, in)
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&out.Total); err != nil {
-		return out, err
+		return out, fmt.Errorf("fleet: count events: %w", err)
 	}
 	limit, offset := in.Page.LimitOffset()
-	rows, err := s.db.Query(ctx, `SELECT e.id, e.device_id, d.sn, d.name, e.site_id, e.kind, e.level, e.connector_id, e.code, e.name, e.vendor_code, e.info,
-		e.status, e.started_at, e.ended_at`+from+fmt.Sprintf(` ORDER BY e.started_at DESC, e.id DESC LIMIT %d OFFSET %d`, limit, offset), args...)
+	err := s.eachEvent(ctx, from+fmt.Sprintf(` ORDER BY %s LIMIT %d OFFSET %d`, eventOrder(in.Sort), limit, offset), args, func(e EventView) error {
+		out.List = append(out.List, e)
+		return nil
+	})
+	return out, err
+}
+
+// eachEvent runs the event query tail (FROM ... ORDER BY ... LIMIT) and hands each row to fn.
+func (s *Service) eachEvent(ctx context.Context, tail string, args []any, fn func(EventView) error) error {
+	rows, err := s.db.Query(ctx, eventCols+tail, args...)
 	if err != nil {
-		return out, err
+		return fmt.Errorf("fleet: events: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var e EventView
-		if err := rows.Scan(&e.ID, &e.DeviceID, &e.SN, &e.DeviceName, &e.SiteID, &e.Kind, &e.Level, &e.ConnectorID, &e.Code, &e.Name, &e.VendorCode, &e.Info,
-			&e.Status, &e.StartedAt, &e.EndedAt); err != nil {
-			return out, err
+		e, err := scanEvent(rows)
+		if err != nil {
+			return fmt.Errorf("fleet: events: %w", err)
 		}
-		out.List = append(out.List, e)
+		if err := fn(e); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // SeriesInput asks for data-chart series: names over [start, end) in steps of Step minutes.

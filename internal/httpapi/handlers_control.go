@@ -47,8 +47,12 @@ func (s *Server) runtimeDetail(c *Ctx, in IDInput) (fleet.RuntimeView, error) {
 	return s.Fleet.Runtime(c, c.P, in.ID)
 }
 
-func (s *Server) alarmList(c *Ctx, in fleet.EventListInput) (db.List[fleet.EventView], error) {
-	return s.Fleet.Events(c, c.P, in)
+func (s *Server) alarmList(c *Ctx, in fleet.EventListInput) (db.List[AlarmView], error) {
+	events, err := s.Fleet.Events(c, c.P, in)
+	if err != nil {
+		return db.List[AlarmView]{}, err
+	}
+	return s.withAlarmDocs(c, events) // each alarm's document (handlers_docs.go)
 }
 
 func (s *Server) dataSeries(c *Ctx, in fleet.SeriesInput) ([]fleet.Series, error) {

@@ -32,8 +32,10 @@ type isoWorld struct {
 	power, low, anon                  *apitest.Client
 	roleA, modelA, itemA, aliasA, fwA int64
 	cmdA, blacklistA, lowUser         int64
-	uploadA                           string // an object A's admin uploaded
-	folderA, fileA, shareA            int64  // an attachment folder, file and share of A
+	uploadA                           string    // an object A's admin uploaded
+	folderA, fileA, shareA            int64     // an attachment folder, file and share of A
+	ticket                            isoTicket // a ticket of A and its share (isolation_ticket_test.go)
+	docs                              isoDocs   // a category and document of A (isolation_docs_test.go)
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -75,6 +77,9 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	w.fileA = id(t, r.Call("POST", "/api/auth/sys/attach/file/add", map[string]any{"folderId": w.folderA, "objectKey": confirmed.ObjectKey,
 		"name": "alpha-0002 manual.pdf", "readLevel": 5, "writeLevel": 5, "downloadLevel": 5}))
 	w.shareA = id(t, r.Call("POST", "/api/auth/sys/attach/share/add", map[string]any{"fileId": w.fileA, "validity": 7}))
+	w.ticket = seedIsoTicket(t, w)
+	w.docs = seedIsoDocs(t, w)
+	seedIsoLogs(t, w, d)
 	var sent struct{ Commands []struct{ ID int64 } }
 	apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{o.devA}, "controlType": 1})).Into(t, &sent)
 	w.cmdA = sent.Commands[0].ID
@@ -133,6 +138,10 @@ func (w *isoWorld) snapshot(t *testing.T) map[string]any {
 	get("items", "POST", "/api/auth/sys/dict/item/list", map[string]any{"pageSize": 100})
 	get("blacklist", "POST", "/api/auth/sys/dev/blacklist/list", map[string]any{"pageSize": 100})
 	get("firmware", "POST", "/api/auth/sys/dev/firmware/list", map[string]any{"pageSize": 100})
+	get("ticketA", "GET", "/api/auth/sys/issue/detail", map[string]any{"id": w.ticket.id})
+	get("ticketSharesA", "POST", "/api/auth/sys/issue/share/list", map[string]any{"id": w.ticket.id})
+	get("docA", "GET", "/api/auth/sys/article/detail", map[string]any{"id": w.docs.doc})
+	get("docCategories", "GET", "/api/auth/sys/article/category/list", nil)
 	get("commands", "POST", "/api/auth/sys/dev/control/list", map[string]any{"deviceId": w.devA, "pageSize": 100})
 	get("locks", "POST", "/api/auth/sys/user/lock/list", map[string]any{"pageSize": 100})
 	get("attachTree", "GET", "/api/auth/sys/attach/folder/tree", map[string]any{"customerId": w.custA})
@@ -389,6 +398,15 @@ func TestRouteIsolation(t *testing.T) {
 		w := newIsoWorld(t, d)
 		routes := w.env.App.Server.Routes()
 		scenarios := w.isoScenarios(t, w.power)
+		for k, v := range w.ticketIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.docsIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.logsIsoScenarios() {
+			scenarios[k] = v
+		}
 
 		t.Run("every route declares how its objects are scoped and has a scenario", func(t *testing.T) {
 			for _, rt := range routes {

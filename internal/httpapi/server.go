@@ -27,6 +27,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/device"
 	"chargeops/internal/devmodel"
+	"chargeops/internal/docs"
 	"chargeops/internal/fleet"
 	"chargeops/internal/i18n"
 	"chargeops/internal/mail"
@@ -38,6 +39,7 @@ import (
 	"chargeops/internal/site"
 	"chargeops/internal/stats"
 	"chargeops/internal/storage"
+	"chargeops/internal/ticket"
 	"chargeops/internal/user"
 )
 
@@ -72,6 +74,10 @@ type Deps struct {
 	Notify *notify.Service
 	// Attach: attachments, folders and shares (nil in the openapi command).
 	Attach *attach.Service
+	// Docs: the docs wiki (nil in the openapi command).
+	Docs *docs.Service
+	// Tickets: tickets and their anonymous shares (nil in the openapi command).
+	Tickets *ticket.Service
 }
 
 // Options shape the HTTP behaviour.

@@ -62,7 +62,8 @@ function renderAt(path: string) {
 describe('app routing', () => {
   it('without a session, /manage pages go to /login?redirect= and show the login form', async () => {
     const router = renderAt('/manage/site/list');
-    expect(await screen.findByTestId('login-username')).toBeTruthy();
+    // The first render of the file loads the lazy login page cold: allow a busy machine time.
+    expect(await screen.findByTestId('login-username', {}, { timeout: 15_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/login');
     expect(router.state.location.search).toBe('?redirect=%2Fmanage%2Fsite%2Flist');
     expect(screen.getByTestId('login-password')).toBeTruthy();

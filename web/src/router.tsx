@@ -98,6 +98,7 @@ export const routeObjects: RouteObject[] = [
       publicRoute(TOP_PATHS.findPassword, publicPages.findPassword),
       publicRoute(TOP_PATHS.resetPassword, publicPages.resetPassword),
       publicRoute(TOP_PATHS.shareFile, publicPages.shareFile),
+      publicRoute(TOP_PATHS.shareIssue, publicPages.shareIssue),
       publicRoute(TOP_PATHS.error, publicPages.error),
       publicRoute(TOP_PATHS.forbidden, publicPages.forbidden),
       {

@@ -43,6 +43,7 @@ const welcome: PageLoader = () => import('./pages/Welcome');
 const siteForm: PageLoader = () => import('./pages/site/Form');
 const deviceForm: PageLoader = () => import('./pages/device/Form');
 const userForm: PageLoader = () => import('./pages/system/user/Form');
+const docPropsForm: PageLoader = () => import('./pages/docs/PropsForm');
 
 /** Children of /manage. */
 export const manageRoutes: RouteDef[] = [
@@ -83,6 +84,17 @@ export const manageRoutes: RouteDef[] = [
     ],
   },
   {
+    path: 'issue',
+    name: 'menu.issue',
+    keys: ['auth_issue'],
+    icon: 'issue',
+    redirect: '/manage/issue/list',
+    children: [
+      { path: 'list', name: 'menu.issue.list', keys: ['auth_issue_list'], hideInMenu: true, page: () => import('./pages/issue/List') },
+      { path: 'detail/:id', name: 'menu.issue.detail', keys: ['auth_issue_list'], hideInMenu: true, page: () => import('./pages/issue/Detail') },
+    ],
+  },
+  {
     path: 'attach',
     name: 'menu.attach',
     keys: ['auth_attach'],
@@ -97,21 +109,21 @@ export const manageRoutes: RouteDef[] = [
     hideInMenu: true,
     redirect: '/manage/docs/home',
     children: [
-      { path: 'home', name: 'menu.docs.home', keys: ['auth_docs_home_list_all'], page: notAvailable },
-      { path: 'search', name: 'menu.docs.search', keys: ['auth_docs_search'], page: notAvailable },
-      { path: 'detail/:id?', name: 'menu.docs.detail', keys: ['auth_docs_detail'], page: notAvailable },
-      { path: 'detail/type/:type?', name: 'menu.docs.detail', keys: ['auth_docs_detail'], page: notAvailable },
-      { path: 'list', name: 'menu.docs.list', keys: ['auth_docs_list'], page: notAvailable },
-      { path: 'props/:id?', name: 'menu.docs.props', keys: ['auth_docs_manage'], page: notAvailable },
-      { path: 'add', name: 'menu.docs.add', keys: ['auth_docs_add'], page: notAvailable },
-      { path: 'update/props/:id?', name: 'menu.docs.updateProps', keys: ['auth_docs_edit'], page: notAvailable },
+      { path: 'home', name: 'menu.docs.home', keys: ['auth_docs_home_list_all'], page: () => import('./pages/docs/Home') },
+      { path: 'search', name: 'menu.docs.search', keys: ['auth_docs_search'], page: () => import('./pages/docs/Search') },
+      { path: 'detail/:id?', name: 'menu.docs.detail', keys: ['auth_docs_detail'], page: () => import('./pages/docs/Detail') },
+      { path: 'detail/type/:type?', name: 'menu.docs.detail', keys: ['auth_docs_detail'], page: () => import('./pages/docs/TypeList') },
+      { path: 'list', name: 'menu.docs.list', keys: ['auth_docs_list'], page: () => import('./pages/docs/List') },
+      { path: 'props/:id?', name: 'menu.docs.props', keys: ['auth_docs_manage'], page: () => import('./pages/docs/Props') },
+      { path: 'add', name: 'menu.docs.add', keys: ['auth_docs_add'], page: docPropsForm },
+      { path: 'update/props/:id?', name: 'menu.docs.updateProps', keys: ['auth_docs_edit'], page: docPropsForm },
       {
         path: 'update/content/:categoryId/:id',
         name: 'menu.docs.updateContent',
         keys: ['auth_docs_content_edit'],
-        page: notAvailable,
+        page: () => import('./pages/docs/Editor'), // the only docs chunk with TipTap
       },
-      { path: 'category', name: 'menu.docs.category', keys: ['auth_docs_category_manage'], page: notAvailable },
+      { path: 'category', name: 'menu.docs.category', keys: ['auth_docs_category_manage'], page: () => import('./pages/docs/Category') },
     ],
   },
   {
@@ -182,7 +194,7 @@ export const manageRoutes: RouteDef[] = [
             page: () => import('./pages/system/logs/ActionLogs'),
           },
           { path: 'protocol', name: 'menu.logs.protocol', keys: ['auth_logs_protocol'], page: () => import('./pages/system/logs/ProtocolLogs') },
-          { path: 'error', name: 'menu.logs.error', keys: ['auth_logs_error'], page: notAvailable },
+          { path: 'error', name: 'menu.logs.error', keys: ['auth_logs_error'], page: () => import('./pages/system/logs/ErrorLogs') },
         ],
       },
       {
@@ -256,6 +268,7 @@ export const publicPages = {
   findPassword: (() => import('./pages/user/FindPassword')) as PageLoader,
   resetPassword: (() => import('./pages/user/ResetPassword')) as PageLoader,
   shareFile: (() => import('./pages/share/File')) as PageLoader,
+  shareIssue: (() => import('./pages/share/Issue')) as PageLoader,
   error: (() => import('./pages/exception/ErrorPage')) as PageLoader,
   notFound: (() => import('./pages/exception/NotFound')) as PageLoader,
   forbidden: (() => import('./pages/exception/Forbidden')) as PageLoader,
@@ -268,6 +281,7 @@ export const TOP_PATHS = {
   findPassword: '/find-password',
   resetPassword: '/find-password/reset',
   shareFile: '/share/file',
+  shareIssue: '/share/issue',
   manage: MANAGE_BASE,
   error: '/error',
   forbidden: '/403',

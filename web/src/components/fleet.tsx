@@ -120,6 +120,8 @@ export interface EventTableProps {
   start?: number;
   end?: number;
   testId?: string;
+  /** An action per row: "Create ticket" from the event (docs/tickets.md, "Created from"). */
+  onCreateTicket?: (e: DeviceEvent) => void;
 }
 
 /**
@@ -127,7 +129,7 @@ export interface EventTableProps {
  * (POST dev/alarm/list), newest first, with open/ended and level filters. `kinds` limits the
  * kinds shown; `status`, `level` and `start`/`end` fix those filters (the dashboards' lists).
  */
-export function EventTable({ deviceId, siteId, kinds, status, level, start, end, testId }: EventTableProps) {
+export function EventTable({ deviceId, siteId, kinds, status, level, start, end, testId, onCreateTicket }: EventTableProps) {
   const { t } = useTranslation();
   const can = useCan();
   const eventName = useEventName();
@@ -152,7 +154,14 @@ export function EventTable({ deviceId, siteId, kinds, status, level, start, end,
       key: 'name',
       render: (_: unknown, r) => (
         <span title={r.code}>
-          {eventName(r.code, r.name)}
+          {/* the alarm's document (docs/docs-wiki.md, "Alarm documents") names it and links to its cause and remedy */}
+          {r.docId && can('auth_docs_detail') ? (
+            <Link to={`/manage/docs/detail/${r.docId}`} data-testid="event-doc-link">
+              {r.docName}
+            </Link>
+          ) : (
+            eventName(r.code, r.name)
+          )}
           {r.vendorCode && <span translate="no">{` · ${r.vendorCode}`}</span>}
         </span>
       ),
@@ -166,6 +175,19 @@ export function EventTable({ deviceId, siteId, kinds, status, level, start, end,
     },
     { title: t('event.startedAt'), dataIndex: 'startedAt', key: 'startedAt', render: (v: number) => formatTime(v) },
     { title: t('event.endedAt'), dataIndex: 'endedAt', key: 'endedAt', render: (v: number) => formatTime(v) },
+    ...(onCreateTicket
+      ? [
+          {
+            title: t('com_actions'),
+            key: 'ticket',
+            render: (_: unknown, r: DeviceEvent) => (
+              <a onClick={() => onCreateTicket(r)} data-testid="event-create-ticket">
+                {t('ticket.fromAlarm')}
+              </a>
+            ),
+          },
+        ]
+      : []),
   ];
   const fixed: Record<string, unknown> = { deviceId, siteId, kinds: kinds ?? EVENT_KINDS };
   if (status !== undefined) fixed.status = status;

@@ -5,8 +5,8 @@
  * covers a menu entry.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Avatar, Button, Dropdown, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
-import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Dropdown, Layout, Menu, Space, Tooltip, Typography, type MenuProps } from 'antd';
+import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, ReadOutlined, UserOutlined } from '@ant-design/icons';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { manageRoutes } from '../routes';
@@ -24,6 +24,8 @@ import { holdsAll } from '../access';
 
 /** Keys of the notification centre's route: the header's bell is shown to their holders. */
 const MESSAGE_KEYS = ['auth_message', 'auth_message_list'];
+/** Docs are not in the sidebar (spec §2): the header's book button opens the docs home. */
+const DOCS_KEYS = ['auth_docs', 'auth_docs_home_list_all'];
 
 type Items = NonNullable<MenuProps['items']>;
 
@@ -83,6 +85,7 @@ export default function ManageLayout() {
 
   const user = session?.user;
   const showBell = holdsAll(subject, MESSAGE_KEYS);
+  const showDocs = holdsAll(subject, DOCS_KEYS);
   const avatarUrl = useObjectUrl(user?.avatar).url;
   const userMenu: MenuProps['items'] = [
     { key: 'my', icon: <UserOutlined />, label: <span data-testid="user-menu-my">{t('layout.myProfile')}</span> },
@@ -122,6 +125,11 @@ export default function ManageLayout() {
             onClick={() => setCollapsed((c) => !c)}
           />
           <div style={{ flex: 1 }} />
+          {showDocs && (
+            <Tooltip title={t('menu.docs')}>
+              <Button type="text" aria-label={t('menu.docs')} icon={<ReadOutlined />} onClick={() => void navigate('/manage/docs/home')} data-testid="header-docs" />
+            </Tooltip>
+          )}
           {showBell && <MessageBell />}
           {config.showLanguageSwitch && <LanguageSwitch />}
           <Dropdown

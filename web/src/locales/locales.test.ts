@@ -1,10 +1,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import enUS from './en-US';
-import zhCN from './zh-CN';
+import enUSEntry from './en-US';
+import zhCNEntry from './zh-CN';
+import type { DomainTexts } from './domains';
 import { manageRoutes } from '../routes';
 import { walkRoutes } from '../utils/routeMatch';
+
+// The texts that load with their pages (locales/domains/*.ts) are checked with the entry's.
+const domainTexts = Object.entries(import.meta.glob<Record<string, DomainTexts>>('./domains/*.ts', { eager: true }))
+  .filter(([f]) => !f.endsWith('/index.ts'))
+  .flatMap(([, m]) => Object.values(m));
+const enUS: Record<string, string> = Object.assign({}, enUSEntry, ...domainTexts.map((d) => d['en-US']));
+const zhCN: Record<string, string> = Object.assign({}, zhCNEntry, ...domainTexts.map((d) => d['zh-CN']));
 
 const SPEC_KEYS = [
   'com_api_error_404',

@@ -4,6 +4,326 @@
  */
 
 export interface paths {
+    "/api/auth/sys/article/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a document (properties, optional first content)
+         * @description Needs any one of the permission keys: auth_docs_add.
+         */
+        post: operations["postAuthSysArticleAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/category/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a category (name, description, icon of kind icon)
+         * @description Needs any one of the permission keys: auth_docs_category_manage.
+         */
+        post: operations["postAuthSysArticleCategoryAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/category/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete empty categories
+         * @description Needs any one of the permission keys: auth_docs_category_manage.
+         */
+        post: operations["postAuthSysArticleCategoryDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/category/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Categories the caller may read, with their document counts
+         * @description Needs any one of the permission keys: auth_docs_home_list_all, auth_docs_search, auth_docs_detail, auth_docs_list, auth_docs_manage, auth_docs_category_manage.
+         */
+        get: operations["getAuthSysArticleCategoryList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/category/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a category
+         * @description Needs any one of the permission keys: auth_docs_category_manage.
+         */
+        post: operations["postAuthSysArticleCategoryUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a document's content (sanitised; ends the caller's draft)
+         * @description Needs any one of the permission keys: auth_docs_content_edit.
+         */
+        post: operations["postAuthSysArticleContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete documents
+         * @description Needs any one of the permission keys: auth_docs_manage.
+         */
+        post: operations["postAuthSysArticleDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One document with its content (errors are shown as a page, not a message)
+         * @description Needs any one of the permission keys: auth_docs_detail, auth_docs_manage, auth_docs_edit, auth_docs_content_edit.
+         */
+        get: operations["getAuthSysArticleDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/draft/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard the caller's draft of a document
+         * @description Needs any one of the permission keys: auth_docs_content_edit.
+         */
+        post: operations["postAuthSysArticleDraftDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/draft/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's autosaved draft of a document (kept 2 minutes after leaving the editor)
+         * @description Needs any one of the permission keys: auth_docs_content_edit.
+         */
+        get: operations["getAuthSysArticleDraftGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/draft/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Autosave the caller's draft of a document (leave: the editor is being left)
+         * @description Needs any one of the permission keys: auth_docs_content_edit.
+         */
+        post: operations["postAuthSysArticleDraftSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Docs home: categories, recently changed documents, counts per type
+         * @description Needs any one of the permission keys: auth_docs_home_list_all.
+         */
+        get: operations["getAuthSysArticleHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Documents the caller may read (title, type, category, status; paged)
+         * @description Needs any one of the permission keys: auth_docs_list, auth_docs_detail, auth_docs_manage.
+         */
+        post: operations["postAuthSysArticleList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Full-text search over title and content (every word must match; ranked; <mark> highlights)
+         * @description Needs any one of the permission keys: auth_docs_search.
+         */
+        post: operations["postAuthSysArticleSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable (1) or disable (0) documents
+         * @description Needs any one of the permission keys: auth_docs_manage.
+         */
+        post: operations["postAuthSysArticleStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/article/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a document's properties
+         * @description Needs any one of the permission keys: auth_docs_edit.
+         */
+        post: operations["postAuthSysArticleUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/attach/file/add": {
         parameters: {
             query?: never;
@@ -1561,6 +1881,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/issue/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a ticket (a device's ticket takes the device's site and customer)
+         * @description Needs any one of the permission keys: auth_issue_add.
+         */
+        post: operations["postAuthSysIssueAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a ticket with a comment (never empty)
+         * @description Needs any one of the permission keys: auth_issue_edit.
+         */
+        post: operations["postAuthSysIssueClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on a ticket (rich text, sanitised, not empty)
+         * @description Needs any one of the permission keys: auth_issue_list.
+         */
+        post: operations["postAuthSysIssueComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One ticket with its description and process (comments and every change)
+         * @description Needs any one of the permission keys: auth_issue_list.
+         */
+        get: operations["getAuthSysIssueDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tickets in scope: tab open|closed|all, category, priority, device/SN, site, customer, text; paged, sorted
+         * @description Needs any one of the permission keys: auth_issue_list.
+         */
+        post: operations["postAuthSysIssueList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a ticket pending (from open or reopen; optional comment)
+         * @description Needs any one of the permission keys: auth_issue_edit.
+         */
+        post: operations["postAuthSysIssuePending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a closed ticket with a comment (never empty)
+         * @description Needs any one of the permission keys: auth_issue_edit.
+         */
+        post: operations["postAuthSysIssueReopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/share/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a ticket anonymously: days (1-3650) or expiresAt, neither permanent; the link is shown once
+         * @description Needs any one of the permission keys: auth_issue_share.
+         */
+        post: operations["postAuthSysIssueShareAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/share/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Anonymous shares of a ticket
+         * @description Needs any one of the permission keys: auth_issue_share.
+         */
+        post: operations["postAuthSysIssueShareList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/share/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an anonymous share
+         * @description Needs any one of the permission keys: auth_issue_share.
+         */
+        post: operations["postAuthSysIssueShareRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/issue/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a ticket's fields (not a closed one); each change is a process entry
+         * @description Needs any one of the permission keys: auth_issue_edit.
+         */
+        post: operations["postAuthSysIssueUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/logs/action/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the filtered action log to xlsx (at most 50,000 rows)
+         * @description Needs any one of the permission keys: auth_logs_action.
+         */
+        post: operations["postAuthSysLogsActionExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/logs/action/list": {
         parameters: {
             query?: never;
@@ -1575,6 +2135,46 @@ export interface paths {
          * @description Needs any one of the permission keys: auth_logs_action.
          */
         post: operations["postAuthSysLogsActionList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/logs/error/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the filtered error log to xlsx (at most 50,000 rows)
+         * @description Needs any one of the permission keys: auth_logs_error.
+         */
+        post: operations["postAuthSysLogsErrorExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/logs/error/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Error log: alarms and faults of the devices in scope (site, device id or SN, level, status, time; sort type|status|time|created)
+         * @description Needs any one of the permission keys: auth_logs_error.
+         */
+        post: operations["postAuthSysLogsErrorList"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2602,6 +3202,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/unauth/issue/share/comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A visitor's comment under the name they type (signed out, rate-limited) */
+        post: operations["postUnauthIssueShareComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unauth/issue/share/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shared ticket: title, category, priority, state, device SN, times, description, process (signed out, rate-limited) */
+        post: operations["postUnauthIssueShareDetail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/unauth/login": {
         parameters: {
             query?: never;
@@ -2807,6 +3441,18 @@ export interface components {
             userId?: number;
             userName?: string;
         };
+        ActionlogExportInput: {
+            action?: string;
+            format?: string;
+            from?: number;
+            page?: number;
+            pageSize?: number;
+            sort?: string;
+            to?: number;
+            type?: number | null;
+            userId?: number;
+            userName?: string;
+        };
         ActionlogFilter: {
             action?: string;
             from?: number;
@@ -2815,7 +3461,28 @@ export interface components {
             sort?: string;
             to?: number;
             type?: number | null;
+            userId?: number;
             userName?: string;
+        };
+        AlarmView: {
+            code?: string;
+            connectorId?: number;
+            createdAt?: number;
+            deviceId?: number;
+            deviceName?: string;
+            docId?: number;
+            docName?: string;
+            endedAt?: number;
+            id?: number;
+            info?: string;
+            kind?: number;
+            level?: number;
+            name?: string;
+            siteId?: number;
+            sn?: string;
+            startedAt?: number;
+            status?: number;
+            vendorCode?: string;
         };
         AttachAccessLog: {
             action?: string;
@@ -3201,6 +3868,138 @@ export interface components {
             updatedAt?: number;
             vendor?: string;
         };
+        DocsCategory: {
+            createdAt?: number;
+            customerId?: number;
+            description?: string;
+            docCount?: number;
+            icon?: string;
+            iconUrl?: string;
+            id?: number;
+            name?: string;
+            updatedAt?: number;
+            writable?: boolean;
+        };
+        DocsCategoryInput: {
+            customerId?: number;
+            description?: string;
+            icon?: string;
+            id?: number;
+            name?: string;
+        };
+        DocsContentInput: {
+            content?: string;
+            id?: number;
+        };
+        DocsDocument: {
+            alarmCodes?: string[];
+            categoryId?: number;
+            categoryName?: string;
+            content?: string;
+            createdAt?: number;
+            createdBy?: number;
+            creatorName?: string;
+            customerId?: number;
+            description?: string;
+            icon?: string;
+            iconUrl?: string;
+            id?: number;
+            modelId?: number;
+            modelName?: string;
+            name?: string;
+            readLevel?: number;
+            status?: number;
+            title?: string;
+            type?: number;
+            updatedAt?: number;
+            updatedBy?: number;
+            updaterName?: string;
+            writable?: boolean;
+            writeLevel?: number;
+        };
+        DocsDraft: {
+            content?: string;
+            found?: boolean;
+            leftAt?: number;
+            same?: boolean;
+            savedAt?: number;
+        };
+        DocsDraftInput: {
+            content?: string;
+            id?: number;
+            leave?: boolean;
+        };
+        DocsHit: {
+            alarmCodes?: string[];
+            categoryId?: number;
+            categoryName?: string;
+            content?: string;
+            createdAt?: number;
+            createdBy?: number;
+            creatorName?: string;
+            customerId?: number;
+            description?: string;
+            icon?: string;
+            iconUrl?: string;
+            id?: number;
+            modelId?: number;
+            modelName?: string;
+            name?: string;
+            readLevel?: number;
+            snippet?: string;
+            status?: number;
+            title?: string;
+            titleHtml?: string;
+            type?: number;
+            updatedAt?: number;
+            updatedBy?: number;
+            updaterName?: string;
+            writable?: boolean;
+            writeLevel?: number;
+        };
+        DocsHome: {
+            categories?: (components["schemas"]["DocsCategory"] | null)[];
+            counts?: {
+                [key: string]: number;
+            };
+            recent?: (components["schemas"]["DocsDocument"] | null)[];
+        };
+        DocsListInput: {
+            categoryId?: number;
+            customerId?: number | null;
+            page?: number;
+            pageSize?: number;
+            status?: number | null;
+            title?: string;
+            type?: number;
+        };
+        DocsPropsInput: {
+            alarmCodes?: string[];
+            categoryId?: number;
+            content?: string;
+            customerId?: number;
+            description?: string;
+            icon?: string;
+            id?: number;
+            modelId?: number;
+            name?: string;
+            readLevel?: number;
+            status?: number;
+            title?: string;
+            type?: number;
+            writeLevel?: number;
+        };
+        DocsSearchInput: {
+            categoryId?: number;
+            page?: number;
+            pageSize?: number;
+            q?: string;
+            type?: number;
+        };
+        DocsStatusInput: {
+            ids?: number[];
+            status?: number;
+        };
         Empty: Record<string, never>;
         EnableInput: {
             enabled?: boolean;
@@ -3279,6 +4078,33 @@ export interface components {
             updatedAt?: number;
             vendorCode?: string;
         };
+        FleetErrorExportInput: {
+            deviceId?: number;
+            endTime?: number;
+            format?: string;
+            kinds?: number[];
+            level?: number | null;
+            page?: number;
+            pageSize?: number;
+            siteId?: number;
+            sn?: string;
+            sort?: string;
+            startTime?: number;
+            status?: number | null;
+        };
+        FleetErrorLogInput: {
+            deviceId?: number;
+            endTime?: number;
+            kinds?: number[];
+            level?: number | null;
+            page?: number;
+            pageSize?: number;
+            siteId?: number;
+            sn?: string;
+            sort?: string;
+            startTime?: number;
+            status?: number | null;
+        };
         FleetEventListInput: {
             deviceId?: number;
             endTime?: number;
@@ -3287,12 +4113,15 @@ export interface components {
             page?: number;
             pageSize?: number;
             siteId?: number;
+            sn?: string;
+            sort?: string;
             startTime?: number;
             status?: number | null;
         };
         FleetEventView: {
             code?: string;
             connectorId?: number;
+            createdAt?: number;
             deviceId?: number;
             deviceName?: string;
             endedAt?: number;
@@ -3540,6 +4369,11 @@ export interface components {
             total?: number;
             totalMore?: boolean;
         };
+        ListAlarmView: {
+            list?: components["schemas"]["AlarmView"][];
+            total?: number;
+            totalMore?: boolean;
+        };
         ListAttachFile: {
             list?: (components["schemas"]["AttachFile"] | null)[];
             total?: number;
@@ -3567,6 +4401,16 @@ export interface components {
         };
         ListDevmodelModel: {
             list?: components["schemas"]["DevmodelModel"][];
+            total?: number;
+            totalMore?: boolean;
+        };
+        ListDocsDocument: {
+            list?: (components["schemas"]["DocsDocument"] | null)[];
+            total?: number;
+            totalMore?: boolean;
+        };
+        ListDocsHit: {
+            list?: (components["schemas"]["DocsHit"] | null)[];
             total?: number;
             totalMore?: boolean;
         };
@@ -3622,6 +4466,11 @@ export interface components {
         };
         ListSite: {
             list?: components["schemas"]["Site"][];
+            total?: number;
+            totalMore?: boolean;
+        };
+        ListTicket: {
+            list?: (components["schemas"]["Ticket"] | null)[];
             total?: number;
             totalMore?: boolean;
         };
@@ -4111,6 +4960,119 @@ export interface components {
             securityToken?: string;
             upload?: components["schemas"]["StorageTarget"];
         };
+        Ticket: {
+            category?: number;
+            closedAt?: number;
+            comments?: number;
+            createdAt?: number;
+            createdBy?: number;
+            creatorName?: string;
+            customerId?: number;
+            customerName?: string;
+            description?: string;
+            deviceId?: number;
+            deviceName?: string;
+            deviceSn?: string;
+            entries?: components["schemas"]["TicketEntry"][];
+            eventId?: number;
+            id?: number;
+            occurredAt?: number;
+            priority?: number;
+            siteId?: number;
+            siteName?: string;
+            softwareVersion?: string;
+            state?: string;
+            title?: string;
+            updatedAt?: number;
+        };
+        TicketCommentInput: {
+            comment?: string;
+            id?: number;
+        };
+        TicketEntry: {
+            anonymous?: string;
+            body?: string;
+            createdAt?: number;
+            field?: string;
+            from?: string;
+            id?: number;
+            kind?: string;
+            to?: string;
+            userId?: number;
+            userName?: string;
+        };
+        TicketInput: {
+            category?: number;
+            customerId?: number;
+            description?: string;
+            deviceId?: number;
+            eventId?: number;
+            id?: number;
+            occurredAt?: number;
+            priority?: number | null;
+            siteId?: number;
+            softwareVersion?: string;
+            title?: string;
+        };
+        TicketListInput: {
+            category?: number | null;
+            customerId?: number;
+            deviceId?: number;
+            page?: number;
+            pageSize?: number;
+            priority?: number | null;
+            siteId?: number;
+            sn?: string;
+            sort?: string;
+            tab?: string;
+            text?: string;
+        };
+        TicketMade: {
+            expiresAt?: number;
+            id?: number;
+            token?: string;
+            url?: string;
+        };
+        TicketPublicCommentInput: {
+            comment?: string;
+            name?: string;
+            token?: string;
+        };
+        TicketPublicTokenInput: {
+            token?: string;
+        };
+        TicketShare: {
+            createdAt?: number;
+            createdBy?: number;
+            creatorName?: string;
+            expired?: boolean;
+            expiresAt?: number;
+            id?: number;
+            permanent?: boolean;
+            revoked?: boolean;
+            revokedAt?: number;
+            ticketId?: number;
+        };
+        TicketShareInput: {
+            days?: number | null;
+            expiresAt?: number;
+            id?: number;
+        };
+        TicketShared: {
+            category?: number;
+            closedAt?: number;
+            createdAt?: number;
+            description?: string;
+            deviceSn?: string;
+            entries?: components["schemas"]["TicketEntry"][];
+            expiresAt?: number;
+            occurredAt?: number;
+            priority?: number;
+            softwareVersion?: string;
+            state?: string;
+            title?: string;
+            updatedAt?: number;
+        };
         TokenInput: {
             token?: string;
         };
@@ -4196,6 +5158,442 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    postAuthSysArticleAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsPropsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleCategoryAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleCategoryDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysArticleCategoryList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: (components["schemas"]["DocsCategory"] | null)[];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleCategoryUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsCategoryInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsContentInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysArticleDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DocsDocument"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleDraftDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysArticleDraftGet: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DocsDraft"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleDraftSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsDraftInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DocsDraft"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysArticleHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DocsHome"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListDocsDocument"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsSearchInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListDocsHit"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsStatusInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysArticleUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocsPropsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysAttachFileAdd: {
         parameters: {
             query?: never;
@@ -4821,7 +6219,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["ListFleetEventView"];
+                        data: components["schemas"]["ListAlarmView"];
                         message: string;
                     };
                 };
@@ -6345,6 +7743,340 @@ export interface operations {
             };
         };
     };
+    postAuthSysIssueAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketCommentInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketCommentInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysIssueDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Ticket"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListTicket"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssuePending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketCommentInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueReopen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketCommentInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueShareAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketShareInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["TicketMade"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueShareList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["TicketShare"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueShareRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysIssueUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysLogsActionExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionlogExportInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysLogsActionList: {
         parameters: {
             query?: never;
@@ -6367,6 +8099,62 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["ListActionlogEntry"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysLogsErrorExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetErrorExportInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysLogsErrorList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetErrorLogInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetEventView"];
                         message: string;
                     };
                 };
@@ -7797,6 +9585,62 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["Info"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postUnauthIssueShareComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketPublicCommentInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postUnauthIssueShareDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketPublicTokenInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["TicketShared"] | null;
                         message: string;
                     };
                 };

@@ -7,7 +7,7 @@ import names from './names';
 import home from './home';
 import stats from './stats';
 import message from './message';
-import attach from './attach';
+import ticket from './ticket';
 
-const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet, ...names, ...home, ...stats, ...message, ...attach };
+const messages: Record<string, string> = { ...common, ...menu, ...pages, ...org, ...fleet, ...names, ...home, ...stats, ...message, ...ticket };
 export default messages;

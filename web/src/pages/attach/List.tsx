@@ -31,6 +31,10 @@ import { formatBytes } from '../../utils/format';
 import { formatTime } from '../../utils/time';
 import { EditModal, FolderModal, MoveModal, toTreeSelect, UploadModal } from './dialogs';
 import { ShareModal, SharesModal } from './shares';
+import { registerTexts } from '../../locales/domains';
+import { attachTexts } from '../../locales/domains/attach';
+
+registerTexts(attachTexts);
 
 const FILTER_SPEC = { name: 'string' } as const;
 

@@ -24,6 +24,10 @@ import {
   OPEN_LEVELS,
   type Levels,
 } from '../../utils/attach';
+import { registerTexts } from '../../locales/domains';
+import { attachTexts } from '../../locales/domains/attach';
+
+registerTexts(attachTexts);
 
 export type FolderTreeData = { value: number; title: string; children?: FolderTreeData[] };
 

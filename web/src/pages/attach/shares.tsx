@@ -22,6 +22,10 @@ import {
 } from '../../services/attach';
 import { isShareCode, shareUrl, validityRequest, VALIDITY_CHOICES, type ValidityChoice } from '../../utils/attach';
 import { formatTime } from '../../utils/time';
+import { registerTexts } from '../../locales/domains';
+import { attachTexts } from '../../locales/domains/attach';
+
+registerTexts(attachTexts);
 
 /** Copies a text, with the spec's success/failure messages. */
 function useCopy() {

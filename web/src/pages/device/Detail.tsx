@@ -1,21 +1,22 @@
 /**
  * device/:listtype?/detail/:id/:type? — the device page: header (SN, name, live status, model,
  * site) and the tabs Device Details (basic info, runtime, configuration, alarms, logs, charts),
- * Remote Operations and Issues (placeholder until the tickets work). The status follows the
+ * Remote Operations and Issues (the device's tickets; an alarm makes one). The status follows the
  * push stream (30 s polling while it is down).
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Card, Descriptions, Space, Tabs, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PageHeader, PendingSection, NotFoundResult } from '../../components/PageHeader';
+import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import { DeviceStatus, EnabledBadge, YesNo } from '../../components/Flag';
 import { ObjectImages } from '../../components/ObjectImage';
 import { useCan } from '../../components/access';
 import { getDevice } from '../../services/device';
 import { formatTime } from '../../utils/time';
-import { EventTable } from '../../components/fleet';
+import { EventTable, useEventName } from '../../components/fleet';
+import type { DeviceEvent } from '../../services/fleet';
 import { useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval } from '../../utils/fleet';
 import { useDeviceActions } from './List';
@@ -24,6 +25,9 @@ import Remote from './Remote';
 
 // ECharts lives in this chunk only
 const Charts = lazy(() => import('./Charts'));
+// Tickets of the device and the ticket drawer (it carries the rich-text editor): loaded when used.
+const DeviceIssues = lazy(() => import('../issue/DeviceIssues'));
+const TicketDrawer = lazy(() => import('../issue/TicketDrawer'));
 
 const TABS = ['details', 'remote', 'issues'] as const;
 
@@ -41,6 +45,8 @@ export default function DeviceDetail() {
   const streamUp = useStatusStream();
   const q = useQuery({ queryKey: ['device', id], queryFn: () => getDevice(id), enabled: id > 0, retry: false, refetchInterval: pollInterval(streamUp) });
   const actions = useDeviceActions(() => void navigate('/manage/device/list'));
+  const eventName = useEventName();
+  const [alarm, setAlarm] = useState<DeviceEvent>();
   if (!(id > 0) || q.isError) return <NotFoundResult />;
   const d = q.data;
   const tab = (TABS as readonly string[]).includes(type ?? '') ? (type as string) : 'details';
@@ -120,7 +126,7 @@ export default function DeviceDetail() {
                       <ConfigTable id={id} />
                     </Card>
                     <Card title={t('device.section.alarms')} style={{ marginBottom: 16 }} data-testid="section-alarms">
-                      <EventTable deviceId={id} testId="device-alarms" />
+                      <EventTable deviceId={id} testId="device-alarms" onCreateTicket={can('auth_issue_add') ? setAlarm : undefined} />
                     </Card>
                     <LogsSection deviceId={id} sn={d.sn} canProtocol={can('auth_logs_protocol')} />
                     <Suspense fallback={<Card loading />}>
@@ -136,9 +142,27 @@ export default function DeviceDetail() {
             label: t('device.tab.remote'),
             children: d && (can('auth_device_edit') ? <Remote device={d} streamUp={streamUp} /> : <NotAllowed />),
           },
-          { key: 'issues', label: t('device.tab.issues'), children: <PendingSection name={t('device.tab.issues')} /> },
+          {
+            key: 'issues',
+            label: t('device.tab.issues'),
+            children: d && (
+              <Suspense fallback={<Card loading />}>
+                <DeviceIssues device={d} />
+              </Suspense>
+            ),
+          },
         ]}
       />
+      {d && alarm && (
+        <Suspense fallback={null}>
+          <TicketDrawer
+            open
+            onClose={() => setAlarm(undefined)}
+            device={d}
+            alarm={{ id: alarm.id, name: eventName(alarm.code, alarm.name), level: alarm.level, startedAt: alarm.startedAt }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -13,6 +13,10 @@ import { SHARE_EXPIRED_CODE, shareDownload, shareInfo, type ShareInfo } from '..
 import { formatBytes } from '../../utils/format';
 import { formatTime } from '../../utils/time';
 import UserShell from '../user/UserShell';
+import { registerTexts } from '../../locales/domains';
+import { attachTexts } from '../../locales/domains/attach';
+
+registerTexts(attachTexts);
 
 type State = { kind: 'loading' } | { kind: 'expired' } | { kind: 'error'; message: string } | { kind: 'ready'; info: ShareInfo };
 

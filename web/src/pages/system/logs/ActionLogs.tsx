@@ -1,19 +1,29 @@
 /**
  * logs/action/:type?/:id? — action log rows (POST /api/auth/sys/logs/action/list).
  * `type` = 'login' shows sign-in rows: logins (0) or logouts (1, with the reasons of spec §4).
- * The search form, sort and pagination live in the URL.
+ * `id` is a user id: only that user's rows (docs/logs.md, "Action log"), e.g.
+ * logs/action/login/12 or logs/action/operation/12.
+ * The search form, sort and pagination live in the URL. Export writes the filtered rows, in
+ * the same order, to an xlsx file (bounded by the server).
  */
-import { useEffect } from 'react';
-import { Button, Form, Input, Segmented, Select, Space, Table, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Form, Input, Segmented, Select, Space, Table, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { listActionLogs } from '../../../services/system';
+import { exportActionLogs } from '../../../services/logs';
 import type { ActionLogPage } from '../../../services/typings';
 import { locationName } from '../../../utils/names';
 import { formatTime } from '../../../utils/time';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS, parsePaging } from '../../../utils/paging';
+import { exportBody, routeUserId } from './logQuery';
+import { registerTexts } from '../../../locales/domains';
+import { logsTexts } from '../../../locales/domains/logs';
+
+registerTexts(logsTexts);
 
 type Row = ActionLogPage['list'][number];
 const TYPE_LOGIN = 0;
@@ -25,7 +35,10 @@ const SORTS = ['-time', 'time', 'type', '-type', 'user', '-user'];
 export default function ActionLogs() {
   const { t, i18n } = useTranslation();
   const { type: view, id } = useParams();
+  const { message } = App.useApp();
+  const [exporting, setExporting] = useState(false);
   const loginView = view === 'login';
+  const userId = routeUserId(id);
   const [params, setParams] = useSearchParams();
   const [form] = Form.useForm<{ userName?: string; action?: string; sort?: string }>();
   const { page, pageSize } = parsePaging(params);
@@ -46,8 +59,8 @@ export default function ActionLogs() {
   }, [form, userName, action, sort]);
 
   const query = useQuery({
-    queryKey: ['logs/action', { type, userName, action, sort, page, pageSize, id }],
-    queryFn: () => listActionLogs({ type, userName: userName || undefined, action: action || undefined, sort, page, pageSize }),
+    queryKey: ['logs/action', { type, userName, action, sort, page, pageSize, userId }],
+    queryFn: () => listActionLogs({ type, userId, userName: userName || undefined, action: action || undefined, sort, page, pageSize }),
     placeholderData: keepPreviousData,
   });
 
@@ -58,6 +71,19 @@ export default function ActionLogs() {
       else next.set(k, String(v));
     }
     setParams(next);
+  };
+
+  const doExport = async () => {
+    setExporting(true);
+    const done = message.loading(t('logs.exporting'), 0);
+    try {
+      await exportActionLogs(exportBody({ type, userId, userName: userName || undefined, action: action || undefined, sort, page, pageSize }));
+    } catch {
+      /* toasted */
+    } finally {
+      done();
+      setExporting(false);
+    }
   };
 
   const typeLabel = (v: number) => t(`logs.type.${v}`);
@@ -102,6 +128,15 @@ export default function ActionLogs() {
   return (
     <div data-testid="action-logs">
     <Space direction="vertical" style={{ width: '100%' }} size="middle">
+      {userId !== undefined && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="action-logs-user-filter"
+          message={t('logs.userFilter', { name: query.data?.list[0]?.userName ?? `#${userId}` })}
+          action={<Link to={`/manage/system/logs/action/${view ?? 'operation'}`}>{t('logs.userFilter.clear')}</Link>}
+        />
+      )}
       {loginView && (
         <Segmented
           value={type}
@@ -153,6 +188,11 @@ export default function ActionLogs() {
           </Button>
         </Space>
       </Form>
+      <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
+        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()} data-testid="action-logs-export">
+          {t('logs.export')}
+        </Button>
+      </Space>
       <Table<Row>
         rowKey="id"
         size="middle"

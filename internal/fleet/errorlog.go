@@ -1,0 +1,127 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/i18n"
+	"chargeops/internal/xlsxout"
+)
+
+// The error log (docs/logs.md): the fleet-wide history of device errors, the alarms and faults
+// of device_event, listed and exported through the same scoped query as a device's alarm list
+// (Events), with the order fields "default, type, status, occurrence time, created time".
+
+// ErrorKinds are the event kinds the error log holds.
+var ErrorKinds = []int{KindAlarm, KindFault}
+
+// Error-log export bounds.
+const (
+	// MaxErrorExportRows is the most rows one export writes; a wider filter is refused.
+	MaxErrorExportRows = 50000
+)
+
+// ErrorLogInput filters the error log. Kinds may only name alarms and faults (empty: both).
+type ErrorLogInput struct {
+	EventListInput
+}
+
+// ErrorExportInput is the error log's filter and order, and the file format ("" or "xlsx").
+type ErrorExportInput struct {
+	ErrorLogInput
+	Format string `json:"format"`
+}
+
+// validate checks each field on its own, naming it.
+func (in *ErrorLogInput) validate() error {
+	for _, k := range in.Kinds {
+		if !slices.Contains(ErrorKinds, k) {
+			return apperr.InvalidField("kinds", "err.invalid")
+		}
+	}
+	if len(in.Kinds) == 0 {
+		in.Kinds = ErrorKinds
+	}
+	if in.Status != nil && *in.Status != EventOpen && *in.Status != EventEnded {
+		return apperr.InvalidField("status", "err.invalid")
+	}
+	if in.Level != nil && (*in.Level < LevelOA || *in.Level > LevelCA) {
+		return apperr.InvalidField("level", "err.invalid")
+	}
+	if in.Start < 0 || in.End < 0 || (in.End > 0 && in.End <= in.Start) {
+		return apperr.InvalidField("endTime", "err.time_range")
+	}
+	if s := strings.TrimPrefix(in.Sort, "-"); s != "" {
+		if _, ok := eventSorts[s]; !ok {
+			return apperr.InvalidField("sort", "err.invalid")
+		}
+	}
+	return nil
+}
+
+// ErrorLog lists a page of the alarms and faults p may see.
+func (s *Service) ErrorLog(ctx context.Context, p *access.Principal, in ErrorLogInput) (db.List[EventView], error) {
+	if err := in.validate(); err != nil {
+		return db.List[EventView]{List: []EventView{}}, err
+	}
+	return s.Events(ctx, p, in.EventListInput)
+}
+
+// ExportErrorLog writes the alarms and faults p may see that match in to an xlsx file, in the
+// list's order, with headers and names in locale and times in loc. More than MaxErrorExportRows
+// rows is refused (narrow the filter), so an export is bounded.
+func (s *Service) ExportErrorLog(ctx context.Context, p *access.Principal, locale string, loc *time.Location, in ErrorExportInput) ([]byte, error) {
+	if err := xlsxout.CheckFormat(in.Format); err != nil {
+		return nil, err
+	}
+	if err := in.ErrorLogInput.validate(); err != nil {
+		return nil, err
+	}
+	from, args := eventFrom(p, in.EventListInput)
+	var n int64
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&n); err != nil {
+		return nil, fmt.Errorf("fleet: count error log: %w", err)
+	}
+	if n > MaxErrorExportRows {
+		return nil, apperr.New(apperr.Invalid, "err.log_export_too_many").With(map[string]any{"max": MaxErrorExportRows})
+	}
+	t := func(key string) string { return i18n.T(locale, key, nil) }
+	var header []string
+	for _, c := range []string{"sn", "device", "type", "code", "name", "level", "connector", "status", "occurred", "ended", "created", "info"} {
+		header = append(header, t("log.col."+c))
+	}
+	x, err := xlsxout.New(t("log.sheet.error"), header)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Close()
+	at := func(ms int64) string { return xlsxout.Time(ms, loc) }
+	err = s.eachEvent(ctx, from+fmt.Sprintf(` ORDER BY %s LIMIT %d`, eventOrder(in.Sort), MaxErrorExportRows), args, func(e EventView) error {
+		return x.Row(e.SN, e.DeviceName, t(fmt.Sprintf("log.kind.%d", e.Kind)), e.Code, e.Name, t(fmt.Sprintf("log.level.%d", e.Level)),
+			e.ConnectorID, t(fmt.Sprintf("log.status.%d", e.Status)), at(e.StartedAt), at(e.EndedAt), at(e.CreatedAt), e.Info)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return x.Bytes()
+}
+
+// sqlEndedBefore finds events ended before a time. The state is written into the text (not an
+// argument) so PostgreSQL's planner can use the partial index idx_device_event_ended.
+var sqlEndedBefore = fmt.Sprintf("status = %d AND ended_at > 0 AND ended_at < ?", EventEnded)
+
+// PurgeEndedEvents deletes the alarms, faults and events of every kind that ended more than
+// days ago, in bounded batches (db.Purge); days <= 0 keeps them. An open event is never purged,
+// however old (docs/logs.md, "Retention").
+func PurgeEndedEvents(ctx context.Context, d *db.DB, days int) (int64, error) {
+	if days <= 0 {
+		return 0, nil
+	}
+	return db.Purge(ctx, d, "device_event", "id", sqlEndedBefore, 20, cutOf(time.Now(), days))
+}
