@@ -47,6 +47,29 @@ const wrap = (ui: React.ReactNode) =>
     </QueryClientProvider>,
   );
 
+
+describe('RichTextEditor opening a stored text', () => {
+  it('reports no change until the text is edited (stored HTML the editor normalises, lists, headings)', async () => {
+    const onValue = vi.fn();
+    const stored = '<h2>Cause</h2><p>It stopped. 充电桩过温保护后自动恢复。</p><h2>Remedy</h2><ul><li>Check the air inlet.</li><li>Replace the fan.</li></ul>';
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <App>
+          <Harness initial={stored} onValue={onValue} />
+        </App>
+      </QueryClientProvider>,
+    );
+    const box = await screen.findByTestId('rt');
+    const pm = box.querySelector('.ProseMirror') as HTMLElement;
+    await act(async () => {
+      pm.focus();
+      fireEvent.click(pm);
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(onValue.mock.calls.map((c) => c[0])).toEqual([]);
+  });
+});
+
 describe('RichTextEditor', () => {
   it('shows the value, the placeholder when empty, and a value set from outside', async () => {
     const { container } = wrap(<Harness initial="" onValue={() => {}} />);

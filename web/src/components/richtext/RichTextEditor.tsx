@@ -42,7 +42,9 @@ export interface RichTextEditorProps {
 
 /** The editor's HTML as a form value: '' for an empty document. */
 export function htmlOf(editor: Editor): string {
-  return editor.isEmpty ? '' : editor.getHTML();
+  // Without the empty paragraph the trailing-node extension keeps after a list or a heading
+  // (added on the first transaction): it is no content, and no change.
+  return editor.isEmpty ? '' : editor.getHTML().replace(/(<p><\/p>)+$/, '');
 }
 
 function ToolButton({ title, active, disabled, onClick, icon, testId }: { title: string; active?: boolean; disabled?: boolean; onClick(): void; icon: ReactNode; testId?: string }) {
@@ -93,11 +95,16 @@ export default function RichTextEditor({ value, onChange, placeholder, images, m
     editable: !disabled,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    onUpdate: ({ editor: e }) => {
+    onUpdate: ({ editor: e, transaction }) => {
       const html = htmlOf(e);
-      // Transactions that leave the HTML as it was (the trailing paragraph added on mount) are
-      // not changes: a form would mark the field touched and show its required error.
-      if (html === last.current) return;
+      // A transaction that did not change the document itself (a focus or a selection) but
+      // came with appended ones (the trailing-node extension normalising stored HTML: list
+      // items get paragraphs, an empty paragraph after a list) is the editor's own form of the
+      // text, not a change: a form would mark the field touched, the docs editor unsaved.
+      if (!transaction.docChanged || html === last.current) {
+        last.current = html;
+        return;
+      }
       last.current = html;
       changeRef.current?.(html);
     },
@@ -107,8 +114,8 @@ export default function RichTextEditor({ value, onChange, placeholder, images, m
   useEffect(() => {
     const v = value ?? '';
     if (v === last.current) return;
-    last.current = v;
     editor.commands.setContent(v, { emitUpdate: false });
+    last.current = htmlOf(editor);
   }, [value, editor]);
 
   useEffect(() => {
