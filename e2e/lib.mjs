@@ -73,6 +73,25 @@ export async function localeFixture(locale, extraArgs = []) {
   return { server, browser, root };
 }
 
+/**
+ * The usual set-up of a test file: a server, a browser, root's API session (privacy policy
+ * accepted) and a scratch directory named after prefix. Undo it with tearDown.
+ */
+export async function setUp(prefix, extraArgs = []) {
+  const server = await startServer(extraArgs);
+  const browser = await openBrowser();
+  const root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
+  await root.acceptPrivacy();
+  return { server, browser, root, dir: mkdtempSync(join(tmpdir(), `chargeops-${prefix}-`)) };
+}
+
+/** Closes what setUp opened and removes its scratch directory. */
+export async function tearDown(w) {
+  await w?.browser?.close();
+  await w?.server?.stop();
+  if (w?.dir) rmSync(w.dir, { recursive: true, force: true });
+}
+
 /** Opens a fresh headless Chromium profile. */
 export async function openBrowser(locale = 'en-US') {
   const profile = mkdtempSync(join(tmpdir(), 'chargeops-chromium-'));

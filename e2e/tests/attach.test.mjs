@@ -7,44 +7,23 @@
 // zh-CN share page says the share expired for an unknown token in Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { setUp, tearDown, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { pdf } from '../files.mjs';
 
 let server;
 let browser;
 let root;
 let dir;
 
+let world;
 before(async () => {
-  server = await startServer();
-  browser = await openBrowser();
-  root = await new Api(server.url).login(ROOT_NAME, ROOT_PASSWORD);
-  await root.acceptPrivacy();
-  dir = mkdtempSync(join(tmpdir(), 'chargeops-attach-'));
+  world = await setUp('attach');
+  ({ server, browser, root, dir } = world);
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A minimal valid one-page PDF (header, catalog, pages, page, xref, trailer). */
-function pdf() {
-  const objs = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>'];
-  let out = '%PDF-1.4\n';
-  const offsets = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+after(() => tearDown(world));
 
 test('root uploads a PDF into a new folder, shares it with a code, and a signed-out visitor downloads it', async () => {
   const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Attach Co', code: 'ATTACH' });
