@@ -21,6 +21,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/actionlog"
+	"chargeops/internal/application"
 	"chargeops/internal/attach"
 	"chargeops/internal/auth"
 	"chargeops/internal/catalogue"
@@ -163,7 +164,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
-		Tickets: ticket.New(d, uploads, a.Limiter)},
+		Tickets: ticket.New(d, uploads, a.Limiter), Apps: application.New(d, setting.NewStore(d), a.Users, uploads)},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)

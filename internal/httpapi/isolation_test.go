@@ -36,6 +36,7 @@ type isoWorld struct {
 	folderA, fileA, shareA            int64     // an attachment folder, file and share of A
 	ticket                            isoTicket // a ticket of A and its share (isolation_ticket_test.go)
 	docs                              isoDocs   // a category and document of A (isolation_docs_test.go)
+	app                               int64     // an application of A (isolation_application_test.go)
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -79,6 +80,7 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	w.shareA = id(t, r.Call("POST", "/api/auth/sys/attach/share/add", map[string]any{"fileId": w.fileA, "validity": 7}))
 	w.ticket = seedIsoTicket(t, w)
 	w.docs = seedIsoDocs(t, w)
+	w.app = seedIsoApp(t, w)
 	seedIsoLogs(t, w, d)
 	var sent struct{ Commands []struct{ ID int64 } }
 	apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{o.devA}, "controlType": 1})).Into(t, &sent)
@@ -140,6 +142,7 @@ func (w *isoWorld) snapshot(t *testing.T) map[string]any {
 	get("firmware", "POST", "/api/auth/sys/dev/firmware/list", map[string]any{"pageSize": 100})
 	get("ticketA", "GET", "/api/auth/sys/issue/detail", map[string]any{"id": w.ticket.id})
 	get("ticketSharesA", "POST", "/api/auth/sys/issue/share/list", map[string]any{"id": w.ticket.id})
+	get("appA", "GET", "/api/auth/sys/application/detail", map[string]any{"id": w.app})
 	get("docA", "GET", "/api/auth/sys/article/detail", map[string]any{"id": w.docs.doc})
 	get("docCategories", "GET", "/api/auth/sys/article/category/list", nil)
 	get("commands", "POST", "/api/auth/sys/dev/control/list", map[string]any{"deviceId": w.devA, "pageSize": 100})
@@ -405,6 +408,9 @@ func TestRouteIsolation(t *testing.T) {
 			scenarios[k] = v
 		}
 		for k, v := range w.logsIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.applicationIsoScenarios() {
 			scenarios[k] = v
 		}
 

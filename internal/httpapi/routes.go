@@ -204,5 +204,5 @@ func (s *Server) routeTable() []Route {
 		// Mail outbox and logs
 		{Method: "POST", Path: "/api/auth/sys/mail/outbox/list", Objects: PlatformOnly, Access: Root, Tag: "system", Summary: "Mails kept in the outbox (no SMTP configured)", Handler: H(s.outboxList)},
 		{Method: "POST", Path: "/api/auth/sys/logs/action/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_logs_action"}, Tag: "logs", Summary: "Action log", Handler: H(s.actionLogList)},
-	}, append(append(append(append(append(append(s.fleetRoutes(), s.storageRoutes()...), s.messageRoutes()...), s.attachRoutes()...), s.docsRoutes()...), s.ticketRoutes()...), s.logsRoutes()...)...)
+	}, append(append(append(append(append(append(append(s.fleetRoutes(), s.storageRoutes()...), s.messageRoutes()...), s.attachRoutes()...), s.docsRoutes()...), s.ticketRoutes()...), s.logsRoutes()...), s.applicationRoutes()...)...)
 }

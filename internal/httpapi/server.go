@@ -19,6 +19,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/actionlog"
 	"chargeops/internal/apperr"
+	"chargeops/internal/application"
 	"chargeops/internal/attach"
 	"chargeops/internal/auth"
 	"chargeops/internal/catalogue"
@@ -78,6 +79,8 @@ type Deps struct {
 	Docs *docs.Service
 	// Tickets: tickets and their anonymous shares (nil in the openapi command).
 	Tickets *ticket.Service
+	// Apps: applications, their appId and encrypted secrets (nil in the openapi command).
+	Apps *application.Service
 }
 
 // Options shape the HTTP behaviour.

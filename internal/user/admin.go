@@ -48,6 +48,12 @@ func (s *Service) manageable(ctx context.Context, p *access.Principal, id int64)
 	return u, nil
 }
 
+// Manageable is the user p may change (see manageable): applications bind only such a user,
+// so nobody gets a secret that acts as a stronger account (internal/application).
+func (s *Service) Manageable(ctx context.Context, p *access.Principal, id int64) (User, error) {
+	return s.manageable(ctx, p, id)
+}
+
 // AddBy creates an account for p: an owner customer in p's scope and a role p may grant.
 func (s *Service) AddBy(ctx context.Context, p *access.Principal, in CreateInput) (int64, error) {
 	in.Root = false

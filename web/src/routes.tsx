@@ -43,6 +43,7 @@ const welcome: PageLoader = () => import('./pages/Welcome');
 const siteForm: PageLoader = () => import('./pages/site/Form');
 const deviceForm: PageLoader = () => import('./pages/device/Form');
 const userForm: PageLoader = () => import('./pages/system/user/Form');
+const appForm: PageLoader = () => import('./pages/system/application/Form');
 const docPropsForm: PageLoader = () => import('./pages/docs/PropsForm');
 
 /** Children of /manage. */
@@ -237,11 +238,11 @@ export const manageRoutes: RouteDef[] = [
         icon: 'application',
         redirect: '/manage/system/application/list',
         children: [
-          { path: 'list', name: 'menu.application.list', keys: ['auth_application_list'], hideInMenu: true, page: notAvailable },
+          { path: 'list', name: 'menu.application.list', keys: ['auth_application_list'], hideInMenu: true, page: () => import('./pages/system/application/List') },
           // update reuses the add screen
-          { path: 'add', name: 'menu.application.add', keys: ['auth_application_add'], hideInMenu: true, page: notAvailable },
-          { path: 'update/:id', name: 'menu.application.update', keys: ['auth_application_edit'], hideInMenu: true, page: notAvailable },
-          { path: 'detail/:id', name: 'menu.application.detail', keys: ['auth_application_detail'], hideInMenu: true, page: notAvailable },
+          { path: 'add', name: 'menu.application.add', keys: ['auth_application_add'], hideInMenu: true, page: appForm },
+          { path: 'update/:id', name: 'menu.application.update', keys: ['auth_application_edit'], hideInMenu: true, page: appForm },
+          { path: 'detail/:id', name: 'menu.application.detail', keys: ['auth_application_detail'], hideInMenu: true, page: () => import('./pages/system/application/Detail') },
         ],
       },
       {

@@ -4,6 +4,166 @@
  */
 
 export interface paths {
+    "/api/auth/sys/application/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an application bound to a user: answers appId and appSecret, shown this once
+         * @description Needs any one of the permission keys: auth_application_add.
+         */
+        post: operations["postAuthSysApplicationAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete applications (their secrets stop working)
+         * @description Needs any one of the permission keys: auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One application without its secret
+         * @description Needs any one of the permission keys: auth_application_detail, auth_application_edit.
+         */
+        get: operations["getAuthSysApplicationDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applications in scope (name, status; paged); never a secret
+         * @description Needs any one of the permission keys: auth_application_list.
+         */
+        post: operations["postAuthSysApplicationList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New secret, shown this once; the previous one stays valid for the grace period (24 h)
+         * @description Needs any one of the permission keys: auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationSecretRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable or disable applications
+         * @description Needs any one of the permission keys: auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an application (name, description, icon, status, bound user)
+         * @description Needs any one of the permission keys: auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/user/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Users an application may be bound to (name part; at most 100)
+         * @description Needs any one of the permission keys: auth_application_add, auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationUserOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/article/add": {
         parameters: {
             query?: never;
@@ -3484,6 +3644,58 @@ export interface components {
             status?: number;
             vendorCode?: string;
         };
+        ApplicationApp: {
+            appId?: string;
+            createdBy?: number;
+            creatorName?: string;
+            customerId?: number;
+            customerName?: string;
+            description?: string;
+            icon?: string;
+            iconUrl?: string;
+            id?: number;
+            installedAt?: number;
+            name?: string;
+            prevExpiresAt?: number;
+            status?: number;
+            updatedAt?: number;
+            userId?: number;
+            userName?: string;
+        };
+        ApplicationInput: {
+            description?: string;
+            icon?: string;
+            id?: number;
+            name?: string;
+            status?: number | null;
+            userId?: number;
+        };
+        ApplicationListFilter: {
+            name?: string;
+            page?: number;
+            pageSize?: number;
+            sort?: string;
+            status?: number | null;
+        };
+        ApplicationMade: {
+            appId?: string;
+            appSecret?: string;
+            id?: number;
+            prevExpiresAt?: number;
+        };
+        ApplicationStatusInput: {
+            ids?: number[];
+            status?: number;
+        };
+        ApplicationUserOption: {
+            customerId?: number;
+            id?: number;
+            nickName?: string;
+            userName?: string;
+        };
+        ApplicationUserOptionsInput: {
+            name?: string;
+        };
         AttachAccessLog: {
             action?: string;
             at?: number;
@@ -4374,6 +4586,11 @@ export interface components {
             total?: number;
             totalMore?: boolean;
         };
+        ListApplicationApp: {
+            list?: components["schemas"]["ApplicationApp"][];
+            total?: number;
+            totalMore?: boolean;
+        };
         ListAttachFile: {
             list?: (components["schemas"]["AttachFile"] | null)[];
             total?: number;
@@ -5158,6 +5375,228 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    postAuthSysApplicationAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ApplicationMade"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysApplicationDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ApplicationApp"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListApplicationApp"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationSecretRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ApplicationMade"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationStatusInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationUserOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationUserOptionsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ApplicationUserOption"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysArticleAdd: {
         parameters: {
             query?: never;
