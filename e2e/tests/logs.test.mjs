@@ -134,6 +134,12 @@ test('logs/action/:type/:id shows one user\'s rows; the action log exports them'
   await viewer.acceptPrivacy();
 
   const page = await browser.page();
+  // the user's detail page leads to that user's action log
+  await page.goto(`${server.url}/manage/system/user/detail/${made.id}`);
+  await page.getByTestId('user-action-log').click();
+  await page.waitForURL(new RegExp(`/manage/system/logs/action/operation/${made.id}$`));
+  await page.getByTestId('action-logs-user-filter').waitFor();
+
   await page.goto(`${server.url}/manage/system/logs/action/login/${made.id}`);
   await page.getByTestId('action-logs-user-filter').waitFor();
   const users = page.locator('[data-testid="action-logs"] .ant-table-tbody tr.ant-table-row td:first-child');

@@ -29,15 +29,23 @@ export default function UserDetail() {
         title={u?.userName ?? ''}
         sub={u && <UserStatus status={u.status} />}
         extra={
-          u &&
-          !u.root && (
+          u && (
             <>
-              {can('auth_user_edit') && <Button onClick={() => void navigate(`/manage/system/user/update/${id}`)}>{t('com_edit')}</Button>}
-              {can(['auth_user_authData', 'auth_user_customerStationList']) && (
-                <Button onClick={() => void navigate(`/manage/system/user/auth/${id}`)}>{t('user.assign')}</Button>
+              {can(['auth_logs', 'auth_logs_action']) && (
+                <Button onClick={() => void navigate(`/manage/system/logs/action/operation/${id}`)} data-testid="user-action-log">
+                  {t('menu.logs.action')}
+                </Button>
               )}
-              {can('auth_user_edit') && <Button onClick={() => actions.toggle(u)}>{u.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</Button>}
-              {can('auth_user_edit') && <Button onClick={() => actions.setPassword(u)}>{t('user.password')}</Button>}
+              {!u.root && (
+                <>
+                  {can('auth_user_edit') && <Button onClick={() => void navigate(`/manage/system/user/update/${id}`)}>{t('com_edit')}</Button>}
+                  {can(['auth_user_authData', 'auth_user_customerStationList']) && (
+                    <Button onClick={() => void navigate(`/manage/system/user/auth/${id}`)}>{t('user.assign')}</Button>
+                  )}
+                  {can('auth_user_edit') && <Button onClick={() => actions.toggle(u)}>{u.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</Button>}
+                  {can('auth_user_edit') && <Button onClick={() => actions.setPassword(u)}>{t('user.password')}</Button>}
+                </>
+              )}
             </>
           )
         }
