@@ -86,7 +86,8 @@ for (const locale of ['en-US', 'zh-CN']) {
       // read the configuration from the charger through the page
       await page.getByTestId('control-9').click();
       await page.getByTestId('confirm-ok').click();
-      await page.getByTestId(`config-edit-${KEY}`).click();
+      // The values arrive with the command's answer; the page reads them again up to 5 s after.
+      await page.getByTestId(`config-edit-${KEY}`).click({ timeout: 25_000 });
 
       // the dialog states the rule, and refuses text and a number above the range
       const rule = page.getByTestId(`config-rule-${KEY}`);

@@ -56,6 +56,9 @@ function formatSize(n: number): string {
   return `${n} B`;
 }
 
+
+/** When the config values are read again after a configuration command (ms after its result). */
+const CONFIG_REREAD_MS = [0, 1500, 5000];
 export default function Remote({ device, streamUp }: { device: Device; streamUp: boolean }) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
@@ -91,7 +94,11 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
       },
     });
 
-  const refreshConfig = () => void qc.invalidateQueries({ queryKey: ['dev/config/values', device.id] });
+  // The values a configuration command brings are written by the batched ingest, which may
+  // land just after the command's result: read them now and again shortly after.
+  const refreshConfig = () => {
+    for (const ms of CONFIG_REREAD_MS) window.setTimeout(() => void qc.invalidateQueries({ queryKey: ['dev/config/values', device.id] }), ms);
+  };
   const refreshRuntime = () => void qc.invalidateQueries({ queryKey: ['dev/runtime', device.id] });
 
   if (controls.length === 0)
