@@ -140,11 +140,7 @@ func (s *Service) sign(ctx context.Context, key string) string {
 	if lower := strings.ToLower(key); strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://") {
 		return key
 	}
-	u, err := s.uploads.Store.SignedGetURL(ctx, key, s.uploads.LinkTTL(), "")
-	if err != nil {
-		return ""
-	}
-	return u
+	return s.uploads.SignedURL(ctx, key)
 }
 
 // Category is one category of documents.

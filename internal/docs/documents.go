@@ -282,10 +282,8 @@ func (s *Service) cleanContent(ctx context.Context, p *access.Principal, content
 		return "", apperr.InvalidField("content", "err.docs_content_size")
 	}
 	clean := richtext.Sanitize(content)
-	for _, key := range richtext.ImageKeys(clean) {
-		if _, err := s.uploads.URL(ctx, p, key); err != nil {
-			return "", apperr.InvalidField("content", "err.docs_image")
-		}
+	if !s.uploads.AllReadable(ctx, p, richtext.ImageKeys(clean)) {
+		return "", apperr.InvalidField("content", "err.docs_image")
 	}
 	return clean, nil
 }

@@ -50,3 +50,31 @@ func (s *Service) Forget(ctx context.Context, key string) error {
 	s.discard(ctx, r.id, key)
 	return nil
 }
+
+// SignedURL is a signed link to key with the service's link TTL, "" when none can be made, for
+// an object whose reading the caller already decided (an image of a rich text the reader may
+// open). A nil service signs nothing.
+func (s *Service) SignedURL(ctx context.Context, key string) string {
+	if s == nil {
+		return ""
+	}
+	u, err := s.Store.SignedGetURL(ctx, key, s.linkTTL, "")
+	if err != nil {
+		return ""
+	}
+	return u
+}
+
+// AllReadable reports whether p may read every key through URL (the images an author puts into
+// a rich text). A nil service reads nothing.
+func (s *Service) AllReadable(ctx context.Context, p *access.Principal, keys []string) bool {
+	for _, key := range keys {
+		if s == nil {
+			return false
+		}
+		if _, err := s.URL(ctx, p, key); err != nil {
+			return false
+		}
+	}
+	return true
+}

@@ -250,16 +250,7 @@ func (s *Service) fill(ctx context.Context, x *Ticket) error {
 
 // signer signs storage images of rich text for the reader (the storage's link TTL).
 func (s *Service) signer(ctx context.Context) func(string) string {
-	return func(key string) string {
-		if s.uploads == nil {
-			return ""
-		}
-		u, err := s.uploads.Store.SignedGetURL(ctx, key, s.uploads.LinkTTL(), "")
-		if err != nil {
-			return ""
-		}
-		return u
-	}
+	return func(key string) string { return s.uploads.SignedURL(ctx, key) }
 }
 
 // cleanText sanitises rich text and checks its storage images are readable by the author.
@@ -268,13 +259,8 @@ func (s *Service) cleanText(ctx context.Context, p *access.Principal, field, htm
 		return "", apperr.New(apperr.Invalid, "err.ticket_text_too_long").With(map[string]any{"field": field})
 	}
 	clean := richtext.Sanitize(html)
-	for _, key := range richtext.ImageKeys(clean) {
-		if s.uploads == nil {
-			return "", apperr.InvalidField(field, "err.ticket_image")
-		}
-		if _, err := s.uploads.URL(ctx, p, key); err != nil {
-			return "", apperr.InvalidField(field, "err.ticket_image")
-		}
+	if !s.uploads.AllReadable(ctx, p, richtext.ImageKeys(clean)) {
+		return "", apperr.InvalidField(field, "err.ticket_image")
 	}
 	return clean, nil
 }
