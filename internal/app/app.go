@@ -38,6 +38,7 @@ import (
 	"chargeops/internal/mail"
 	"chargeops/internal/menu"
 	"chargeops/internal/notify"
+	"chargeops/internal/openapi"
 	"chargeops/internal/ratelimit"
 	"chargeops/internal/role"
 	"chargeops/internal/session"
@@ -73,6 +74,8 @@ type App struct {
 	Notify    *notify.Service // messages and alarm mail from device events
 	Uploads   *storage.Service
 	Attach    *attach.Service
+	// RequestLog is the OpenAPI's request log writer (docs/openapi.md).
+	RequestLog *openapi.Log
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
 }
@@ -160,11 +163,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 			slog.Warn("diagnostics attachment", "sn", u.SN, "err", err)
 		}
 	})
+	apps := application.New(d, setting.NewStore(d), a.Users, uploads)
+	a.RequestLog = openapi.NewLog(d)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
-		Tickets: ticket.New(d, uploads, a.Limiter), Apps: application.New(d, setting.NewStore(d), a.Users, uploads)},
+		Tickets: ticket.New(d, uploads, a.Limiter), Apps: apps, Signatures: openapi.NewGuard(d, apps, a.Auth, openapi.Options{RatePerMinute: cfg.OpenAPIRate}),
+		RequestLog: a.RequestLog},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -207,6 +213,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	a.Fleet.Close()
+	a.RequestLog.Close()
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -256,6 +263,9 @@ func (a *App) housekeeping(ctx context.Context) {
 		if err := a.Limiter.Purge(ctx, 24*time.Hour); err != nil {
 			slog.Warn("housekeeping", "err", err)
 		}
+		if err := a.Server.Signatures.PurgeNonces(ctx); err != nil {
+			slog.Warn("housekeeping: openapi nonces", "err", err)
+		}
 	}
 }
 
@@ -283,6 +293,11 @@ func (a *App) purgeRetained(ctx context.Context) {
 	}
 	if _, err := fleet.PurgeEndedEvents(ctx, a.DB, a.Cfg.ErrorLogDays); err != nil {
 		slog.Warn("housekeeping: error log", "err", err)
+	}
+	if a.Cfg.OpenAPILogDays > 0 {
+		if _, err := a.RequestLog.Purge(ctx, time.Now().AddDate(0, 0, -a.Cfg.OpenAPILogDays)); err != nil {
+			slog.Warn("housekeeping: openapi request log", "err", err)
+		}
 	}
 }
 

@@ -36,6 +36,19 @@ const (
 	SameValue       = 30005
 	NotSupported    = 30006
 	DeviceDisabled  = 30007
+	RemoteFailed    = 30008 // remote link: VPN error status, or the tunnel refused or broken (docs/remote-access.md)
+	DestroyFailed   = 30009 // remote link: not destroyed everywhere (docs/remote-access.md)
+
+	// OpenAPI signature refusals (40xxx, docs/openapi.md): one code per reason.
+	SignatureMissing  = 40001 // a signature header is missing or malformed
+	AppUnknown        = 40002 // no application has this appId
+	AppDisabled       = 40003 // the application is disabled
+	TimestampSkewed   = 40004 // the timestamp is more than 300 s off
+	NonceReplayed     = 40005 // the nonce was used before
+	SignatureMismatch = 40006 // the signature does not match
+	AppRateLimited    = 40007 // the application's call budget is spent
+	SignatureLocked   = 40008 // too many wrong signatures: refused for a while
+	AppUserDisabled   = 40009 // the bound user is disabled or gone
 )
 
 // Error is a business error. Key names a message in internal/i18n; Args fill its {placeholders}.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rsa"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -222,16 +223,30 @@ func (s *Service) Principal(ctx context.Context, token string) (*access.Principa
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.Users.Get(ctx, sess.UserID)
+	p, err := s.PrincipalOf(ctx, sess.UserID)
+	if errors.Is(err, apperr.ErrDisabled) {
+		_ = s.Sessions.End(ctx, sess.ID, session.ReasonAccountDisable)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.SessionID, p.CSRFToken = sess.ID, sess.CSRFToken
+	return p, nil
+}
+
+// PrincipalOf is user id as a caller, with the role's keys, settings and data scope: the one
+// place that turns an account into what it may see and do (a console session, an
+// application's bound user). An unknown user is 20001, a disabled one 20004.
+func (s *Service) PrincipalOf(ctx context.Context, userID int64) (*access.Principal, error) {
+	u, err := s.Users.Get(ctx, userID)
 	if err != nil {
 		return nil, apperr.ErrNotLoggedIn
 	}
 	if u.Status != user.Enabled {
-		_ = s.Sessions.End(ctx, sess.ID, session.ReasonAccountDisable)
 		return nil, apperr.ErrDisabled
 	}
 	p := &access.Principal{UserID: u.ID, UserName: u.UserName, Root: u.Root, RoleID: u.RoleID, CustomerID: u.CustomerID,
-		SessionID: sess.ID, CSRFToken: sess.CSRFToken, Keys: map[string]bool{}}
+		Keys: map[string]bool{}}
 	if u.RoleID != 0 {
 		r, err := s.Roles.Get(ctx, u.RoleID)
 		if err != nil && !apperr.IsNotFound(err) {

@@ -61,6 +61,8 @@ type Config struct {
 	MessageDays      int           `name:"message-retention-days" help:"console messages older than this many days are purged (0 keeps them)"`
 	ActionLogDays    int           `name:"action-log-retention-days" help:"action-log rows (logins, logouts, operations) older than this many days are purged (0 keeps them)"`
 	ErrorLogDays     int           `name:"error-log-retention-days" help:"device alarms, faults and events that ended more than this many days ago are purged; open ones stay (0 keeps them)"`
+	OpenAPILogDays   int           `name:"openapi-log-retention-days" help:"OpenAPI request-log rows older than this many days are purged; the daily access statistics stay (0 keeps them)"`
+	OpenAPIRate      int           `name:"openapi-rate-per-minute" help:"signed OpenAPI calls one application may make per minute, across nodes (HTTP 429, code 40007, beyond)"`
 	ProtocolLogQueue int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
 	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
@@ -110,6 +112,8 @@ func Default() Config {
 		MessageDays:      180,
 		ActionLogDays:    365,
 		ErrorLogDays:     365,
+		OpenAPILogDays:   90,
+		OpenAPIRate:      600,
 		ProtocolLogQueue: 10000,
 
 		Storage:  "local",
@@ -216,8 +220,11 @@ func (c Config) Validate() error {
 	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 || c.MessageDays < 0 {
 		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval and command-timeout must be at least 1s, protocol-log-queue positive, protocol-log-retention-days and message-retention-days not negative")
 	}
-	if c.ActionLogDays < 0 || c.ErrorLogDays < 0 {
-		return fmt.Errorf("action-log-retention-days and error-log-retention-days must not be negative")
+	if c.ActionLogDays < 0 || c.ErrorLogDays < 0 || c.OpenAPILogDays < 0 {
+		return fmt.Errorf("action-log-retention-days, error-log-retention-days and openapi-log-retention-days must not be negative")
+	}
+	if c.OpenAPIRate < 1 {
+		return fmt.Errorf("openapi-rate-per-minute must be at least 1")
 	}
 	if err := c.checkPublicURL(); err != nil {
 		return err

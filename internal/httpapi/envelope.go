@@ -36,11 +36,17 @@ func writeOK(w http.ResponseWriter, data any) {
 // writeError answers a business error as HTTP 200 with its code; anything else is logged and
 // answered as an internal error with no detail.
 func writeError(w http.ResponseWriter, r *http.Request, locale string, err error) int {
+	return writeErrorStatus(w, r, locale, err, func(int) int { return http.StatusOK })
+}
+
+// writeErrorStatus is writeError with the HTTP status picked from the code (the OpenAPI's
+// statuses, openapi.HTTPStatus).
+func writeErrorStatus(w http.ResponseWriter, r *http.Request, locale string, err error, status func(code int) int) int {
 	var e *apperr.Error
 	if !errors.As(err, &e) {
 		slog.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		e = apperr.ErrInternal
 	}
-	writeJSON(w, http.StatusOK, Envelope{Code: e.Code, Message: i18n.T(locale, e.Key, e.Args), Data: e.Data})
+	writeJSON(w, status(e.Code), Envelope{Code: e.Code, Message: i18n.T(locale, e.Key, e.Args), Data: e.Data})
 	return e.Code
 }

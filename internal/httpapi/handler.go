@@ -13,6 +13,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
+	"chargeops/internal/application"
 	"chargeops/internal/auth"
 )
 
@@ -22,6 +23,8 @@ type Ctx struct {
 	W http.ResponseWriter
 	R *http.Request
 	P *access.Principal // nil on public routes without a session
+	// App is the calling application on a signed (OpenAPI) route; P is then its bound user.
+	App *application.App
 	// sessionErr is why an optional session was not resolved (20001-20004).
 	sessionErr error
 	Locale     string

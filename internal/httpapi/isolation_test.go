@@ -30,6 +30,7 @@ import (
 type isoWorld struct {
 	*org
 	power, low, anon                  *apitest.Client
+	powerApp, lowApp                  *apitest.Client // applications bound to power and low (signed routes)
 	roleA, modelA, itemA, aliasA, fwA int64
 	cmdA, blacklistA, lowUser         int64
 	uploadA                           string    // an object A's admin uploaded
@@ -103,8 +104,11 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 			"password": k.NewPassword(t, isoPassword), "roleId": roleID, "customerId": customer}))
 		return uid, o.env.Client().MustLogin(name, isoPassword)
 	}
-	_, w.power = user("beta_power", o.custB, role("beta everything", o.custB, 0, 3))
+	powerUser, power := user("beta_power", o.custB, role("beta everything", o.custB, 0, 3))
+	w.power = power
 	w.lowUser, w.low = user("alpha_low", o.custA, role("alpha lowest", o.custA, 5, 0))
+	w.powerApp = o.env.NewApp(r, "beta power link", powerUser)
+	w.lowApp = o.env.NewApp(r, "low link", w.lowUser)
 	return w
 }
 
@@ -413,6 +417,19 @@ func TestRouteIsolation(t *testing.T) {
 		for k, v := range w.applicationIsoScenarios() {
 			scenarios[k] = v
 		}
+		for k, v := range w.openapiIsoScenarios() {
+			scenarios[k] = v
+		}
+		// A signed route is called by an application bound to the same user.
+		as := func(c *apitest.Client, rt httpapi.Route) *apitest.Client {
+			if rt.Signed {
+				if c == w.power {
+					return w.powerApp
+				}
+				return w.lowApp
+			}
+			return c
+		}
 
 		t.Run("every route declares how its objects are scoped and has a scenario", func(t *testing.T) {
 			for _, rt := range routes {
@@ -438,14 +455,18 @@ func TestRouteIsolation(t *testing.T) {
 
 		before := w.snapshot(t)
 
-		t.Run("an anonymous caller reaches nothing behind a session", func(t *testing.T) {
+		t.Run("an anonymous caller reaches nothing behind a session or a signature", func(t *testing.T) {
 			for _, rt := range routes {
 				if rt.Access == httpapi.Public {
 					continue
 				}
+				want := apperr.NotLoggedIn
+				if rt.Signed {
+					want = apperr.SignatureMissing
+				}
 				a, _ := callText(t, w.anon, rt.Method, rt.Path, scenarios[rt.Method+" "+rt.Path].body)
-				if a.Code != apperr.NotLoggedIn {
-					t.Errorf("anonymous %s %s: code %d, want %d", rt.Method, rt.Path, a.Code, apperr.NotLoggedIn)
+				if a.Code != want {
+					t.Errorf("anonymous %s %s: code %d, want %d", rt.Method, rt.Path, a.Code, want)
 				}
 			}
 		})
@@ -457,7 +478,7 @@ func TestRouteIsolation(t *testing.T) {
 				if rt.Path == "/api/auth/sys/dev/events/stream" || rt.Path == "/api/auth/sys/message/stream" || rt.Path == "/api/unauth/logout" {
 					continue // the stream is read above; logout would end B's session and names nothing
 				}
-				a, text := callText(t, w.power, rt.Method, rt.Path, sc.body)
+				a, text := callText(t, as(w.power, rt), rt.Method, rt.Path, sc.body)
 				if got := leaks(text); len(got) > 0 {
 					t.Errorf("B %s leaks A's %v: %.300s", name, got, text)
 				}
@@ -475,7 +496,7 @@ func TestRouteIsolation(t *testing.T) {
 		t.Run("A's lowest-level user is refused what its levels do not allow", func(t *testing.T) {
 			for _, rt := range routes {
 				if rt.Objects == httpapi.PlatformOnly {
-					a, _ := callText(t, w.low, rt.Method, rt.Path, scenarios[rt.Method+" "+rt.Path].body)
+					a, _ := callText(t, as(w.low, rt), rt.Method, rt.Path, scenarios[rt.Method+" "+rt.Path].body)
 					if a.Code != apperr.NoPermission {
 						t.Errorf("customer-limited %s %s (platform only): code %d, want %d", rt.Method, rt.Path, a.Code, apperr.NoPermission)
 					}

@@ -8,15 +8,46 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"chargeops/internal/openapi"
 )
 
 // OpenAPI returns the OpenAPI 3 document of every route of the table, built from the handlers'
 // input and output types, so the document cannot drift from the code. api/openapi.json is a
 // committed copy (the React client's types are generated from it); a test keeps it current.
 func (s *Server) OpenAPI() []byte {
+	return document(s.routes, "chargeops API",
+		"Console and integration API of chargeops. Every answer is an envelope {code, message, data}; state-changing calls need the X-CSRF-Token header (docs/api.md). "+
+			"Paths under /openapi/v1/ are the OpenAPI for third-party applications: signed requests, no session (docs/openapi.md).")
+}
+
+// OpenAPIV1 is the document of the OpenAPI v1 alone (the signed routes), served to
+// integrators at /openapi/v1/openapi.json.
+func (s *Server) OpenAPIV1() []byte {
+	var signed []Route
+	for _, rt := range s.routes {
+		if rt.Signed {
+			signed = append(signed, rt)
+		}
+	}
+	return document(signed, "chargeops OpenAPI v1", openapiV1Description)
+}
+
+// openapiV1Description is the signature scheme, in the document itself (docs/openapi.md has
+// the guide and examples).
+const openapiV1Description = "The API for third-party applications. Every request is signed: headers X-App-Id (the application's appId), " +
+	"X-Timestamp (unix seconds, at most 300 s off), X-Nonce (16-64 characters of A-Z a-z 0-9 - _, used once) and X-Signature: lowercase hex " +
+	"HMAC-SHA256, keyed with the appSecret, of these lines joined by \\n: \"CHARGEOPS-HMAC-SHA256\", the method, the path, the canonical query " +
+	"(pairs percent-encoded as RFC 3986, sorted by key then value, joined by &), the hex SHA-256 of the body (of the empty string when none), " +
+	"the appId, the timestamp, the nonce. The application acts as its bound user: the same keys and data scope as that user in the console. " +
+	"Answers are an envelope {code, message, data}; refusals: 40001 headers missing or malformed, 40002 unknown appId, 40003 application disabled, " +
+	"40004 timestamp out of window, 40005 nonce replayed, 40006 wrong signature, 40007 rate limit (HTTP 429), 40008 too many wrong signatures, " +
+	"40009 bound user disabled, 20013 no permission, 10002 not found, 10001 invalid input."
+
+func document(routes []Route, title, description string) []byte {
 	g := &schemaGen{components: map[string]any{}, types: map[string]reflect.Type{}}
 	paths := map[string]map[string]any{}
-	for _, rt := range s.routes {
+	for _, rt := range routes {
 		op := map[string]any{
 			"summary":     rt.Summary,
 			"operationId": operationID(rt.Method, rt.Path),
@@ -47,6 +78,9 @@ func (s *Server) OpenAPI() []byte {
 			op["x-permission"] = "root"
 			op["description"] = "Super admin only."
 		}
+		if rt.Signed {
+			op["security"] = []any{map[string]any{"appId": []string{}, "timestamp": []string{}, "nonce": []string{}, "signature": []string{}}}
+		}
 		if rt.Method == "GET" {
 			if params := g.queryParams(rt.Handler.in); len(params) > 0 {
 				op["parameters"] = params
@@ -61,14 +95,18 @@ func (s *Server) OpenAPI() []byte {
 	}
 	doc := map[string]any{
 		"openapi": "3.0.3",
-		"info": map[string]any{"title": "chargeops API", "version": "1",
-			"description": "Console and integration API of chargeops. Every answer is an envelope {code, message, data}; state-changing calls need the X-CSRF-Token header (docs/api.md)."},
-		"paths": paths,
+		"info":    map[string]any{"title": title, "version": "1", "description": description},
+		"paths":   paths,
 		"components": map[string]any{
 			"schemas": g.components,
 			"securitySchemes": map[string]any{
-				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": TokenCookie},
-				"csrf":    map[string]any{"type": "apiKey", "in": "header", "name": CSRFHeader},
+				"session":   map[string]any{"type": "apiKey", "in": "cookie", "name": TokenCookie},
+				"csrf":      map[string]any{"type": "apiKey", "in": "header", "name": CSRFHeader},
+				"appId":     map[string]any{"type": "apiKey", "in": "header", "name": openapi.HeaderAppID},
+				"timestamp": map[string]any{"type": "apiKey", "in": "header", "name": openapi.HeaderTimestamp},
+				"nonce":     map[string]any{"type": "apiKey", "in": "header", "name": openapi.HeaderNonce},
+				"signature": map[string]any{"type": "apiKey", "in": "header", "name": openapi.HeaderSignature,
+					"description": "HMAC-SHA256 of the canonical request (see info.description of /openapi/v1/openapi.json)"},
 			},
 		},
 		"security": []any{map[string]any{"session": []string{}, "csrf": []string{}}},

@@ -1,6 +1,9 @@
 package httpapi
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Access says who may call a route.
 type Access int
@@ -49,6 +52,10 @@ type Route struct {
 	MaxBody int
 	// RawBody: the handler reads the body itself, of any type (signed object uploads).
 	RawBody bool
+	// Signed routes are the OpenAPI's (docs/openapi.md): the caller is an application proven
+	// by its request signature, acting as its bound user (no session, no CSRF token); keys,
+	// scope and the action log then work as for a console session.
+	Signed  bool
 	Tag     string
 	Summary string
 	Handler Handler
@@ -84,7 +91,7 @@ func (rt Route) locked() bool {
 // who may call what. The keys are those of api/permissions.json (spec §6); the interface rows
 // that an administrator can edit are seeded from this table.
 func (s *Server) routeTable() []Route {
-	return append([]Route{
+	return slices.Concat([]Route{
 		// Sign-in (no session)
 		{Method: "GET", Path: "/api/unauth/config", Objects: NoObjects, Why: "settings and one-time values a sign-in needs; no stored object", Access: Public, Tag: "auth", Summary: "Console settings before sign-in", Handler: H(s.publicConfig)},
 		{Method: "GET", Path: "/api/unauth/login/key", Objects: NoObjects, Why: "settings and one-time values a sign-in needs; no stored object", Access: Public, Tag: "auth", Summary: "Login public key and one-time nonce", Handler: H(s.loginKey)},
@@ -204,5 +211,9 @@ func (s *Server) routeTable() []Route {
 		// Mail outbox and logs
 		{Method: "POST", Path: "/api/auth/sys/mail/outbox/list", Objects: PlatformOnly, Access: Root, Tag: "system", Summary: "Mails kept in the outbox (no SMTP configured)", Handler: H(s.outboxList)},
 		{Method: "POST", Path: "/api/auth/sys/logs/action/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_logs_action"}, Tag: "logs", Summary: "Action log", Handler: H(s.actionLogList)},
-	}, append(append(append(append(append(append(append(s.fleetRoutes(), s.storageRoutes()...), s.messageRoutes()...), s.attachRoutes()...), s.docsRoutes()...), s.ticketRoutes()...), s.logsRoutes()...), s.applicationRoutes()...)...)
+	},
+		// One group per domain, each in its routes_<domain>.go.
+		s.fleetRoutes(), s.storageRoutes(), s.messageRoutes(), s.attachRoutes(), s.docsRoutes(), s.ticketRoutes(), s.logsRoutes(),
+		s.applicationRoutes(), s.openapiRoutes(),
+	)
 }

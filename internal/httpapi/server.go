@@ -35,6 +35,7 @@ import (
 	"chargeops/internal/memstat"
 	"chargeops/internal/menu"
 	"chargeops/internal/notify"
+	"chargeops/internal/openapi"
 	"chargeops/internal/role"
 	"chargeops/internal/secret"
 	"chargeops/internal/site"
@@ -81,6 +82,10 @@ type Deps struct {
 	Tickets *ticket.Service
 	// Apps: applications, their appId and encrypted secrets (nil in the openapi command).
 	Apps *application.Service
+	// Signatures checks the OpenAPI's signed calls; RequestLog keeps them (the request
+	// log). Both nil in the openapi command.
+	Signatures *openapi.Guard
+	RequestLog *openapi.Log
 }
 
 // Options shape the HTTP behaviour.
@@ -122,6 +127,13 @@ func New(d Deps, o Options, reg prometheus.Registerer) *Server {
 	s.mux.HandleFunc("GET /api/openapi.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(s.OpenAPI())
+	})
+	s.mux.HandleFunc("GET /openapi/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(s.OpenAPIV1())
+	})
+	s.mux.HandleFunc("/openapi/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, Envelope{Code: apperr.NotFound, Message: i18n.T(s.locale(r), "err.api_not_found", nil)})
 	})
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, Envelope{Code: apperr.NotFound, Message: i18n.T(s.locale(r), "err.api_not_found", nil)})
@@ -217,12 +229,21 @@ func (s *Server) api(rt Route) http.Handler {
 			Client: auth.Client{IP: s.clientIP(r), UserAgent: r.UserAgent()}}
 		code := s.serveAPI(c, rt)
 		s.metrics.observe(rt.Method+" "+rt.Path, code, time.Since(start))
+		if rt.Signed {
+			s.logSigned(c, rt, code, time.Since(start))
+		}
 	})
 }
 
 func (s *Server) serveAPI(c *Ctx, rt Route) int {
 	w, r := c.W, c.R
 	fail := func(err error) int {
+		if rt.Signed {
+			if e, ok := apperr.As(err); ok && openapi.HTTPStatus(e.Code) == http.StatusTooManyRequests {
+				w.Header().Set("Retry-After", "60")
+			}
+			return writeErrorStatus(w, r, c.Locale, err, openapi.HTTPStatus)
+		}
 		// Cookies are headers: clear them before the answer is written.
 		if e, ok := apperr.As(err); ok && e.Code >= apperr.NotLoggedIn && e.Code <= apperr.AccountDisabled {
 			s.clearCookies(w, r)
@@ -246,7 +267,11 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 		}
 		c.body = body
 	}
-	if rt.Access != Public || rt.OptionalSession {
+	if rt.Signed {
+		if err := s.signedCaller(c); err != nil {
+			return fail(err)
+		}
+	} else if rt.Access != Public || rt.OptionalSession {
 		cookie, _ := r.Cookie(TokenCookie)
 		token := ""
 		if cookie != nil {
@@ -263,7 +288,7 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 			c.sessionErr = err
 		}
 	}
-	if c.P != nil && r.Method != http.MethodGet && r.Header.Get(CSRFHeader) != c.P.CSRFToken {
+	if c.P != nil && !rt.Signed && r.Method != http.MethodGet && r.Header.Get(CSRFHeader) != c.P.CSRFToken {
 		return fail(apperr.ErrCSRF)
 	}
 	readOnlyRefusal := c.P != nil && c.P.ReadOnly && rt.Access == Keys && !rt.reads()

@@ -50,8 +50,15 @@ func TestEveryAuthRouteNamesKnownKeys(t *testing.T) {
 	s := New(Deps{}, Options{}, nil)
 	for _, rt := range s.Routes() {
 		isAuth := strings.HasPrefix(rt.Path, "/api/auth/")
-		if isAuth == (rt.Access == Public) {
+		isV1 := strings.HasPrefix(rt.Path, "/openapi/v1/")
+		if isV1 != rt.Signed {
+			t.Errorf("%s: /openapi/v1 routes and only they are signed", rt.Path)
+		}
+		if !isV1 && isAuth == (rt.Access == Public) {
 			t.Errorf("%s: /api/auth routes need a session, /api/unauth routes none", rt.Path)
+		}
+		if isV1 && rt.Access == Public {
+			t.Errorf("%s: an OpenAPI route needs a signature", rt.Path)
 		}
 		if rt.Access == Keys && len(rt.Keys) == 0 {
 			t.Errorf("%s declares key access with no keys", rt.Path)

@@ -3584,6 +3584,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi/v1/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Command history of a device or a batch (newest first; paged)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getOpenapiV1Commands"];
+        put?: never;
+        /**
+         * Send a remote operation (control type 1-11) to one or more devices; answers the command ids
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postOpenapiV1Commands"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/commands/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A command and its result (1 waiting, 2 success, 3 failed, 4 timeout, 5 offline)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getOpenapiV1CommandsDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Devices in scope (status, site, model, customer, keyword; paged, bounded total)
+         * @description Needs any one of the permission keys: auth_device_list.
+         */
+        get: operations["getOpenapiV1Devices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/devices/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One device
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_edit, auth_device_info.
+         */
+        get: operations["getOpenapiV1DevicesDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/devices/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Meter series of a device over a time range (names comma-separated; step in minutes)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getOpenapiV1DevicesSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/devices/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's live status: online, status, connectors and latest values
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getOpenapiV1DevicesStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alarms, faults and offline/unavailable events (device, site, kind, status, level, time; paged)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit, auth_site_detail.
+         */
+        get: operations["getOpenapiV1Events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/protocol-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Protocol log frames (SN, type 0 open, 1 close, 2 received, 3 sent; time range; keyset cursor)
+         * @description Needs any one of the permission keys: auth_logs_protocol.
+         */
+        get: operations["getOpenapiV1Protocollogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Charging sessions (device, site, start-time range, open; newest first; keyset cursor)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getOpenapiV1Sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sites in scope (name, customer, status; paged)
+         * @description Needs any one of the permission keys: auth_site_list.
+         */
+        get: operations["getOpenapiV1Sites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4507,6 +4711,24 @@ export interface components {
             max?: number;
             min?: number;
             time?: number;
+        };
+        FleetSessionList: {
+            list?: components["schemas"]["FleetSessionView"][];
+            next?: string;
+        };
+        FleetSessionView: {
+            connectorId?: number;
+            deviceId?: number;
+            energyWh?: number;
+            id?: number;
+            idTag?: string;
+            meterStart?: number;
+            meterStop?: number;
+            reason?: string;
+            siteId?: number;
+            sn?: string;
+            startedAt?: number;
+            stoppedAt?: number;
         };
         FleetStatusEvent: {
             alarmStatus?: number;
@@ -10395,6 +10617,339 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["AttachPublicInfo"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Commands: {
+        parameters: {
+            query?: {
+                batchId?: string;
+                deviceId?: number;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetCommandView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postOpenapiV1Commands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetSendInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSendResult"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1CommandsDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetCommandView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Devices: {
+        parameters: {
+            query?: {
+                alarmStatus?: number | null;
+                customerId?: number;
+                keyword?: string;
+                modelId?: number;
+                page?: number;
+                pageSize?: number;
+                restarting?: boolean | null;
+                siteId?: number;
+                sort?: string;
+                status?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DeviceList"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1DevicesDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Device"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1DevicesSeries: {
+        parameters: {
+            query?: {
+                connectorId?: number;
+                deviceId?: number;
+                endTime?: number;
+                names?: string;
+                startTime?: number;
+                step?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSeries"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1DevicesStatus: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetRuntimeView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Events: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+                endTime?: number;
+                kind?: number | null;
+                level?: number | null;
+                page?: number;
+                pageSize?: number;
+                siteId?: number;
+                sn?: string;
+                sort?: string;
+                startTime?: number;
+                status?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListAlarmView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Protocollogs: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                endTime?: number;
+                page?: number;
+                pageSize?: number;
+                sn?: string;
+                sort?: string;
+                startTime?: number;
+                type?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetLogList"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Sessions: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                deviceId?: number;
+                endTime?: number;
+                open?: boolean | null;
+                pageSize?: number;
+                siteId?: number;
+                startTime?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSessionList"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Sites: {
+        parameters: {
+            query?: {
+                customerId?: number;
+                name?: string;
+                page?: number;
+                pageSize?: number;
+                sort?: string;
+                status?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListSite"];
                         message: string;
                     };
                 };

@@ -1,0 +1,37 @@
+package i18n
+
+// openapiMessages: the OpenAPI v1's refusals (docs/openapi.md, "Errors").
+var openapiMessages = map[string][2]string{
+	"err.openapi_headers":          {"Signed request expected: X-App-Id, X-Timestamp (unix seconds), X-Nonce (16-64 characters of A-Z a-z 0-9 - _) and X-Signature (64 hex digits)", "需要签名请求：X-App-Id、X-Timestamp（Unix 秒）、X-Nonce（16-64 个 A-Z a-z 0-9 - _ 字符）和 X-Signature（64 位十六进制）"},
+	"err.openapi_app_unknown":      {"Unknown appId", "appId 不存在"},
+	"err.openapi_app_disabled":     {"This application is disabled", "该应用已停用"},
+	"err.openapi_timestamp":        {"The timestamp is more than {seconds} s from the server's clock (server time {server})", "时间戳与服务器时间相差超过 {seconds} 秒（服务器时间 {server}）"},
+	"err.openapi_nonce":            {"This nonce was already used: send every request with a new nonce", "该 nonce 已使用过：每个请求须使用新的 nonce"},
+	"err.openapi_signature":        {"The signature does not match the request", "签名与请求不符"},
+	"err.openapi_rate_limited":     {"Too many calls: at most {limit} per minute for one application", "调用过于频繁：每个应用每分钟最多 {limit} 次"},
+	"err.openapi_signature_locked": {"Too many wrong signatures: this application is refused for a while", "签名错误次数过多：该应用暂时被拒绝"},
+	"err.openapi_app_user":         {"The application's bound user is disabled or no longer exists", "应用绑定的用户已停用或不存在"},
+}
+
+// openapiInterfaceNames: the Chinese names of the OpenAPI v1 routes
+// (internal/httpapi/routes_openapi.go).
+var openapiInterfaceNames = map[string]string{
+	"GET /openapi/v1/devices":         "开放接口：设备列表",
+	"GET /openapi/v1/devices/detail":  "开放接口：设备详情",
+	"GET /openapi/v1/devices/status":  "开放接口：设备实时状态",
+	"GET /openapi/v1/devices/series":  "开放接口：设备计量曲线",
+	"GET /openapi/v1/sites":           "开放接口：站点列表",
+	"GET /openapi/v1/events":          "开放接口：告警与事件",
+	"POST /openapi/v1/commands":       "开放接口：下发远程操作",
+	"GET /openapi/v1/commands":        "开放接口：指令记录",
+	"GET /openapi/v1/commands/detail": "开放接口：指令及结果",
+	"GET /openapi/v1/protocol-logs":   "开放接口：协议日志",
+	"GET /openapi/v1/sessions":        "开放接口：充电会话",
+}
+
+func init() {
+	register(openapiMessages)
+	for k, v := range openapiInterfaceNames {
+		interfaceNames[k] = v
+	}
+}
