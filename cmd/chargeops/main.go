@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"chargeops/internal/app"
 	"chargeops/internal/config"
@@ -213,6 +214,8 @@ func serve(ctx context.Context, args []string, demo bool) error {
 		o.Logger = slog.Default().With("component", "sim")
 		go sim.Run(ctx, o)
 		slog.Info("simulating the demo fleet", "chargers", len(o.SNs))
+		// and a billing system calls the OpenAPI (docs/openapi.md)
+		go demoseed.RunIntegration(ctx, a, "http://127.0.0.1:"+port, 20*time.Second)
 	}
 	slog.Info("chargeops is running", "url", consoleURL(ln.Addr()), "db", d.Dialect().String(), "version", app.Version)
 	fmt.Printf("\n  chargeops console: %s\n", consoleURL(ln.Addr()))

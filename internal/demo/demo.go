@@ -167,7 +167,7 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 	manage := append(append([]string{}, operate...), "auth_issue_share", "auth_site_add", "auth_site_edit", "auth_device_add", "auth_device_edit",
 		"auth_system", "auth_user", "auth_user_list", "auth_user_add", "auth_user_edit", "auth_user_detail", "auth_user_customerStationList",
 		"auth_logs", "auth_logs_action", "auth_logs_protocol", "auth_logs_error",
-		"auth_application", "auth_application_list", "auth_application_add", "auth_application_edit", "auth_application_detail")
+		"auth_application", "auth_application_list", "auth_application_add", "auth_application_edit", "auth_application_detail", "auth_openapi_app")
 	roles := []roleSpec{
 		{"Platform administrator", access.AllKeys(), access.RoleSettings{WebSSHAccess: 1}},
 		{"Customer staff", manage, access.RoleSettings{CustomerAccess: 1, WebSSHLevel: 2, CfgReadLevel: 2, CfgWriteLevel: 2, CfgDownloadLevel: 2, ParamLevel: 2, DocLevel: 2, AttachLevel: 2}},
