@@ -1,4 +1,4 @@
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
 // lazy page chunks are transformed on first use: give findBy* more than the default 1 s
@@ -32,4 +32,12 @@ afterEach(() => {
   cleanup();
   sessionStorage.clear();
   localStorage.clear();
+});
+
+// React's scheduler may still hold work when a file's last test ends (a lazy page resolving on a
+// loaded machine): let it run while the DOM exists, or it throws "window is not defined" once
+// jsdom is torn down (seen in CI as an unhandled error of app.test.tsx).
+afterAll(async () => {
+  cleanup();
+  await new Promise((resolve) => setTimeout(resolve, 200));
 });
