@@ -6,6 +6,7 @@ require (
 	github.com/dchest/captcha v1.1.0
 	github.com/emersion/go-smtp v0.25.1
 	github.com/gorilla/websocket v1.5.3
+	github.com/hashicorp/yamux v0.1.2
 	github.com/jackc/pgx/v5 v5.7.6
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/lorenzodonini/ocpp-go v0.19.0

@@ -39,7 +39,9 @@ import (
 	"chargeops/internal/menu"
 	"chargeops/internal/notify"
 	"chargeops/internal/openapi"
+	"chargeops/internal/openapi/webhook"
 	"chargeops/internal/ratelimit"
+	"chargeops/internal/remote"
 	"chargeops/internal/role"
 	"chargeops/internal/session"
 	"chargeops/internal/setting"
@@ -74,8 +76,11 @@ type App struct {
 	Notify    *notify.Service // messages and alarm mail from device events
 	Uploads   *storage.Service
 	Attach    *attach.Service
+	Remote    *remote.Service // remote links, the chargers' web pages and terminals
 	// RequestLog is the OpenAPI's request log writer (docs/openapi.md).
 	RequestLog *openapi.Log
+	// Webhooks: the applications' webhooks and their delivery worker (docs/webhooks.md).
+	Webhooks *webhook.Service
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
 }
@@ -164,13 +169,25 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		}
 	})
 	apps := application.New(d, setting.NewStore(d), a.Users, uploads)
-	a.RequestLog = openapi.NewLog(d)
+	if a.Remote, err = remote.New(ctx, d, setting.NewStore(d), a.Fleet, actions, remote.Options{Node: a.Fleet.Options().Node,
+		NodeURL: cfg.NodeBase(), PublicURL: linkBase, IdleTimeout: cfg.RemoteIdle}); err != nil {
+		return nil, err
+	}
+	a.RequestLog = openapi.NewLog(d, loc)
+	cidrs, err := webhook.ParseCIDRs(cfg.WebhookAllowCIDRs)
+	if err != nil {
+		return nil, fmt.Errorf("webhook-allow-cidrs: %w", err)
+	}
+	a.Webhooks = webhook.New(d, apps, a.Auth, webhook.Options{Destinations: webhook.Destinations{AllowPrivate: cfg.WebhookAllowPrivate, Allow: cidrs}})
+	a.Fleet.OnEvents(a.Webhooks.OnEvent)
+	a.Fleet.OnStatus(a.Webhooks.OnStatus)
+	a.Fleet.OnCommandResults(a.Webhooks.OnCommandResult)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
 		Tickets: ticket.New(d, uploads, a.Limiter), Apps: apps, Signatures: openapi.NewGuard(d, apps, a.Auth, openapi.Options{RatePerMinute: cfg.OpenAPIRate}),
-		RequestLog: a.RequestLog},
+		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -192,6 +209,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	srv.RegisterOnShutdown(endStreams)
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)
+	go a.Remote.Run(ctx)
 	defer a.StartWorkers(ctx)() // stopped after the fleet's last commit (deferred: runs last)
 	if a.Cfg.OCPPAddr != "" {
 		if err := a.serveOCPP(ctx); err != nil {
@@ -209,6 +227,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	a.Gateway.Close() // hijacked WebSockets are not closed by Shutdown
+	a.Remote.Shutdown()
 	if err := srv.Shutdown(shutCtx); err != nil {
 		return err
 	}
@@ -272,9 +291,12 @@ func (a *App) housekeeping(ctx context.Context) {
 // OutboxKeep is how long mail stays in the outbox after it was queued.
 const OutboxKeep = 30 * 24 * time.Hour
 
+// WebhookKeep is how long delivered and failed webhook deliveries are kept.
+const WebhookKeep = 30 * 24 * time.Hour
+
 // purgeRetained deletes what outlived its retention: unconfirmed uploads and their objects,
 // old messages, sent alarm-mail and handled notifier rows, old outbox mail and share access logs,
-// old action-log rows and long-ended device events (the error log).
+// old action-log rows, long-ended device events (the error log) and webhook deliveries.
 func (a *App) purgeRetained(ctx context.Context) {
 	if _, err := a.Uploads.PurgeAbandoned(ctx); err != nil {
 		slog.Warn("housekeeping: uploads", "err", err)
@@ -293,6 +315,9 @@ func (a *App) purgeRetained(ctx context.Context) {
 	}
 	if _, err := fleet.PurgeEndedEvents(ctx, a.DB, a.Cfg.ErrorLogDays); err != nil {
 		slog.Warn("housekeeping: error log", "err", err)
+	}
+	if _, err := a.Webhooks.Purge(ctx, WebhookKeep); err != nil {
+		slog.Warn("housekeeping: webhook deliveries", "err", err)
 	}
 	if a.Cfg.OpenAPILogDays > 0 {
 		if _, err := a.RequestLog.Purge(ctx, time.Now().AddDate(0, 0, -a.Cfg.OpenAPILogDays)); err != nil {
@@ -356,15 +381,17 @@ func (n fleetNotifier) DeviceChanged(ctx context.Context, id int64) {
 
 func (n fleetNotifier) DeviceGone(sn string) { n.f.Drop(sn, "disabled or deleted") }
 
-// StartWorkers starts the notifier (device events → messages and alarm mail) and the outbox's
-// SMTP worker. They outlive ctx's end until the returned function is called, so what the
-// fleet commits while shutting down is still recorded; the function stops and waits for them.
+// StartWorkers starts the notifier (device events → messages and alarm mail), the outbox's
+// SMTP worker and the webhooks' delivery worker. They outlive ctx's end until the returned
+// function is called, so what the fleet commits while shutting down is still recorded; the
+// function stops and waits for them.
 func (a *App) StartWorkers(ctx context.Context) (stop func()) {
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); a.Notify.Run(wctx) }()
 	go func() { defer wg.Done(); a.Mailer.Run(wctx) }()
+	go func() { defer wg.Done(); a.Webhooks.Run(wctx) }()
 	return func() {
 		cancel()
 		wg.Wait()

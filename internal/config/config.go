@@ -80,6 +80,14 @@ type Config struct {
 	S3Insecure  bool          `name:"s3-insecure" help:"reach the S3 endpoint over plain http"`
 	S3PathStyle bool          `name:"s3-path-style" help:"address the bucket in the path (MinIO) instead of the host name"`
 	LinkTTL     time.Duration `name:"link-ttl" help:"validity of signed upload targets and download links"`
+
+	// Remote access: links, the charger's web page, the SSH terminal (docs/remote-access.md).
+	RemoteIdle time.Duration `name:"remote-idle-timeout" help:"a terminal session without input for this long is closed"`
+	NodeURL    string        `name:"node-url" help:"the URL other nodes of a cluster reach this node at, for remote-access streams held here (empty: http://<addr>, with the host name when addr has no host)"`
+
+	// Webhooks of the OpenAPI (docs/webhooks.md): where deliveries may go.
+	WebhookAllowPrivate bool   `name:"webhook-allow-private" help:"let webhooks reach loopback, private (RFC 1918, fc00::/7), shared (100.64.0.0/10) and link-local addresses; cloud metadata addresses stay refused"`
+	WebhookAllowCIDRs   string `name:"webhook-allow-cidrs" help:"comma-separated networks (e.g. 10.20.0.0/16,192.168.5.7) webhooks may reach whatever their kind"`
 }
 
 // Default returns the built-in defaults.
@@ -119,6 +127,8 @@ func Default() Config {
 		Storage:  "local",
 		S3Region: "oss-cn-hongkong",
 		LinkTTL:  time.Hour,
+
+		RemoteIdle: 10 * time.Minute,
 	}
 }
 
@@ -235,6 +245,12 @@ func (c Config) Validate() error {
 	if err := c.checkStorage(); err != nil {
 		return err
 	}
+	if err := c.checkRemote(); err != nil {
+		return err
+	}
+	if err := c.checkWebhookCIDRs(); err != nil {
+		return err
+	}
 	switch c.SMTPTLS {
 	case "starttls", "tls", "none":
 	default:
@@ -338,6 +354,53 @@ func (c Config) checkStorage() error {
 	}
 	if c.LinkTTL < time.Minute || c.LinkTTL > 7*24*time.Hour {
 		return fmt.Errorf("link-ttl must be between 1m and 168h, not %s", c.LinkTTL)
+	}
+	return nil
+}
+
+// checkRemote: remote-idle-timeout at least 1 s; node-url empty or an absolute http(s) URL.
+func (c Config) checkRemote() error {
+	if c.RemoteIdle < time.Second {
+		return fmt.Errorf("remote-idle-timeout must be at least 1s, not %s", c.RemoteIdle)
+	}
+	if c.NodeURL != "" {
+		u, err := url.Parse(c.NodeURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("node-url must be an absolute http or https URL such as http://10.0.0.5:8080, not %q", c.NodeURL)
+		}
+	}
+	return nil
+}
+
+// NodeBase is where other nodes reach this one (docs/remote-access.md, "Across nodes"):
+// --node-url, else http://<addr>, with this machine's host name when addr names no host.
+func (c Config) NodeBase() string {
+	if c.NodeURL != "" {
+		return strings.TrimRight(c.NodeURL, "/")
+	}
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return "http://" + c.Addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host, _ = os.Hostname()
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// checkWebhookCIDRs: webhook-allow-cidrs is a comma-separated list of networks or addresses.
+func (c Config) checkWebhookCIDRs() error {
+	for part := range strings.SplitSeq(c.WebhookAllowCIDRs, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if _, err := netip.ParsePrefix(part); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(part); err != nil {
+			return fmt.Errorf("webhook-allow-cidrs: %q is neither a network such as 10.20.0.0/16 nor an address", part)
+		}
 	}
 	return nil
 }

@@ -67,9 +67,9 @@ func controls(codes ...int) []devmodel.Item {
 
 var models = []modelSpec{
 	{"AC-7kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
-	{"AC-22kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
+	{"AC-22kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)...)},
 	{"DC-120kW", devmodel.TypeChargingPile, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)...)},
-	{"ESS-215kWh", devmodel.TypeEnergyPile, "Harbour Power", append(append([]devmodel.Item{}, ocppParams[:3]...), controls(1, 3, 5, 6, 9, 10, 11)...)},
+	{"ESS-215kWh", devmodel.TypeEnergyPile, "Harbour Power", append(append([]devmodel.Item{}, ocppParams[:3]...), controls(1, 3, 5, 6, 7, 8, 9, 10, 11)...)},
 	{"V2G-11kW", devmodel.TypeV2G, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
 }
 
@@ -80,6 +80,9 @@ var sites = []siteSpec{
 	{"HKHE", "Kowloon Bay Car Park", "HK-KB-01", "Kowloon Bay, Hong Kong", []string{"AC-7kW", "V2G-11kW"}, 10},
 	{"HKHE", "Tsuen Wan Logistics Hub", "HK-TW-01", "Tsuen Wan, Hong Kong", []string{"DC-120kW", "ESS-215kWh", "V2G-11kW"}, 8},
 }
+
+// Remote links (control types 7 and 8, docs/remote-access.md): DC-120kW and ESS-215kWh support
+// SSH and WEB, AC-22kW WEB only (AC models have no SSH); AC-7kW and V2G-11kW list no link.
 
 // Seed fills an empty organisation and returns the demo accounts and the devices' SNs. It does
 // nothing (and returns nothing) when customers already exist.

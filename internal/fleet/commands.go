@@ -41,6 +41,17 @@ type SendInput struct {
 	DeviceIDs   []int64 `json:"deviceIds"`
 	ControlType int     `json:"controlType"`
 	Params      Params  `json:"params"`
+	// Tunnel is the remote-access service's grant for a VPN start (internal/remote,
+	// docs/remote-access.md): the one-time token and the URL the charger dials back. Never
+	// read from a request body; the command record keeps the token masked.
+	Tunnel *TunnelGrant `json:"-"`
+}
+
+// TunnelGrant is what a VPN start tells the charger besides the link kind and account.
+type TunnelGrant struct {
+	Token     string `json:"token"`     // one-time, 128-bit, hex; only its hash is stored
+	URL       string `json:"url"`       // ws(s)://<public url>/remote/tunnel
+	ExpiresAt int64  `json:"expiresAt"` // the link's end (unix ms)
 }
 
 // SentCommand is the per-device answer of Send. A device that got no command (busy, disabled,
@@ -117,13 +128,18 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 			return res, err
 		}
 	}
+	if in.ControlType != CtlVPNStart {
+		in.Tunnel = nil
+	}
+	stored := in.Params
 	if in.ControlType == CtlVPNStart || in.ControlType == CtlVPNStop {
-		in.Params.Data = linkData(p, in.ControlType, in.Params.Link)
+		in.Params.Data = linkData(p, in.ControlType, in.Params.Link, in.Tunnel)
+		stored.Data = linkData(p, in.ControlType, in.Params.Link, in.Tunnel.masked())
 	}
 	res.BatchID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	// The row keeps the parameters with credentials masked; the command that runs carries
 	// in.Params, the real values, in memory (and over NATS to the node holding the socket).
-	params, _ := json.Marshal(in.Params)
+	params, _ := json.Marshal(stored)
 	params, _ = secret.MaskJSON(params)
 	anyBusy := false
 	for _, t := range targets {
@@ -206,18 +222,42 @@ func validateParams(ct int, p *Params) error {
 }
 
 // linkData is the DataTransfer data of a VPN start or stop: the link kind and, to start, the
-// device account the caller's role opens it with. The core writes it, never the caller
-// (docs/decisions.md, "Levels").
-func linkData(p *access.Principal, ct int, link string) string {
+// device account the caller's role opens it with and, when the remote-access service opens
+// the link, its tunnel grant. The core writes it, never the caller (docs/decisions.md,
+// "Levels"; docs/remote-access.md).
+func linkData(p *access.Principal, ct int, link string, g *TunnelGrant) string {
 	d := struct {
-		Link    string `json:"link"`
-		Account string `json:"account,omitempty"`
+		Link      string `json:"link"`
+		Account   string `json:"account,omitempty"`
+		Token     string `json:"token,omitempty"`
+		URL       string `json:"url,omitempty"`
+		ExpiresAt int64  `json:"expiresAt,omitempty"`
 	}{Link: link}
 	if ct == CtlVPNStart {
 		d.Account = access.LinkAccount(p)
+		if g != nil {
+			d.Token, d.URL, d.ExpiresAt = g.Token, g.URL, g.ExpiresAt
+		}
 	}
 	b, _ := json.Marshal(d)
 	return string(b)
+}
+
+// masked is the grant as the command record keeps it: the token masked.
+func (g *TunnelGrant) masked() *TunnelGrant {
+	if g == nil {
+		return nil
+	}
+	c := *g
+	c.Token = secret.Mask
+	return &c
+}
+
+// CheckLink reports whether p may open (or close) a remote link of kind on a device of
+// modelID: the check a VPN start gets in Send (the control item's level against the role's
+// WEB/SSH access and level; docs/decisions.md, "Levels").
+func (s *Service) CheckLink(ctx context.Context, p *access.Principal, modelID int64, kind string) error {
+	return s.checkControl(ctx, p, modelID, SendInput{ControlType: CtlVPNStart, Params: Params{Link: kind}})
 }
 
 // sendCheck is what checkModel needs of one Send call.
@@ -450,6 +490,9 @@ func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct i
 	if !online {
 		id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, message, batch_id, user_id, user_name, deadline_at, created_at, finished_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, ResultOffline, "err.device_offline", batch, p.UserID, p.UserName, now, now, now)
+		if err == nil {
+			s.commandEnded(CommandResult{CommandID: id, DeviceID: t.id, SN: t.sn, ControlType: ct, Result: ResultOffline, Message: "err.device_offline", At: now})
+		}
 		return id, ResultOffline, err
 	}
 	deadline := now + s.opt.CommandTimeout.Milliseconds()
@@ -491,7 +534,8 @@ func (s *Service) run(link Link, cmd Command) {
 	}
 	answer := secret.MaskString(string(out.Answer)) // a GetConfiguration answer may list the AuthorizationKey
 	// the charger's answer is device data: it is written by the ingest pipeline like the rest
-	if err := s.Ingest.Exec(context.Background(), sqlCommandResult, out.Result, out.Message, answer, db.NowMS(), cmd.ID, ResultWaiting); err != nil {
+	ended := CommandResult{CommandID: cmd.ID, DeviceID: cmd.DeviceID, SN: cmd.SN, ControlType: cmd.ControlType, Result: out.Result, Message: out.Message, At: db.NowMS()}
+	if err := s.endCommand(context.Background(), ended, answer); err != nil {
 		slog.Error("command result not saved", "id", cmd.ID, "err", err)
 	}
 }

@@ -260,6 +260,7 @@ func (s *Service) recompute(ctx context.Context, b *Batch, deviceID int64) error
 	b.AfterCommit(func() {
 		ev.Time = db.NowMS()
 		s.Hub.Publish(ev)
+		s.statusChanged(ev)
 	})
 	return nil
 }

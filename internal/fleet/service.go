@@ -43,8 +43,11 @@ type Service struct {
 	hot      hotDevices
 	sessions openSessions
 	wg       sync.WaitGroup
-	// eventHook hears of committed event changes (eventhook.go)
-	eventHook atomic.Pointer[func(EventChange)]
+	// eventHook, statusHook and commandHook hear of committed event changes, status changes
+	// and command results (eventhook.go)
+	eventHook   atomic.Pointer[func(EventChange)]
+	statusHook  atomic.Pointer[func(StatusEvent)]
+	commandHook atomic.Pointer[func(CommandResult)]
 	// diagHook hears of completed diagnostics uploads (diaghook.go)
 	diagHook atomic.Pointer[func(context.Context, DiagnosticsUpload)]
 }

@@ -38,6 +38,7 @@ type isoWorld struct {
 	ticket                            isoTicket // a ticket of A and its share (isolation_ticket_test.go)
 	docs                              isoDocs   // a category and document of A (isolation_docs_test.go)
 	app                               int64     // an application of A (isolation_application_test.go)
+	webhook                           int64     // a webhook of A's application (isolation_webhook_test.go)
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -82,6 +83,7 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	w.ticket = seedIsoTicket(t, w)
 	w.docs = seedIsoDocs(t, w)
 	w.app = seedIsoApp(t, w)
+	w.webhook = seedIsoWebhook(t, w)
 	seedIsoLogs(t, w, d)
 	var sent struct{ Commands []struct{ ID int64 } }
 	apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{o.devA}, "controlType": 1})).Into(t, &sent)
@@ -147,6 +149,8 @@ func (w *isoWorld) snapshot(t *testing.T) map[string]any {
 	get("ticketA", "GET", "/api/auth/sys/issue/detail", map[string]any{"id": w.ticket.id})
 	get("ticketSharesA", "POST", "/api/auth/sys/issue/share/list", map[string]any{"id": w.ticket.id})
 	get("appA", "GET", "/api/auth/sys/application/detail", map[string]any{"id": w.app})
+	get("webhooksA", "POST", "/api/auth/sys/application/webhook/list", map[string]any{"appId": w.app})
+	get("webhookDeliveriesA", "POST", "/api/auth/sys/application/webhook/deliveries", map[string]any{"appId": w.app, "pageSize": 100})
 	get("docA", "GET", "/api/auth/sys/article/detail", map[string]any{"id": w.docs.doc})
 	get("docCategories", "GET", "/api/auth/sys/article/category/list", nil)
 	get("commands", "POST", "/api/auth/sys/dev/control/list", map[string]any{"deviceId": w.devA, "pageSize": 100})
@@ -418,6 +422,15 @@ func TestRouteIsolation(t *testing.T) {
 			scenarios[k] = v
 		}
 		for k, v := range w.openapiIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.webhookIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.openapiConsoleIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.remoteIsoScenarios() {
 			scenarios[k] = v
 		}
 		// A signed route is called by an application bound to the same user.

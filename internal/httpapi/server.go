@@ -36,6 +36,8 @@ import (
 	"chargeops/internal/menu"
 	"chargeops/internal/notify"
 	"chargeops/internal/openapi"
+	"chargeops/internal/openapi/webhook"
+	"chargeops/internal/remote"
 	"chargeops/internal/role"
 	"chargeops/internal/secret"
 	"chargeops/internal/site"
@@ -86,6 +88,13 @@ type Deps struct {
 	// log). Both nil in the openapi command.
 	Signatures *openapi.Guard
 	RequestLog *openapi.Log
+	// RequestReader reads the request log and access statistics for the console's OpenAPI
+	// screens (nil in the openapi command).
+	RequestReader *openapi.Reader
+	// Remote: remote links, the charger's web page and terminal (nil in the openapi command).
+	Remote *remote.Service
+	// Webhooks: the applications' webhooks and deliveries (nil in the openapi command).
+	Webhooks *webhook.Service
 }
 
 // Options shape the HTTP behaviour.
@@ -143,6 +152,9 @@ func New(d Deps, o Options, reg prometheus.Registerer) *Server {
 	}
 	if d.Fleet != nil {
 		s.mux.Handle(fleet.FilesPrefix, d.Fleet.FilesHandler())
+	}
+	if d.Remote != nil {
+		s.mux.Handle("/remote/", d.Remote.Handler()) // the chargers' tunnels, their web pages, node-to-node streams
 	}
 	s.mux.HandleFunc("GET /healthz", s.health)
 	s.mux.Handle("GET /metrics", s.metricsGuard(promhttp.HandlerFor(prometheusGatherer(reg), promhttp.HandlerOpts{})))

@@ -30,6 +30,12 @@ type Record struct {
 	At         time.Time
 }
 
+// DayStart is the start (unix ms) of the day in loc that holds t: the day of openapi_stat_day.
+func DayStart(t time.Time, loc *time.Location) int64 {
+	t = t.In(loc)
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc).UnixMilli()
+}
+
 // bucket is the histogram bucket of a latency.
 func bucket(d time.Duration) int {
 	ms := d.Milliseconds()
@@ -43,9 +49,10 @@ func bucket(d time.Duration) int {
 
 // Log writes the request log and its daily statistics in batches (every 500 ms, or 1,000
 // calls), off the request's path. A call is in the log within a second; Close writes what is
-// queued.
+// queued. Days are those of the console's time zone.
 type Log struct {
 	db      *db.DB
+	loc     *time.Location
 	queue   chan Record
 	done    chan struct{}
 	flushed chan chan struct{}
@@ -59,9 +66,12 @@ const (
 	logEvery = 500 * time.Millisecond
 )
 
-// NewLog starts the writer.
-func NewLog(d *db.DB) *Log {
-	l := &Log{db: d, queue: make(chan Record, logQueue), done: make(chan struct{}), flushed: make(chan chan struct{})}
+// NewLog starts the writer; the statistics' days are those of loc (nil: UTC).
+func NewLog(d *db.DB, loc *time.Location) *Log {
+	if loc == nil {
+		loc = time.UTC
+	}
+	l := &Log{db: d, loc: loc, queue: make(chan Record, logQueue), done: make(chan struct{}), flushed: make(chan chan struct{})}
 	go l.run()
 	return l
 }
@@ -153,8 +163,7 @@ type statRow struct {
 func (l *Log) write(ctx context.Context, batch []Record) error {
 	stats := map[statKey]*statRow{}
 	for _, r := range batch {
-		at := r.At.UTC()
-		k := statKey{r.AppID, time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC).UnixMilli(), r.Endpoint}
+		k := statKey{r.AppID, DayStart(r.At, l.loc), r.Endpoint}
 		s := stats[k]
 		if s == nil {
 			s = &statRow{}

@@ -160,6 +160,12 @@ func mask(v any) bool {
 				t[i].value = Mask
 				changed = true
 			default:
+				if str, ok := t[i].value.(string); ok {
+					if m, ok := maskEmbedded(str); ok {
+						t[i].value, changed = m, true
+					}
+					continue
+				}
 				changed = mask(t[i].value) || changed
 			}
 		}
@@ -169,6 +175,20 @@ func mask(v any) bool {
 		}
 	}
 	return changed
+}
+
+// maskEmbedded masks a JSON object or array carried as a string (a DataTransfer's data, such as
+// the one-time token of a VPN start: docs/remote-access.md); ok when it changed anything.
+func maskEmbedded(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if t == "" || (t[0] != '{' && t[0] != '[') || !mayHoldSecret([]byte(t)) {
+		return s, false
+	}
+	out, ok := MaskJSON([]byte(t))
+	if !ok || string(out) == t {
+		return s, false
+	}
+	return string(out), true
 }
 
 func encode(buf *bytes.Buffer, v any) {

@@ -20,6 +20,9 @@ func TestMaskJSON(t *testing.T) {
 		{"nothing to mask keeps the bytes", `{ "a" : 1 }`, `{ "a" : 1 }`},
 		{"null secret stays null", `{"password":null}`, `{"password":null}`},
 		{"not JSON", `id=3&password=x`, `id=3&password=x`},
+		{"JSON carried in a string (DataTransfer data)", `[2,"9","DataTransfer",{"vendorId":"chargeops","messageId":"VpnStart","data":"{\"link\":\"ssh\",\"token\":\"0a1b\"}"}]`,
+			`[2,"9","DataTransfer",{"vendorId":"chargeops","messageId":"VpnStart","data":"{\"link\":\"ssh\",\"token\":\"***\"}"}]`},
+		{"a string that only looks like JSON stays", `{"data":"{not json token"}`, `{"data":"{not json token"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := MaskString(tc.in); got != tc.want {

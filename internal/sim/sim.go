@@ -151,6 +151,7 @@ type charger struct {
 	reboot   chan struct{}
 	disabled map[int]bool
 	away     time.Duration // how long to stay off the network after an outage (0: reconnect soon)
+	tunnel   io.Closer     // the remote-access tunnel opened on VpnStart (remote.go)
 }
 
 func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
@@ -555,6 +556,7 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 	case "DataTransfer":
 		switch str("messageId") {
 		case "VpnStart", "VpnStop":
+			c.vpn(ctx, str("messageId"), str("data"))
 			return map[string]any{"status": "Accepted", "data": `{"remaining":3600}`}, ""
 		}
 		return map[string]string{"status": "UnknownMessageId"}, ""

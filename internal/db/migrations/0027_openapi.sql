@@ -27,7 +27,7 @@ CREATE INDEX idx_openapi_request_app ON openapi_request (app_id, created_at, id)
 CREATE INDEX idx_openapi_request_created ON openapi_request (created_at);
 
 -- Access statistics, added to with each batch of the request log: calls, errors (code != 0)
--- and a latency histogram per application, day (unix ms of 00:00 UTC) and endpoint. Bucket i
+-- and a latency histogram per application, day (unix ms of 00:00 in the console's time zone) and endpoint. Bucket i
 -- counts calls at or under openapi.LatencyBounds[i] ms; lat_b11 the slower ones.
 CREATE TABLE openapi_stat_day (
   app_id   BIGINT NOT NULL,

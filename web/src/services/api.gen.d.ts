@@ -164,6 +164,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/application/webhook/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete webhooks of an application with their deliveries
+         * @description Needs any one of the permission keys: auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationWebhookDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application's webhook deliveries, newest first (paged)
+         * @description Needs any one of the permission keys: auth_application_detail, auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/webhook/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application's webhooks
+         * @description Needs any one of the permission keys: auth_application_detail, auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationWebhookList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/application/webhook/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add (id 0) or change a webhook of an application
+         * @description Needs any one of the permission keys: auth_application_edit.
+         */
+        post: operations["postAuthSysApplicationWebhookSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/article/add": {
         parameters: {
             query?: never;
@@ -1181,6 +1261,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/basic/vpn/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restart a device's remote link: destroy it and open it again
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicVpnRestart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/blacklist/add": {
         parameters: {
             query?: never;
@@ -1455,6 +1555,126 @@ export interface paths {
         get: operations["getAuthSysDevGatewayStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/link/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a device's remote link (VPN stop, control type 8) and destroy it
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevLinkClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/link/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a remote link (VPN start, control type 7); answers once the charger's tunnel arrived
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevLinkOpen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/link/session/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remote link, web and terminal sessions (terminal input for auth_logs_action holders)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit, auth_logs_action.
+         */
+        post: operations["postAuthSysDevLinkSessionList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/link/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's newest remote link and what the caller may open on it
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevLinkStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/link/terminal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WebSocket: an SSH terminal to the charger through its link
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        get: operations["getAuthSysDevLinkTerminal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/link/web": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived URL of the charger's own web page through its link
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevLinkWeb"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2595,6 +2815,66 @@ export interface paths {
         get: operations["getAuthSysMessageUnread"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/openapi/app/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applications in scope with calls today and in 7 days, errors in 7 days and the last call (name, status; paged)
+         * @description Needs any one of the permission keys: auth_openapi_app.
+         */
+        post: operations["postAuthSysOpenapiAppList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/openapi/log/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request log of one application, newest first (time range, endpoint, outcome ok|error; paged to 10,000 rows or by keyset cursor)
+         * @description Needs any one of the permission keys: auth_openapi_app.
+         */
+        post: operations["postAuthSysOpenapiLogList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/openapi/log/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Access statistics of one application over UTC days (at most 92): calls and errors per day, per endpoint with p50/p90/p99 latency, totals
+         * @description Needs any one of the permission keys: auth_openapi_app.
+         */
+        post: operations["postAuthSysOpenapiLogStats"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3788,6 +4068,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling application's webhooks (at most 5) */
+        get: operations["getOpenapiV1Webhooks"];
+        put?: never;
+        /** Add a webhook (id 0) or change one of the calling application's: url, events (device.status, alarm, command.result), enabled */
+        post: operations["postOpenapiV1Webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/webhooks/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete webhooks of the calling application with their deliveries */
+        post: operations["postOpenapiV1WebhooksDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling application's webhook deliveries, newest first (webhook, event, status; paged) */
+        get: operations["getOpenapiV1WebhooksDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4898,6 +5230,16 @@ export interface components {
             total?: number;
             totalMore?: boolean;
         };
+        ListOpenapiAppUsage: {
+            list?: components["schemas"]["OpenapiAppUsage"][];
+            total?: number;
+            totalMore?: boolean;
+        };
+        ListRemoteSessionView: {
+            list?: components["schemas"]["RemoteSessionView"][];
+            total?: number;
+            totalMore?: boolean;
+        };
         ListRole: {
             list?: components["schemas"]["Role"][];
             total?: number;
@@ -4915,6 +5257,11 @@ export interface components {
         };
         ListUser: {
             list?: components["schemas"]["User"][];
+            total?: number;
+            totalMore?: boolean;
+        };
+        ListWebhookDelivery: {
+            list?: components["schemas"]["WebhookDelivery"][];
             total?: number;
             totalMore?: boolean;
         };
@@ -5037,6 +5384,90 @@ export interface components {
         OSSURLAnswer: {
             url?: string;
         };
+        OpenapiAppUsage: {
+            appId?: string;
+            calls7d?: number;
+            callsToday?: number;
+            createdBy?: number;
+            creatorName?: string;
+            customerId?: number;
+            customerName?: string;
+            description?: string;
+            errors7d?: number;
+            icon?: string;
+            iconUrl?: string;
+            id?: number;
+            installedAt?: number;
+            lastCallAt?: number;
+            name?: string;
+            prevExpiresAt?: number;
+            status?: number;
+            updatedAt?: number;
+            userId?: number;
+            userName?: string;
+        };
+        OpenapiDayStats: {
+            calls?: number;
+            day?: number;
+            errors?: number;
+        };
+        OpenapiEndpointStats: {
+            avgMs?: number;
+            calls?: number;
+            endpoint?: string;
+            errors?: number;
+            p50?: number;
+            p90?: number;
+            p99?: number;
+        };
+        OpenapiFigures: {
+            avgMs?: number;
+            calls?: number;
+            errors?: number;
+            p50?: number;
+            p90?: number;
+            p99?: number;
+        };
+        OpenapiRequestPage: {
+            list?: components["schemas"]["OpenapiRequestView"][];
+            next?: string;
+            total?: number;
+            totalMore?: boolean;
+        };
+        OpenapiRequestView: {
+            code?: number;
+            endpoint?: string;
+            id?: number;
+            ip?: string;
+            latencyMs?: number;
+            query?: string;
+            status?: number;
+            time?: number;
+        };
+        OpenapiRequestsInput: {
+            cursor?: string;
+            endTime?: number;
+            endpoint?: string;
+            id?: number;
+            outcome?: string;
+            page?: number;
+            pageSize?: number;
+            startTime?: number;
+        };
+        OpenapiStats: {
+            app?: components["schemas"]["ApplicationApp"];
+            bounds?: number[];
+            days?: components["schemas"]["OpenapiDayStats"][];
+            endTime?: number;
+            endpoints?: components["schemas"]["OpenapiEndpointStats"][];
+            startTime?: number;
+            total?: components["schemas"]["OpenapiFigures"];
+        };
+        OpenapiStatsInput: {
+            endTime?: number;
+            id?: number;
+            startTime?: number;
+        };
         Page: {
             page?: number;
             pageSize?: number;
@@ -5060,6 +5491,75 @@ export interface components {
         };
         RecentEvents: {
             list?: components["schemas"]["StatsRecentEvent"][];
+        };
+        RemoteDeviceInput: {
+            deviceId?: number;
+        };
+        RemoteFrame: {
+            cols?: number;
+            data?: string;
+            message?: string;
+            password?: string;
+            port?: number;
+            rows?: number;
+            type?: string;
+            username?: string;
+        };
+        RemoteLinkView: {
+            account?: string;
+            closeReason?: string;
+            closedAt?: number;
+            deviceId?: number;
+            expiresAt?: number;
+            id?: number;
+            kind?: string;
+            minutes?: number;
+            node?: string;
+            openedAt?: number;
+            openedBy?: number;
+            openedByName?: string;
+            remainingSec?: number;
+            sn?: string;
+            sshSupported?: boolean;
+            status?: number;
+            webSupported?: boolean;
+        };
+        RemoteOpenInput: {
+            deviceId?: number;
+            kind?: string;
+            minutes?: number;
+        };
+        RemoteSessionListInput: {
+            deviceId?: number;
+            page?: number;
+            pageSize?: number;
+        };
+        RemoteSessionView: {
+            deviceId?: number;
+            durationSec?: number;
+            endedAt?: number;
+            id?: number;
+            input?: string;
+            inputHidden?: boolean;
+            inputTruncated?: boolean;
+            ip?: string;
+            kind?: string;
+            linkId?: number;
+            node?: string;
+            sn?: string;
+            startedAt?: number;
+            userId?: number;
+            userName?: string;
+        };
+        RemoteStatusView: {
+            canSsh?: boolean;
+            canWeb?: boolean;
+            link?: components["schemas"]["RemoteLinkView"] | null;
+            sshSupported?: boolean;
+            webSupported?: boolean;
+        };
+        RemoteWebLink: {
+            url?: string;
         };
         Role: {
             attachLevel?: number;
@@ -5588,6 +6088,61 @@ export interface components {
         VersionInput: {
             version?: string;
         };
+        Webhook: {
+            createdAt?: number;
+            enabled?: boolean;
+            events?: string[];
+            id?: number;
+            updatedAt?: number;
+            url?: string;
+        };
+        WebhookAppInput: {
+            appId?: number;
+        };
+        WebhookConsoleDelete: {
+            appId?: number;
+            ids?: number[];
+        };
+        WebhookConsoleDeliveries: {
+            appId?: number;
+            event?: string;
+            page?: number;
+            pageSize?: number;
+            status?: string;
+            webhookId?: number;
+        };
+        WebhookConsoleSave: {
+            appId?: number;
+            enabled?: boolean | null;
+            events?: string[];
+            id?: number;
+            url?: string;
+        };
+        WebhookDelivery: {
+            attempts?: number;
+            createdAt?: number;
+            data?: {
+                [key: string]: unknown;
+            };
+            deliveredAt?: number;
+            event?: string;
+            id?: number;
+            lastError?: string;
+            lastStatus?: number;
+            nextAt?: number;
+            status?: string;
+            url?: string;
+            webhookId?: number;
+        };
+        WebhookIDsInput: {
+            ids?: number[];
+        };
+        WebhookInput: {
+            enabled?: boolean | null;
+            events?: string[];
+            id?: number;
+            url?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -5813,6 +6368,118 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["ApplicationUserOption"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationWebhookDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookConsoleDelete"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookConsoleDeliveries"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListWebhookDelivery"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationWebhookList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookAppInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Webhook"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysApplicationWebhookSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookConsoleSave"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Webhook"];
                         message: string;
                     };
                 };
@@ -7222,6 +7889,34 @@ export interface operations {
             };
         };
     };
+    postAuthSysDevBasicVpnRestart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteDeviceInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["RemoteLinkView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysDevBlacklistAdd: {
         parameters: {
             query?: never;
@@ -7594,6 +8289,170 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["GatewayStats"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevLinkClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteDeviceInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevLinkOpen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteOpenInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["RemoteLinkView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevLinkSessionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteSessionListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListRemoteSessionView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevLinkStatus: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["RemoteStatusView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevLinkTerminal: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["RemoteFrame"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevLinkWeb: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteDeviceInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["RemoteWebLink"];
                         message: string;
                     };
                 };
@@ -9164,6 +10023,90 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["UnreadCount"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysOpenapiAppList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListOpenapiAppUsage"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysOpenapiLogList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenapiRequestsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["OpenapiRequestPage"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysOpenapiLogStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenapiStatsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["OpenapiStats"];
                         message: string;
                     };
                 };
@@ -10950,6 +11893,116 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["ListSite"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Webhook"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postOpenapiV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Webhook"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postOpenapiV1WebhooksDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookIDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1WebhooksDeliveries: {
+        parameters: {
+            query?: {
+                event?: string;
+                page?: number;
+                pageSize?: number;
+                status?: string;
+                webhookId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListWebhookDelivery"];
                         message: string;
                     };
                 };
