@@ -1,16 +1,21 @@
 package httpapi
 
 import (
+	"time"
+
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/i18n"
-	"time"
+	"chargeops/internal/remote"
 )
 
 // Remote operations and what a device reports: commands, runtime, alarms, series, configuration.
 
 func (s *Server) controlSend(c *Ctx, in fleet.SendInput) (fleet.SendResult, error) {
+	if s.Remote != nil && (in.ControlType == fleet.CtlVPNStart || in.ControlType == fleet.CtlVPNStop) {
+		return s.linkCommand(c, in)
+	}
 	res, err := s.Fleet.Send(c, c.P, in)
 	for i := range res.Commands {
 		if res.Commands[i].Message != "" {
@@ -21,6 +26,41 @@ func (s *Server) controlSend(c *Ctx, in fleet.SendInput) (fleet.SendResult, erro
 		err = e.WithData(res)
 	}
 	return res, err
+}
+
+// linkCommand sends control types 7 and 8 as what they are, the remote link's start and stop
+// (docs/remote-access.md), on one device: the same link the device page opens, with its tunnel,
+// validity and audit, answered as the command it made.
+func (s *Server) linkCommand(c *Ctx, in fleet.SendInput) (fleet.SendResult, error) {
+	var res fleet.SendResult
+	if len(in.DeviceIDs) != 1 {
+		return res, apperr.New(apperr.Invalid, "err.remote_one_device").With(map[string]any{"field": "deviceIds"})
+	}
+	id := in.DeviceIDs[0]
+	var cmdID int64
+	if in.ControlType == fleet.CtlVPNStart {
+		kind := in.Params.Link
+		if kind == "" {
+			kind = remote.KindWeb
+		}
+		l, err := s.Remote.Open(c, c.P, remote.OpenInput{DeviceID: id, Kind: kind})
+		if err != nil {
+			return res, err
+		}
+		cmdID = l.CommandID
+	} else {
+		var err error
+		if cmdID, err = s.Remote.Close(c, c.P, id); err != nil {
+			return res, err
+		}
+	}
+	v, err := s.Fleet.CommandDetail(c, c.P, cmdID)
+	if err != nil {
+		return res, err
+	}
+	s.localiseCommand(c, &v)
+	res.Commands = []fleet.SentCommand{{ID: v.ID, DeviceID: id, SN: v.SN, Result: v.Result, Message: v.Message}}
+	return res, nil
 }
 
 func (s *Server) localiseCommand(c *Ctx, v *fleet.CommandView) {

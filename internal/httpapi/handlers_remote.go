@@ -23,7 +23,8 @@ func (s *Server) linkOpen(c *Ctx, in remote.OpenInput) (remote.LinkView, error) 
 }
 
 func (s *Server) linkClose(c *Ctx, in remote.DeviceInput) (Empty, error) {
-	return Empty{}, s.Remote.Close(c, c.P, in.DeviceID)
+	_, err := s.Remote.Close(c, c.P, in.DeviceID)
+	return Empty{}, err
 }
 
 func (s *Server) linkRestart(c *Ctx, in remote.DeviceInput) (remote.LinkView, error) {

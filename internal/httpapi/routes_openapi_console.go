@@ -13,6 +13,6 @@ func (s *Server) openapiConsoleRoutes() []Route {
 		{Method: "POST", Path: base + "log/list", Objects: ByCustomer, Access: Keys, Keys: keys, Tag: "openapi-console",
 			Summary: "Request log of one application, newest first (time range, endpoint, outcome ok|error; paged to 10,000 rows or by keyset cursor)", Handler: H(s.openapiRequests)},
 		{Method: "POST", Path: base + "log/stats", Objects: ByCustomer, Access: Keys, Keys: keys, Reads: true, Tag: "openapi-console",
-			Summary: "Access statistics of one application over UTC days (at most 92): calls and errors per day, per endpoint with p50/p90/p99 latency, totals", Handler: H(s.openapiStats)},
+			Summary: "Access statistics of one application over whole days of the console's time zone (at most 92): calls and errors per day, per endpoint with p50/p90/p99 latency, totals", Handler: H(s.openapiStats)},
 	}
 }

@@ -3,6 +3,7 @@ package i18n
 // remoteMessages: remote access, links, the web page and the terminal (docs/remote-access.md).
 // The VPN and terminal messages are the specification's.
 var remoteMessages = map[string][2]string{
+	"err.remote_one_device":        {"A remote link (control types 7 and 8) opens or closes on one device at a time", "远程链接（控制类型 7 和 8）一次只能在一台设备上开启或关闭"},
 	"err.remote_not_supported":     {"Not supported remote link", "不支持远程链接"},
 	"err.vpn_not_supported":        {"Not support VPN", "不支持 VPN"},
 	"err.remote_connection_failed": {"Connection failed", "连接失败"},

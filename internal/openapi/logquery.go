@@ -48,8 +48,10 @@ func NewReader(d *db.DB, apps ScopedApps, loc *time.Location) *Reader {
 
 const dayMS = int64(24 * time.Hour / time.Millisecond)
 
-// MaxStatsDays bounds the range of one statistics call.
+// MaxStatsDays bounds the range of one statistics call (whole days of the console's time zone).
 const MaxStatsDays = 92
+
+var errStatsRange = apperr.InvalidField("endTime", "err.stats_range").With(map[string]any{"field": "endTime", "max": MaxStatsDays})
 
 // day is the start (unix ms) of the day holding ms: the key of openapi_stat_day.
 func (r *Reader) day(ms int64) int64 { return DayStart(time.UnixMilli(ms), r.loc) }
@@ -440,8 +442,8 @@ func (r *Reader) Stats(ctx context.Context, p *access.Principal, in StatsInput) 
 		return out, apperr.InvalidField("id", "err.required")
 	case in.Start <= 0:
 		return out, apperr.InvalidField("startTime", "err.required")
-	case in.End <= in.Start || in.End-in.Start > MaxStatsDays*dayMS:
-		return out, apperr.InvalidField("endTime", "err.stats_range").With(map[string]any{"field": "endTime", "max": MaxStatsDays})
+	case in.End <= in.Start || in.End-in.Start > (MaxStatsDays+1)*dayMS:
+		return out, errStatsRange
 	}
 	app, err := r.apps.Detail(ctx, p, in.ID)
 	if err != nil {
@@ -455,6 +457,9 @@ func (r *Reader) Stats(ctx context.Context, p *access.Principal, in StatsInput) 
 	for d := out.Start; d < out.End; d = r.nextDay(d) {
 		index[d] = len(out.Days)
 		out.Days = append(out.Days, DayStats{Day: d})
+	}
+	if len(out.Days) > MaxStatsDays { // counted in days: a range with a 25-hour day is still 92 days
+		return Stats{}, errStatsRange
 	}
 	rows, err := r.db.Query(ctx, sqlStatRead, in.ID, out.Start, out.End)
 	if err != nil {

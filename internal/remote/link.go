@@ -44,8 +44,9 @@ type LinkView struct {
 	Node         string `json:"node"`
 	WebSupported bool   `json:"webSupported"`
 	SSHSupported bool   `json:"sshSupported"`
-	commandID    int64
-	nodeURL      string
+	// CommandID is the VPN start's command record (control type 7).
+	CommandID int64 `json:"commandId"`
+	nodeURL   string
 }
 
 // StatusView answers link/status: the device's newest link (null when it never had one) and
@@ -257,16 +258,16 @@ func (s *Service) fail(ctx context.Context, id int64) {
 }
 
 // Close stops the device's link: a VPN stop (control type 8), then the link is destroyed on
-// every node. Stopping needs what opening needs.
-func (s *Service) Close(ctx context.Context, p *access.Principal, deviceID int64) error {
+// every node. Stopping needs what opening needs. It answers the stop's command record.
+func (s *Service) Close(ctx context.Context, p *access.Principal, deviceID int64) (int64, error) {
 	_, l, err := s.activeOf(ctx, p, deviceID)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	stopID, err := s.stop(ctx, p, l, ReasonStopped)
 	// Answer once the charger answered the stop, so a new link may follow at once.
 	s.waitCommand(ctx, p, stopID)
-	return err
+	return stopID, err
 }
 
 // Restart destroys the device's link and opens a new one of the same kind and validity.

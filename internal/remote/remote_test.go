@@ -36,7 +36,7 @@ type world struct {
 	engineer, webOnly, none *apitest.Client // Only Root access; Only Web Engineer; WEB/SSH disabled
 	viewer                  *apitest.Client // reads devices and edits them, no auth_logs_action, Only Root access
 	other                   *apitest.Client // another customer's user with Only Root access
-	devID                   int64
+	devID, engineerID       int64
 	sn                      string
 }
 
@@ -61,18 +61,20 @@ func newWorld(t *testing.T, env *apitest.Env, ocppURL string) *world {
 		"supportsSsh": true, "supportsWeb": true}))
 	w.sn = fmt.Sprintf("RMT-%d", stamp)
 	w.devID = id(t, r.Call("POST", "/api/auth/sys/dev/basic/add", map[string]any{"sn": w.sn, "name": "Remote " + w.sn, "modelId": model, "siteId": site}))
+	var lastUser int64
 	user := func(name string, customer int64, webSSH int, keys ...string) *apitest.Client {
 		rid := id(t, r.Call("POST", "/api/auth/sys/role/add", map[string]any{"name": "role " + name, "customerId": customer}))
 		apitest.Must(t, r.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": rid, "keys": keys}))
 		apitest.Must(t, r.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": rid, "customerAccess": 1, "siteAccess": 0,
 			"webSshAccess": webSSH, "webSshLevel": 0, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 5, "docLevel": 5, "attachLevel": 5}))
 		k := r.Key()
-		apitest.Must(t, r.Call("POST", "/api/auth/sys/user/add", map[string]any{"userName": name, "keyId": k.KeyID,
+		lastUser = id(t, r.Call("POST", "/api/auth/sys/user/add", map[string]any{"userName": name, "keyId": k.KeyID,
 			"password": k.NewPassword(t, password), "roleId": rid, "customerId": customer}))
 		return env.Client().MustLogin(name, password)
 	}
 	keys := []string{"auth_device", "auth_device_list", "auth_device_detail", "auth_device_edit"}
 	w.engineer = user(fmt.Sprintf("eng_%d", stamp), custA, 1, append(keys, "auth_logs", "auth_logs_action")...)
+	w.engineerID = lastUser
 	w.webOnly = user(fmt.Sprintf("web_%d", stamp), custA, 3, keys...)
 	w.none = user(fmt.Sprintf("none_%d", stamp), custA, 0, keys...)
 	w.viewer = user(fmt.Sprintf("view_%d", stamp), custA, 1, keys...)
@@ -520,6 +522,31 @@ func TestRemoteAccess(t *testing.T) {
 			if resp, _ := fetch(t, "GET", env.URL+u, nil); resp.StatusCode != http.StatusNotFound {
 				t.Fatalf("web page after expiry: %d", resp.StatusCode)
 			}
+		})
+
+		t.Run("control types 7 and 8 sent as remote operations open and close the same link", func(t *testing.T) {
+			var sent fleet.SendResult
+			var a apitest.Answer
+			// the expiry's VPN stop may still be running on the charger
+			waitFor(t, "the charger free", 10*time.Second, func() bool {
+				a = w.engineer.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{w.devID}, "controlType": fleet.CtlVPNStart,
+					"params": map[string]any{"link": "ssh"}})
+				return a.Code != apperr.DeviceBusy
+			})
+			apitest.Must(t, a).Into(t, &sent)
+			v := w.status(t, w.engineer)
+			if len(sent.Commands) != 1 || sent.Commands[0].ID == 0 || sent.Commands[0].Result != fleet.ResultSuccess || v.Link == nil ||
+				v.Link.Status != remote.StatusOpen || v.Link.Kind != "ssh" || v.Link.CommandID != sent.Commands[0].ID {
+				t.Fatalf("VPN start as a command: %+v, link %+v", sent, v.Link)
+			}
+			// an application bound to the engineer, through the OpenAPI, stops it
+			app := env.NewApp(w.root, "remote ops", w.engineerID)
+			apitest.Must(t, app.Call("POST", "/openapi/v1/commands", map[string]any{"deviceIds": []int64{w.devID}, "controlType": fleet.CtlVPNStop})).Into(t, &sent)
+			if st, reason := linkRow(t, d, v.Link.ID); st != remote.StatusClosed || reason != remote.ReasonStopped || sent.Commands[0].Result != fleet.ResultSuccess {
+				t.Fatalf("VPN stop through the OpenAPI: link %d %q, %+v", st, reason, sent)
+			}
+			apitest.WantCode(t, w.engineer.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{w.devID, w.devID + 1}, "controlType": fleet.CtlVPNStart}), apperr.Invalid)
+			apitest.WantCode(t, w.none.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{w.devID}, "controlType": fleet.CtlVPNStart}), apperr.NoPermission)
 		})
 
 		t.Run("a disabled device gets no link", func(t *testing.T) {

@@ -51,7 +51,7 @@ func scanLink(r db.Scanner) (LinkView, error) {
 	var l LinkView
 	var web, ssh int
 	err := r.Scan(&l.ID, &l.DeviceID, &l.SN, &l.Kind, &l.Account, &l.Status, &l.Minutes, &l.OpenedBy, &l.OpenedByName, &l.OpenedAt, &l.ExpiresAt,
-		&l.ClosedAt, &l.CloseReason, &l.Node, &l.nodeURL, &l.commandID, &web, &ssh)
+		&l.ClosedAt, &l.CloseReason, &l.Node, &l.nodeURL, &l.CommandID, &web, &ssh)
 	l.WebSupported, l.SSHSupported = web == 1, ssh == 1
 	if l.Status != StatusClosed {
 		if rem := (l.ExpiresAt - db.NowMS()) / 1000; rem > 0 {

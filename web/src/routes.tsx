@@ -37,7 +37,6 @@ export interface RouteDef {
   children?: RouteDef[];
 }
 
-const notAvailable: PageLoader = () => import('./pages/NotAvailable');
 const welcome: PageLoader = () => import('./pages/Welcome');
 // add and update share one screen (and one chunk)
 const siteForm: PageLoader = () => import('./pages/site/Form');
@@ -252,8 +251,8 @@ export const manageRoutes: RouteDef[] = [
         icon: 'openapi',
         redirect: '/manage/system/openapi/list',
         children: [
-          { path: 'list', name: 'menu.openapi.list', hideInMenu: true, page: notAvailable },
-          { path: 'logDetail/:id/:appId', name: 'menu.openapi.logDetail', hideInMenu: true, page: notAvailable },
+          { path: 'list', name: 'menu.openapi.list', hideInMenu: true, page: () => import('./pages/system/openapi/List') },
+          { path: 'logDetail/:id/:appId', name: 'menu.openapi.logDetail', hideInMenu: true, page: () => import('./pages/system/openapi/LogDetail') },
         ],
       },
       { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', page: () => import('./pages/system/blacklist') },

@@ -2871,7 +2871,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Access statistics of one application over UTC days (at most 92): calls and errors per day, per endpoint with p50/p90/p99 latency, totals
+         * Access statistics of one application over whole days of the console's time zone (at most 92): calls and errors per day, per endpoint with p50/p90/p99 latency, totals
          * @description Needs any one of the permission keys: auth_openapi_app.
          */
         post: operations["postAuthSysOpenapiLogStats"];
@@ -5509,6 +5509,7 @@ export interface components {
             account?: string;
             closeReason?: string;
             closedAt?: number;
+            commandId?: number;
             deviceId?: number;
             expiresAt?: number;
             id?: number;

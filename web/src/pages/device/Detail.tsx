@@ -1,7 +1,8 @@
 /**
  * device/:listtype?/detail/:id/:type? — the device page: header (SN, name, live status, model,
  * site) and the tabs Device Details (basic info, runtime, configuration, alarms, logs, charts),
- * Remote Operations and Issues (the device's tickets; an alarm makes one). The status follows the
+ * Remote Operations (the remote link panel, then the operations), Remote Sessions (remote/) and
+ * Issues (the device's tickets; an alarm makes one). The status follows the
  * push stream (30 s polling while it is down).
  */
 import { lazy, Suspense, useState } from 'react';
@@ -22,6 +23,8 @@ import { pollInterval } from '../../utils/fleet';
 import { useDeviceActions } from './List';
 import { ConfigTable, formatDuration, LogsSection, RuntimeSection } from './sections';
 import Remote from './Remote';
+import RemoteLinkPanel from './remote/RemoteLinkPanel';
+import SessionList from './remote/SessionList';
 
 // ECharts lives in this chunk only
 const Charts = lazy(() => import('./Charts'));
@@ -29,7 +32,7 @@ const Charts = lazy(() => import('./Charts'));
 const DeviceIssues = lazy(() => import('../issue/DeviceIssues'));
 const TicketDrawer = lazy(() => import('../issue/TicketDrawer'));
 
-const TABS = ['details', 'remote', 'issues'] as const;
+const TABS = ['details', 'remote', 'sessions', 'issues'] as const;
 
 function NotAllowed() {
   const { t } = useTranslation();
@@ -140,7 +143,17 @@ export default function DeviceDetail() {
           {
             key: 'remote',
             label: t('device.tab.remote'),
-            children: d && (can('auth_device_edit') ? <Remote device={d} streamUp={streamUp} /> : <NotAllowed />),
+            children: d && (
+              <>
+                <RemoteLinkPanel device={d} />
+                {can('auth_device_edit') ? <Remote device={d} streamUp={streamUp} /> : <NotAllowed />}
+              </>
+            ),
+          },
+          {
+            key: 'sessions',
+            label: t('rlink.tab.sessions'),
+            children: d && tab === 'sessions' && <SessionList deviceId={id} />,
           },
           {
             key: 'issues',

@@ -1,6 +1,7 @@
 /**
  * Remote Operations tab: the model's control items the user's param level allows (all the
- * standard ones but VPN when the model lists none), each behind a confirm dialog; the command
+ * standard ones when the model lists none; VPN start and stop are the remote link panel's, above
+ * this), each behind a confirm dialog; the command
  * followed live until it is no longer waiting. Connectors (enable/disable), firmware (upload,
  * then UpdateFirmware), log upload (GetDiagnostics) with the diagnostics files, parameters
  * (GetConfiguration, ChangeConfiguration of one or many values).
@@ -33,8 +34,11 @@ import { formatTime } from '../../utils/time';
 import { ConfigTable, useConfigValues, useRuntime } from './sections';
 import ConfigEditModal from './ConfigEditModal';
 
-/** Operations run from the operations card (the others have their own cards). */
-const SIMPLE = [CTL.softReset, CTL.hardReset, CTL.availability, CTL.vpnStart, CTL.vpnStop, CTL.triggerMessage];
+/**
+ * Operations run from the operations card (the others have their own cards; VPN start and stop
+ * are the remote link panel's Open link and Close link: remote/RemoteLinkPanel.tsx).
+ */
+const SIMPLE = [CTL.softReset, CTL.hardReset, CTL.availability, CTL.triggerMessage];
 
 /** The level the server compares for each control type (internal/access/levels.go); null: never. */
 function useControlLevels(): (type: number) => Levels | null {
@@ -42,9 +46,6 @@ function useControlLevels(): (type: number) => Levels | null {
   const root = !!session?.user.root;
   const role = session?.role;
   return (type) => {
-    if (type === CTL.vpnStart || type === CTL.vpnStop) {
-      return root || (role?.webSshAccess ?? 0) !== 0 ? { root, level: role?.webSshLevel ?? 5 } : null;
-    }
     if (type === CTL.getConfiguration) return { root, level: role?.cfgDownloadLevel ?? 5 };
     return { root, level: role?.paramLevel ?? 5 };
   };
@@ -75,7 +76,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const [editing, setEditing] = useState<ConfigValue[] | null>(null);
 
   if (items.isPending) return <Card loading />;
-  const controls = usableControls(items.data ?? [], levelOf);
+  const controls = usableControls(items.data ?? [], levelOf).filter((c) => c.type !== CTL.vpnStart && c.type !== CTL.vpnStop);
   const offered = new Map(controls.map((c) => [c.type, c]));
   const nameOf = (type: number) => controlName(type, offered.get(type)?.name);
   const target = [{ id: device.id, sn: device.sn }];

@@ -1,4 +1,4 @@
-/** system/application/detail/:id — the application without its secret; edit, enable/disable, rotate, delete. */
+/** system/application/detail/:id — the application without its secret; edit, enable/disable, rotate, delete; its webhooks and their deliveries. */
 import { Alert, Button, Card, Descriptions, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
@@ -11,6 +11,8 @@ import { applicationTexts } from '../../../locales/domains/application';
 import { APP_ENABLED, APP_KEY, getApp } from '../../../services/application';
 import { formatTime } from '../../../utils/time';
 import { AppStatus, useAppActions } from './List';
+import DeliveriesCard from './components/DeliveriesCard';
+import WebhooksCard from './components/WebhooksCard';
 
 registerTexts(applicationTexts);
 
@@ -78,6 +80,12 @@ export default function AppDetail() {
           </>
         )}
       </Card>
+      {a && (
+        <>
+          <WebhooksCard appId={id} />
+          <DeliveriesCard appId={id} />
+        </>
+      )}
       {actions.secretModal}
     </div>
   );
