@@ -261,7 +261,23 @@ func TestConfigLevelsEnforcedByServer(t *testing.T) {
 			eng := lvUser(t, env, root, "web_engineer", map[string]any{"webSshAccess": 3, "webSshLevel": 3})
 			a, _ := lvSend(t, eng, dev, fleet.CtlVPNStart, map[string]any{"link": "ssh"})
 			apitest.WantCode(t, a, 20013)
-			lvSend(t, eng, dev, fleet.CtlVPNStart, map[string]any{"link": "web", "data": `{"account":"root"}`})
+			// The console sends a permitted VPN start through the link service (internal/remote),
+			// which sends the fleet's command as here; the account comes from the role, never
+			// from the caller.
+			var engID int64
+			if err := env.DB.QueryRow(context.Background(), `SELECT id FROM app_user WHERE user_name = ?`, "web_engineer").Scan(&engID); err != nil {
+				t.Fatal(err)
+			}
+			p, err := env.App.Auth.PrincipalOf(context.Background(), engID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := env.App.Fleet.Send(context.Background(), p, fleet.SendInput{DeviceIDs: []int64{dev}, ControlType: fleet.CtlVPNStart,
+				Params: fleet.Params{Link: "web", Data: `{"account":"root"}`}})
+			if err != nil || len(res.Commands) != 1 {
+				t.Fatalf("VPN start: %v %+v", err, res)
+			}
+			lvWait(t, "the VPN start's DataTransfer", func() bool { return len(ch.got("DataTransfer")) == 1 })
 			got := ch.got("DataTransfer")
 			var req struct {
 				Data string `json:"data"`

@@ -87,13 +87,17 @@ func (in *OpenInput) validate() error {
 	return nil
 }
 
-// allowed: the model supports kind, and p's WEB/SSH access and level allow it on the device
+// allowed: p's WEB/SSH access and level allow kind on the device, and the model supports it
 // (the check a VPN start gets; docs/decisions.md, "Levels").
 func (s *Service) allowed(ctx context.Context, p *access.Principal, t target, kind string) error {
+	// The caller's right first: a user who may not open the kind learns nothing of the model.
+	if err := s.fleet.CheckLink(ctx, p, t.modelID, kind); err != nil {
+		return err
+	}
 	if !t.supports(kind) {
 		return ErrNotSupportedLink
 	}
-	return s.fleet.CheckLink(ctx, p, t.modelID, kind)
+	return nil
 }
 
 // Status is the device's newest link and what p may open on it.
@@ -296,6 +300,12 @@ func (s *Service) activeOf(ctx context.Context, p *access.Principal, deviceID in
 		return t, LinkView{}, err
 	}
 	if l == nil {
+		// A caller who may open no link at all is refused as such, not told there is none.
+		if err := s.fleet.CheckLink(ctx, p, t.modelID, KindWeb); err != nil {
+			if s.fleet.CheckLink(ctx, p, t.modelID, KindSSH) != nil {
+				return t, LinkView{}, err
+			}
+		}
 		return t, LinkView{}, ErrNoLink
 	}
 	if err := s.allowed(ctx, p, t, l.Kind); err != nil {

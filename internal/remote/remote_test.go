@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -572,7 +570,7 @@ func TestRemoteAcrossNodes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			natsURL := ""
 			if tc.nats {
-				natsURL = reachableNATS(t)
+				natsURL = testutil.NATS(t)
 			}
 			testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 				stamp := time.Now().UnixNano()
@@ -617,21 +615,6 @@ func TestRemoteAcrossNodes(t *testing.T) {
 			})
 		})
 	}
-}
-
-// reachableNATS is the test NATS server (CHARGEOPS_TEST_NATS, default nats://127.0.0.1:4222),
-// or skips the test when there is none.
-func reachableNATS(t *testing.T) string {
-	u := os.Getenv("CHARGEOPS_TEST_NATS")
-	if u == "" {
-		u = "nats://127.0.0.1:4222"
-	}
-	c, err := net.DialTimeout("tcp", strings.TrimPrefix(u, "nats://"), time.Second)
-	if err != nil {
-		t.Skipf("SKIP: no NATS at %s (set CHARGEOPS_TEST_NATS): %v", u, err)
-	}
-	c.Close()
-	return u
 }
 
 // TestTerminalIdle: a terminal without input closes with "Connection closed" after the idle

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -128,4 +129,20 @@ func migrate(t testing.TB, d *db.DB) {
 // IsPostgres tells a subtest which database it runs on.
 func IsPostgres(t *testing.T) bool {
 	return strings.HasSuffix(t.Name(), "/postgres") || strings.Contains(t.Name(), "/postgres/")
+}
+
+// NATS is the test NATS server (CHARGEOPS_TEST_NATS, default nats://127.0.0.1:4222), or skips
+// the test when none answers.
+func NATS(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("CHARGEOPS_TEST_NATS")
+	if u == "" {
+		u = "nats://127.0.0.1:4222"
+	}
+	c, err := net.DialTimeout("tcp", strings.TrimPrefix(u, "nats://"), time.Second)
+	if err != nil {
+		t.Skipf("SKIP: no NATS at %s (set CHARGEOPS_TEST_NATS): %v", u, err)
+	}
+	c.Close()
+	return u
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,19 +17,6 @@ import (
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
-
-func natsURL(t *testing.T) string {
-	u := os.Getenv("CHARGEOPS_TEST_NATS")
-	if u == "" {
-		u = "nats://127.0.0.1:4222"
-	}
-	c, err := net.DialTimeout("tcp", strings.TrimPrefix(u, "nats://"), time.Second)
-	if err != nil {
-		t.Skipf("SKIP: no NATS at %s (set CHARGEOPS_TEST_NATS): %v", u, err)
-	}
-	c.Close()
-	return u
-}
 
 // charger is a minimal OCPP-J peer that accepts every call.
 func charger(t *testing.T, url string) *websocket.Conn {
@@ -57,7 +42,7 @@ func charger(t *testing.T, url string) *websocket.Conn {
 }
 
 func TestTwoNodesOverNATS(t *testing.T) {
-	url := natsURL(t)
+	url := testutil.NATS(t)
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		mk := func(node string) *apitest.Env {
 			return apitest.New(t, d, func(c *config.Config) {

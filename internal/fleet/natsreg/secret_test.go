@@ -22,7 +22,7 @@ import (
 // the AuthorizationKey sent on node B reaches the charger held by node A with the real value
 // (the relay carries the command in memory), while the command row keeps only a mask.
 func TestCredentialCrossesNodesButIsStoredMasked(t *testing.T) {
-	url := natsURL(t)
+	url := testutil.NATS(t)
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		mk := func(node string) *apitest.Env {
 			return apitest.New(t, d, func(c *config.Config) {

@@ -20,6 +20,7 @@ import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
+	"chargeops/internal/access"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
@@ -362,7 +363,20 @@ func TestGatewayWithOCPPGoChargePoint(t *testing.T) {
 			{10, map[string]any{"message": "MeterValues", "connectorId": 1}, "TriggerMessage MeterValues"},
 			{11, map[string]any{"items": []map[string]string{{"key": "HeartbeatInterval", "value": "120"}}}, "ChangeConfiguration HeartbeatInterval=120"},
 		} {
-			v := sendOne(t, root, a1, c.ct, c.params)
+			var v fleet.CommandView
+			if c.ct == fleet.CtlVPNStart || c.ct == fleet.CtlVPNStop {
+				// The console and the OpenAPI send 7 and 8 as the remote link's (internal/remote,
+				// which needs a charger opening a tunnel); the gateway's part is the DataTransfer of
+				// the fleet's command, sent here as the link service sends it.
+				p := &access.Principal{Root: true, Scope: access.FullScope(), UserName: "root_admin"}
+				res, err := env.App.Fleet.Send(ctx, p, fleet.SendInput{DeviceIDs: []int64{a1}, ControlType: c.ct})
+				if err != nil || len(res.Commands) != 1 {
+					t.Fatalf("control %d: %v %+v", c.ct, err, res)
+				}
+				v = result(t, root, res.Commands[0].ID)
+			} else {
+				v = sendOne(t, root, a1, c.ct, c.params)
+			}
 			if v.Result != fleet.ResultSuccess {
 				t.Fatalf("control %d: result %d %s", c.ct, v.Result, v.Message)
 			}

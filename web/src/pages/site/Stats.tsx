@@ -5,9 +5,8 @@
  * the cumulative figures. Refetched at most once a second after a status change of one of the
  * site's devices; polled every 30 s while the stream is down.
  */
-import { useMemo, useState, type ReactNode } from 'react';
-import { Card, Col, Row, Space, Statistic, Tooltip, Typography } from 'antd';
-import { QuestionCircleOutlined } from '@ant-design/icons';
+import { useMemo, useState } from 'react';
+import { Card, Col, Row, Space, Typography } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -19,29 +18,7 @@ import { formatCount, formatDuration, formatEnergy } from '../../utils/format';
 import { currentPeriod, stepOf, type PeriodValue } from '../../utils/period';
 import { getTimeZone } from '../../utils/time';
 import { availabilityText, deviceListHref, formatKWh, statusSlices, trafficPoints } from './stats';
-
-/** A figure with a stable test id (antd's Statistic does not pass data attributes on). */
-function Figure({ testId, title, hint, value }: { testId: string; title: string; hint?: string; value: ReactNode }) {
-  return (
-    <div data-testid={testId}>
-      <Statistic
-        title={
-          hint ? (
-            <Space size={4}>
-              {title}
-              <Tooltip title={hint}>
-                <QuestionCircleOutlined />
-              </Tooltip>
-            </Space>
-          ) : (
-            title
-          )
-        }
-        value={value as string}
-      />
-    </div>
-  );
-}
+import Figure from '../../components/Figure';
 
 /** Sessions, energy, charging time and faults, as four figures. */
 function Figures({ f, prefix }: { f: SiteFigures | undefined; prefix: 'total' | 'cumulative' }) {

@@ -1,33 +1,10 @@
 /** The summary of a range: calls, errors, error rate, average and p50/p90/p99 latency. */
-import type { ReactNode } from 'react';
-import { Col, Row, Space, Statistic, Tooltip } from 'antd';
-import { QuestionCircleOutlined } from '@ant-design/icons';
+import { Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AccessStats } from '../../../../services/openapiLog';
 import { formatCount, formatPercent } from '../../../../utils/format';
 import { errorRate, formatMs } from '../shape';
-
-function Figure({ testId, title, hint, value }: { testId: string; title: string; hint?: string; value: ReactNode }) {
-  return (
-    <div data-testid={testId}>
-      <Statistic
-        title={
-          hint ? (
-            <Space size={4}>
-              {title}
-              <Tooltip title={hint}>
-                <QuestionCircleOutlined />
-              </Tooltip>
-            </Space>
-          ) : (
-            title
-          )
-        }
-        value={value as string}
-      />
-    </div>
-  );
-}
+import Figure from '../../../../components/Figure';
 
 export default function StatsFigures({ stats }: { stats: AccessStats | undefined }) {
   const { t, i18n } = useTranslation();
