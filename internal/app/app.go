@@ -313,6 +313,9 @@ func (a *App) purgeRetained(ctx context.Context) {
 	if _, err := a.Server.ActionLog.Purge(ctx, a.Cfg.ActionLogDays); err != nil {
 		slog.Warn("housekeeping: action log", "err", err)
 	}
+	if _, err := a.Remote.Purge(ctx, a.Cfg.ActionLogDays); err != nil {
+		slog.Warn("housekeeping: remote access audit", "err", err)
+	}
 	if _, err := fleet.PurgeEndedEvents(ctx, a.DB, a.Cfg.ErrorLogDays); err != nil {
 		slog.Warn("housekeeping: error log", "err", err)
 	}

@@ -547,6 +547,28 @@ func TestRemoteAccess(t *testing.T) {
 			apitest.WantCode(t, w.none.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{w.devID}, "controlType": fleet.CtlVPNStart}), apperr.NoPermission)
 		})
 
+		t.Run("the audit is purged with the action log's retention", func(t *testing.T) {
+			var before, links int
+			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_session WHERE device_id = ? AND ended_at > 0`, w.devID).Scan(&before)
+			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = 3`, w.devID).Scan(&links)
+			if before == 0 || links == 0 {
+				t.Fatalf("nothing to purge: %d sessions, %d links", before, links)
+			}
+			if n, err := env.App.Remote.Purge(ctx, 30); err != nil || n != 0 {
+				t.Fatalf("recent audit purged: %d %v", n, err)
+			}
+			old := time.Now().AddDate(0, 0, -31).UnixMilli()
+			for _, q := range []string{`UPDATE remote_session SET ended_at = ?, started_at = ? WHERE device_id = ? AND ended_at > 0`,
+				`UPDATE remote_link SET expires_at = ?, opened_at = ? WHERE device_id = ? AND status = 3`} {
+				if _, err := d.Exec(ctx, q, old, old, w.devID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n, err := env.App.Remote.Purge(ctx, 30); err != nil || n != int64(before+links) {
+				t.Fatalf("purged %d (%v), want %d", n, err, before+links)
+			}
+		})
+
 		t.Run("a disabled device gets no link", func(t *testing.T) {
 			apitest.Must(t, w.root.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{w.devID}, "enabled": false}))
 			apitest.WantCode(t, w.engineer.Call("POST", "/api/auth/sys/dev/link/open", map[string]any{"deviceId": w.devID, "kind": "ssh"}), apperr.DeviceDisabled)

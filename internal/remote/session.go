@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"chargeops/internal/access"
 	"chargeops/internal/actionlog"
@@ -170,4 +171,20 @@ func (s *Service) Sessions(ctx context.Context, p *access.Principal, in SessionL
 		return out, fmt.Errorf("remote: session list: %w", err)
 	}
 	return out, nil
+}
+
+// Purge deletes the audit of remote access older than days (ended sessions, and closed links
+// whose validity ended before the horizon), in bounded batches; 0 keeps them. It follows the
+// action log's retention: both are who-did-what records (docs/configuration.md, "Retention").
+func (s *Service) Purge(ctx context.Context, days int) (int64, error) {
+	if days <= 0 {
+		return 0, nil
+	}
+	horizon := time.Now().AddDate(0, 0, -days).UnixMilli()
+	n, err := db.Purge(ctx, s.db, "remote_session", "id", "ended_at > 0 AND ended_at < ?", 100, horizon)
+	if err != nil {
+		return n, err
+	}
+	m, err := db.Purge(ctx, s.db, "remote_link", "id", "status = 3 AND expires_at < ?", 100, horizon)
+	return n + m, err
 }

@@ -1,8 +1,11 @@
-/** i18next set-up. Locale: stored choice wins, else the server's defaultLocale, else en-US. */
+/**
+ * i18next set-up. Locale: stored choice wins, else the server's defaultLocale, else en-US. The
+ * English texts are in the entry (the fallback); the Chinese ones load as their own chunk when
+ * the console is shown in Chinese (loadLocale), so an English first load does not carry them.
+ */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enUS from './locales/en-US';
-import zhCN from './locales/zh-CN';
 
 export const LOCALES = ['en-US', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -29,7 +32,7 @@ export function resolveLocale(stored: string | null | undefined, configDefault: 
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { 'en-US': { translation: enUS }, 'zh-CN': { translation: zhCN } },
+  resources: { 'en-US': { translation: enUS } },
   lng: resolveLocale(storedLocale(), null),
   fallbackLng: DEFAULT_LOCALE,
   keySeparator: false,
@@ -37,6 +40,27 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
 });
+
+const loaded = new Set<Locale>(['en-US']);
+
+/**
+ * Loads a language's console texts (once). Texts that pages registered before (registerTexts)
+ * stay: the bundle is merged under them.
+ */
+export async function loadLocale(l: Locale): Promise<void> {
+  if (loaded.has(l)) return;
+  const { default: texts } = await import('./locales/zh-CN');
+  i18n.addResourceBundle(l, 'translation', texts, true, false);
+  loaded.add(l);
+}
+
+/** Switches to l once its texts are loaded. */
+function switchTo(l: Locale): void {
+  void loadLocale(l)
+    .catch(() => undefined) // a chunk that fails to load: the English fallback still shows
+    .then(() => i18n.changeLanguage(l));
+  document.documentElement.lang = l;
+}
 
 export function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
@@ -49,15 +73,14 @@ export function chooseLocale(l: Locale): void {
   } catch {
     /* storage unavailable */
   }
-  void i18n.changeLanguage(l);
-  document.documentElement.lang = l;
+  switchTo(l);
 }
 
 /** Applies the server's defaultLocale unless the user chose one. */
 export function applyDefaultLocale(configDefault: string | undefined): void {
   const l = resolveLocale(storedLocale(), configDefault);
-  if (l !== i18n.language) void i18n.changeLanguage(l);
-  document.documentElement.lang = l;
+  if (l !== i18n.language) switchTo(l);
+  else document.documentElement.lang = l;
 }
 
 export default i18n;

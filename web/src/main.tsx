@@ -1,7 +1,7 @@
 import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import i18n from './i18n';
+import i18n, { currentLocale, loadLocale } from './i18n';
 import App from './App';
 import { router } from './router';
 import { setupRequest } from './setupRequest';
@@ -49,8 +49,13 @@ if (import.meta.env.PROD) {
   window.addEventListener('error', (e) => console.error(e.error ?? e.message));
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The stored language's texts first (Chinese is a chunk of its own), then the first render.
+void loadLocale(currentLocale())
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );

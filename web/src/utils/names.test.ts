@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import i18n from '../i18n';
+import { beforeAll, describe, expect, it } from 'vitest';
+import i18n, { loadLocale } from '../i18n';
 import { displayItemName, displayRange, localised, locationName, measurandLabel, ocppName, ocppUnit } from './names';
 
 const t = (k: string) => i18n.t(k, { lng: 'zh-CN' });
 const tEn = (k: string) => i18n.t(k, { lng: 'en-US' });
 const exists = (k: string) => i18n.exists(k);
+
+// The Chinese texts are a chunk of their own, loaded when the console is shown in Chinese.
+beforeAll(() => loadLocale('zh-CN'));
 
 describe('ocppName', () => {
   it('names OCPP error codes and statuses in the user language', () => {

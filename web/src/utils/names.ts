@@ -7,7 +7,10 @@
  */
 import type { Locale } from '../i18n';
 import enUS from '../locales/en-US';
-import zhCN from '../locales/zh-CN';
+// Only the Chinese modules that hold the standard names below: the whole Chinese bundle loads
+// on its own when the console is in Chinese (i18n.ts, loadLocale).
+import zhNames from '../locales/zh-CN/names';
+import zhOrg from '../locales/zh-CN/org';
 
 type T = (key: string) => string;
 type Exists = (key: string) => boolean;
@@ -83,7 +86,8 @@ const STANDARD_LABEL_KEYS = ['com_yes', 'com_no'];
 /** Text of each key in every language → key. */
 function textToKey(keys: string[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const k of keys) for (const dict of [enUS, zhCN]) if (dict[k]) out.set(dict[k], k);
+  const dicts: Record<string, string>[] = [enUS, zhNames, zhOrg];
+  for (const k of keys) for (const dict of dicts) if (dict[k]) out.set(dict[k], k);
   return out;
 }
 
