@@ -1,5 +1,10 @@
 package db
 
+import (
+	"encoding/base64"
+	"encoding/json"
+)
+
 // Page is the bounded pagination of every list (decisions §3): 1-based page, size 10/20/50/100.
 type Page struct {
 	Page     int `json:"page"`
@@ -43,3 +48,26 @@ type List[T any] struct {
 // and counted: past it the total reads "10,000 or more" and the screen asks for a narrower
 // filter, so every page stays a bounded index walk.
 const MaxWindow = 10000
+
+// TimeKey is where a newest-first keyset walk on (a time, id) continues: the last row of the
+// page before. It travels as an opaque string (base64url of JSON), the answer's next and the
+// next call's cursor.
+type TimeKey struct {
+	At int64 `json:"t"`
+	ID int64 `json:"i"`
+}
+
+// String is the key as a cursor.
+func (k TimeKey) String() string {
+	b, _ := json.Marshal(k)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ParseTimeKey reads a cursor made by String; ok is false for anything else.
+func ParseTimeKey(s string) (k TimeKey, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &k)
+	}
+	return k, err == nil && k.ID > 0 && k.At >= 0
+}

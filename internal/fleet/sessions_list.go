@@ -3,11 +3,11 @@ package fleet
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
+	"chargeops/internal/db"
 )
 
 // SessionListInput filters charging sessions (newest start first).
@@ -81,11 +81,11 @@ func (s *Service) Sessions(ctx context.Context, p *access.Principal, in SessionL
 		}
 	}
 	if in.Cursor != "" {
-		at, id, ok := parseCursor(in.Cursor)
+		k, ok := db.ParseTimeKey(in.Cursor)
 		if !ok {
 			return out, apperr.InvalidField("cursor", "err.invalid")
 		}
-		add("(t.started_at < ? OR (t.started_at = ? AND t.id < ?))", at, at, id)
+		add("(t.started_at < ? OR (t.started_at = ? AND t.id < ?))", k.At, k.At, k.ID)
 	}
 	q := `SELECT t.id, t.device_id, COALESCE(d.sn, ''), t.site_id, t.connector_id, t.id_tag, t.meter_start, t.meter_stop, t.energy_wh,
 		t.started_at, t.stopped_at, t.reason FROM device_transaction t LEFT JOIN device d ON d.id = t.device_id
@@ -109,17 +109,7 @@ func (s *Service) Sessions(ctx context.Context, p *access.Principal, in SessionL
 	if len(out.List) > size {
 		out.List = out.List[:size]
 		last := out.List[size-1]
-		out.Next = strconv.FormatInt(last.StartedAt, 10) + "." + strconv.FormatInt(last.ID, 10)
+		out.Next = db.TimeKey{At: last.StartedAt, ID: last.ID}.String()
 	}
 	return out, nil
-}
-
-func parseCursor(c string) (int64, int64, bool) {
-	a, b, ok := strings.Cut(c, ".")
-	if !ok {
-		return 0, 0, false
-	}
-	at, err1 := strconv.ParseInt(a, 10, 64)
-	id, err2 := strconv.ParseInt(b, 10, 64)
-	return at, id, err1 == nil && err2 == nil
 }

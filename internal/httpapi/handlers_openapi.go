@@ -5,16 +5,11 @@ import (
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/device"
 	"chargeops/internal/fleet"
 )
 
 // The OpenAPI v1's own handlers, where its query parameters differ from the console's JSON
 // bodies; the others are the console's handlers (routes_openapi.go).
-
-func (s *Server) v1Devices(c *Ctx, in device.ListFilter) (device.List, error) {
-	return s.deviceList(c, in)
-}
 
 // V1EventsInput filters alarms and events; kind is one value where the console sends a list.
 type V1EventsInput struct {

@@ -78,6 +78,10 @@ var (
 // registerFleetMetrics registers the fleet collector; nothing without a fleet (the openapi
 // command).
 func registerFleetMetrics(reg prometheus.Registerer, d Deps) {
+	if d.RequestLog != nil {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "chargeops_openapi_log_dropped_total",
+			Help: "OpenAPI calls not written to the request log because its queue was full"}, func() float64 { return float64(d.RequestLog.Dropped()) }))
+	}
 	if d.Fleet == nil {
 		return
 	}

@@ -8,7 +8,7 @@ func (s *Server) openapiRoutes() []Route {
 	read := []string{"auth_device_detail", "auth_device_info", "auth_device_edit"}
 	return []Route{
 		{Method: "GET", Path: v1 + "devices", Signed: true, Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_list"}, Tag: "openapi-v1",
-			Summary: "Devices in scope (status, site, model, customer, keyword; paged, bounded total)", Handler: H(s.v1Devices)},
+			Summary: "Devices in scope (status, site, model, customer, keyword; paged, bounded total)", Handler: H(s.deviceList)},
 		{Method: "GET", Path: v1 + "devices/detail", Signed: true, Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_detail", "auth_device_edit", "auth_device_info"}, Tag: "openapi-v1",
 			Summary: "One device", Handler: H(s.deviceDetail)},
 		{Method: "GET", Path: v1 + "devices/status", Signed: true, Objects: ByDevice, Access: Keys, Keys: read, Tag: "openapi-v1",

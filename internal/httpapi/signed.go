@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
 	"time"
 
 	"chargeops/internal/access"
@@ -36,10 +35,6 @@ func (s *Server) logSigned(c *Ctx, rt Route, code int, took time.Duration) {
 	if c.App == nil || s.RequestLog == nil {
 		return
 	}
-	status := openapi.HTTPStatus(code)
-	if code == apperr.OK {
-		status = http.StatusOK
-	}
 	s.RequestLog.Add(openapi.Record{AppID: c.App.ID, CustomerID: c.App.CustomerID, Endpoint: rt.Method + " " + rt.Path,
-		Query: maskQuery(c.R.URL.Query()), Status: status, Code: code, Latency: took, IP: c.Client.IP, At: time.Now()})
+		Query: maskQuery(c.R.URL.Query()), Status: openapi.HTTPStatus(code), Code: code, Latency: took, IP: c.Client.IP, At: time.Now()})
 }

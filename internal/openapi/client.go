@@ -3,13 +3,10 @@ package openapi
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -43,15 +40,8 @@ func (c *Client) Do(ctx context.Context, method, pathQuery string, body any) (An
 	if err != nil {
 		return Answer{}, err
 	}
-	nonce := make([]byte, 16)
-	_, _ = rand.Read(nonce)
-	r := Request{Method: method, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery, Body: raw, AppID: c.AppID,
-		Timestamp: strconv.FormatInt(time.Now().Unix(), 10), Nonce: hex.EncodeToString(nonce)}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(HeaderAppID, r.AppID)
-	req.Header.Set(HeaderTimestamp, r.Timestamp)
-	req.Header.Set(HeaderNonce, r.Nonce)
-	req.Header.Set(HeaderSignature, Sign(c.Secret, r))
+	SignRequest(req, raw, c.AppID, c.Secret, time.Now())
 	hc := c.HTTP
 	if hc == nil {
 		hc = http.DefaultClient

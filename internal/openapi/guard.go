@@ -69,9 +69,6 @@ func NewGuard(d *db.DB, apps Apps, principals Principals, opt Options) *Guard {
 	return &Guard{db: d, apps: apps, principals: principals, limiter: ratelimit.New(d), opt: opt, Now: time.Now}
 }
 
-// Options are the guard's limits after defaults.
-func (g *Guard) Options() Options { return g.opt }
-
 // Caller is a checked request: the application and its bound user as the principal.
 type Caller struct {
 	App application.App

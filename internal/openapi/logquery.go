@@ -2,8 +2,6 @@ package openapi
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -179,28 +177,6 @@ type RequestPage struct {
 	Next string `json:"next,omitempty"`
 }
 
-type requestCursor struct {
-	At int64 `json:"t"`
-	ID int64 `json:"i"`
-}
-
-func (c requestCursor) encode() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func decodeRequestCursor(s string) (requestCursor, error) {
-	var c requestCursor
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err == nil {
-		err = json.Unmarshal(b, &c)
-	}
-	if err != nil || c.ID <= 0 || c.At < 0 {
-		return c, apperr.InvalidField("cursor", "err.invalid")
-	}
-	return c, nil
-}
-
 // MaxEndpoint bounds the endpoint filter (characters).
 const MaxEndpoint = 200
 
@@ -222,11 +198,11 @@ func (r *Reader) Requests(ctx context.Context, p *access.Principal, in RequestsI
 	case in.Outcome != "" && in.Outcome != OutcomeOK && in.Outcome != OutcomeError:
 		return out, apperr.InvalidField("outcome", "err.invalid")
 	}
-	var from *requestCursor
+	var from *db.TimeKey
 	if in.Cursor != "" {
-		c, err := decodeRequestCursor(in.Cursor)
-		if err != nil {
-			return out, err
+		c, ok := db.ParseTimeKey(in.Cursor)
+		if !ok {
+			return out, apperr.InvalidField("cursor", "err.invalid")
 		}
 		from = &c
 	}
@@ -265,7 +241,7 @@ func (r *Reader) Requests(ctx context.Context, p *access.Principal, in RequestsI
 	if from == nil && offset > 0 {
 		// The page's first row from the index; the page is then a keyset walk from it.
 		offset = min(offset, max(0, db.MaxWindow-limit))
-		var c requestCursor
+		var c db.TimeKey
 		err := r.db.QueryRow(ctx, `SELECT r.created_at, r.id FROM openapi_request r`+where+order+` LIMIT 1 OFFSET ?`,
 			append(args, offset)...).Scan(&c.At, &c.ID)
 		if db.NotFound(err) {
@@ -306,7 +282,7 @@ func (r *Reader) Requests(ctx context.Context, p *access.Principal, in RequestsI
 	if len(out.List) > limit {
 		out.List = out.List[:limit]
 		last := out.List[limit-1]
-		out.Next = requestCursor{At: last.Time, ID: last.ID}.encode()
+		out.Next = db.TimeKey{At: last.Time, ID: last.ID}.String()
 	}
 	return out, nil
 }

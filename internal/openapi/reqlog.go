@@ -155,7 +155,7 @@ type statKey struct {
 
 type statRow struct {
 	calls, errors, latencyUS int64
-	buckets                  [12]int64
+	buckets                  []int64 // one per LatencyBounds, and the slower calls
 }
 
 // write stores one batch: the rows (multi-row inserts) and the daily figures they add to, in
@@ -166,7 +166,7 @@ func (l *Log) write(ctx context.Context, batch []Record) error {
 		k := statKey{r.AppID, DayStart(r.At, l.loc), r.Endpoint}
 		s := stats[k]
 		if s == nil {
-			s = &statRow{}
+			s = &statRow{buckets: make([]int64, len(LatencyBounds)+1)}
 			stats[k] = s
 		}
 		s.calls++

@@ -3,8 +3,6 @@ package webhook
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -309,7 +307,7 @@ func (s *Service) post(ctx context.Context, id int64, target, appID, event strin
 	if err != nil {
 		return 0, err
 	}
-	Sign(req, body, appID, secret, s.Now())
+	openapi.SignRequest(req, body, appID, secret, s.Now()) // method POST, the receiver URL's path and query
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "chargeops-webhook/1")
 	req.Header.Set(HeaderEvent, event)
@@ -329,24 +327,6 @@ func (s *Service) post(ctx context.Context, id int64, target, appID, event strin
 		return resp.StatusCode, nil
 	}
 	return resp.StatusCode, fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(snippet))
-}
-
-// Sign sets the signature headers of a delivery (the OpenAPI's request signature,
-// docs/openapi.md): method POST, the receiver URL's path ("/" when empty) and raw query, the
-// body, the appId, the timestamp (unix seconds) and a fresh nonce.
-func Sign(req *http.Request, body []byte, appID string, secret []byte, at time.Time) {
-	nonce := make([]byte, 16)
-	_, _ = rand.Read(nonce)
-	path := req.URL.EscapedPath()
-	if path == "" {
-		path = "/"
-	}
-	r := openapi.Request{Method: req.Method, Path: path, RawQuery: req.URL.RawQuery, Body: body, AppID: appID,
-		Timestamp: strconv.FormatInt(at.Unix(), 10), Nonce: hex.EncodeToString(nonce)}
-	req.Header.Set(openapi.HeaderAppID, r.AppID)
-	req.Header.Set(openapi.HeaderTimestamp, r.Timestamp)
-	req.Header.Set(openapi.HeaderNonce, r.Nonce)
-	req.Header.Set(openapi.HeaderSignature, openapi.Sign(secret, r))
 }
 
 // Purge deletes delivered and failed deliveries older than keep, and the webhooks (with their

@@ -5,15 +5,12 @@ package apitest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"testing"
 	"time"
 
@@ -172,7 +169,7 @@ func (c *Client) CallRaw(method, path string, body any) Raw {
 		c.env.T.Fatal(err)
 	}
 	if c.AppID != "" {
-		SignRequest(req, sent, c.AppID, c.AppSecret, time.Now())
+		openapi.SignRequest(req, sent, c.AppID, []byte(c.AppSecret), time.Now())
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept-Language", c.Locale)
@@ -186,19 +183,6 @@ func (c *Client) CallRaw(method, path string, body any) Raw {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return Raw{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), Body: b}
-}
-
-// SignRequest sets the OpenAPI's signature headers on req, whose body is body, with a fresh
-// nonce and the timestamp at.
-func SignRequest(req *http.Request, body []byte, appID, secret string, at time.Time) {
-	nonce := make([]byte, 16)
-	_, _ = rand.Read(nonce)
-	r := openapi.Request{Method: req.Method, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery, Body: body,
-		AppID: appID, Timestamp: strconv.FormatInt(at.Unix(), 10), Nonce: hex.EncodeToString(nonce)}
-	req.Header.Set(openapi.HeaderAppID, r.AppID)
-	req.Header.Set(openapi.HeaderTimestamp, r.Timestamp)
-	req.Header.Set(openapi.HeaderNonce, r.Nonce)
-	req.Header.Set(openapi.HeaderSignature, openapi.Sign([]byte(secret), r))
 }
 
 func jsonScalar(v any) string {
