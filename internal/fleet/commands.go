@@ -21,19 +21,30 @@ import (
 
 // Control types of spec §9 (decisions §2 maps them to OCPP 1.6).
 const (
-	CtlSoftReset         = code.CtlSoftReset
-	CtlHardReset         = code.CtlHardReset
-	CtlAvailability      = 3
-	CtlConnectorAvail    = 4
-	CtlUpdateFirmware    = 5
-	CtlGetDiagnostics    = 6
-	CtlVPNStart          = 7
-	CtlVPNStop           = 8
-	CtlGetConfiguration  = 9
-	CtlTriggerMessage    = 10
-	CtlChangeConfig      = 11
-	maxBatchDevices      = 1000
-	commandMessageLength = 500
+	CtlSoftReset        = code.CtlSoftReset
+	CtlHardReset        = code.CtlHardReset
+	CtlAvailability     = 3
+	CtlConnectorAvail   = 4
+	CtlUpdateFirmware   = 5
+	CtlGetDiagnostics   = 6
+	CtlVPNStart         = 7
+	CtlVPNStop          = 8
+	CtlGetConfiguration = 9
+	CtlTriggerMessage   = 10
+	CtlChangeConfig     = 11
+	// Operator actions beyond spec §9 (docs/decisions.md §6: numbered from 12; docs/ocpp16.md).
+	CtlRemoteStart         = 12 // RemoteStartTransaction: params.connectorId (0: the charger picks), params.idTag
+	CtlRemoteStop          = 13 // RemoteStopTransaction: params.transactionId
+	CtlUnlockConnector     = 14 // UnlockConnector: params.connectorId
+	CtlClearCache          = 15 // ClearCache
+	CtlDataTransfer        = 16 // DataTransfer for engineers: params.vendorId, params.messageId, params.data
+	CtlReserveNow          = 17 // ReserveNow: params.connectorId, params.idTag, params.expiryDate, params.parentIdTag
+	CtlCancelReservation   = 18 // CancelReservation: params.reservationId
+	CtlSendLocalList       = 19 // SendLocalList: params.updateType Full|Differential (the list is built by the core from the customer's tokens)
+	CtlGetLocalListVersion = 20 // GetLocalListVersion
+	maxControlType         = CtlGetLocalListVersion
+	maxBatchDevices        = 1000
+	commandMessageLength   = 500
 )
 
 // SendInput asks for one control type on one or more devices.
@@ -89,7 +100,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	if len(ids) == 0 || len(ids) > maxBatchDevices {
 		return res, apperr.InvalidField("deviceIds", "err.invalid")
 	}
-	if in.ControlType < 1 || in.ControlType > 11 {
+	if in.ControlType < 1 || in.ControlType > maxControlType {
 		return res, apperr.InvalidField("controlType", "err.invalid")
 	}
 	if err := validateParams(in.ControlType, &in.Params); err != nil {

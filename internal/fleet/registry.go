@@ -21,16 +21,23 @@ type Command struct {
 
 // Params of a command. Which fields matter depends on the control type.
 type Params struct {
-	ConnectorID int      `json:"connectorId,omitempty"` // 4: connector N; 10: trigger for a connector
-	Enable      bool     `json:"enable,omitempty"`      // 3, 4: true makes it Operative again
-	FirmwareID  int64    `json:"firmwareId,omitempty"`  // 5: an uploaded firmware file
-	Retries     int      `json:"retries,omitempty"`     // 5, 6
-	Keys        []string `json:"keys,omitempty"`        // 9: keys to read (empty: all)
-	Message     string   `json:"message,omitempty"`     // 10: TriggerMessage requestedMessage (default MeterValues)
-	Items       []KV     `json:"items,omitempty"`       // 11: key/value pairs to set
-	VendorID    string   `json:"vendorId,omitempty"`    // 7, 8: DataTransfer vendor (default "chargeops")
-	Link        string   `json:"link,omitempty"`        // 7, 8: "web" (default) or "ssh" (access.LinkWeb, access.LinkSSH)
-	Data        string   `json:"data,omitempty"`        // 7, 8: DataTransfer data, written by the core from Link and the caller's role
+	ConnectorID   int      `json:"connectorId,omitempty"`   // 4: connector N; 10: trigger for a connector
+	Enable        bool     `json:"enable,omitempty"`        // 3, 4: true makes it Operative again
+	FirmwareID    int64    `json:"firmwareId,omitempty"`    // 5: an uploaded firmware file
+	Retries       int      `json:"retries,omitempty"`       // 5, 6
+	Keys          []string `json:"keys,omitempty"`          // 9: keys to read (empty: all)
+	Message       string   `json:"message,omitempty"`       // 10: TriggerMessage requestedMessage (default MeterValues)
+	Items         []KV     `json:"items,omitempty"`         // 11: key/value pairs to set
+	VendorID      string   `json:"vendorId,omitempty"`      // 7, 8: DataTransfer vendor (default "chargeops")
+	Link          string   `json:"link,omitempty"`          // 7, 8: "web" (default) or "ssh" (access.LinkWeb, access.LinkSSH)
+	Data          string   `json:"data,omitempty"`          // 7, 8: DataTransfer data, written by the core from Link and the caller's role; 16: the engineer's data
+	IDTag         string   `json:"idTag,omitempty"`         // 12, 17: the token to start or reserve with
+	ParentIDTag   string   `json:"parentIdTag,omitempty"`   // 17
+	TransactionID int64    `json:"transactionId,omitempty"` // 13: the session to stop (device_transaction.id)
+	MessageID     string   `json:"messageId,omitempty"`     // 16: DataTransfer messageId
+	ExpiryDate    int64    `json:"expiryDate,omitempty"`    // 17: when the reservation ends (unix ms)
+	ReservationID int64    `json:"reservationId,omitempty"` // 17 (set by the core), 18: the reservation to cancel
+	UpdateType    string   `json:"updateType,omitempty"`    // 19: Full or Differential
 	// Filled by the core for the adapter, not by the caller.
 	Location string `json:"location,omitempty"` // 5: signed download URL; 6: upload URL
 }
