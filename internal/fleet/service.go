@@ -42,6 +42,7 @@ type Service struct {
 	admit    *admissionLimiter
 	hot      hotDevices
 	sessions openSessions
+	tokens   tokenAuthority
 	wg       sync.WaitGroup
 	// eventHook, statusHook and commandHook hear of committed event changes, status changes
 	// and command results (eventhook.go)
