@@ -207,7 +207,7 @@ func measureConnected(ctx context.Context, probe *serverProbe, rep *Report, held
 func countLogRows(ctx context.Context, probe *serverProbe, rep *Report, before map[string]float64) {
 	fr := rep.Fleet.Frames
 	rep.Server.LogRowsExpected = fr.Sent + fr.Received + 2*fr.Connections
-	after, err := probe.waitSettled(ctx, 30*time.Second)
+	after, err := probe.waitSettled(ctx, 30*time.Second, before[metricConnections])
 	if err != nil {
 		rep.problem("server metrics after the run: %v", err)
 		return

@@ -110,9 +110,10 @@ func parseMetrics(text string) map[string]float64 {
 	return out
 }
 
-// waitSettled waits (at most limit) until the server's ingest queue is empty and its protocol-
-// log row count has stopped moving, so that every frame of the run can be counted.
-func (p *serverProbe) waitSettled(ctx context.Context, limit time.Duration) (map[string]float64, error) {
+// waitSettled waits (at most limit) until the server holds no more connections than conns (the
+// run's sockets are closed, so their close rows are queued), its ingest queue is empty and its
+// protocol-log row count has stopped moving, so that every frame of the run can be counted.
+func (p *serverProbe) waitSettled(ctx context.Context, limit time.Duration, conns float64) (map[string]float64, error) {
 	deadline := time.Now().Add(limit)
 	var last map[string]float64
 	for {
@@ -120,7 +121,7 @@ func (p *serverProbe) waitSettled(ctx context.Context, limit time.Duration) (map
 		if err != nil {
 			return nil, err
 		}
-		if last != nil && m[metricQueue] == 0 && m[metricLogRows] == last[metricLogRows] {
+		if last != nil && m[metricConnections] <= conns && m[metricQueue] == 0 && m[metricLogRows] == last[metricLogRows] {
 			return m, nil
 		}
 		if time.Now().After(deadline) || !sleepCtx(ctx, 300*time.Millisecond) {
