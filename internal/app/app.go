@@ -377,8 +377,8 @@ func natsRegistry(cfg config.Config) (fleet.Registry, error) {
 type fleetNotifier struct{ f *fleet.Service }
 
 func (n fleetNotifier) DeviceChanged(ctx context.Context, id int64) {
-	if err := n.f.Recompute(ctx, id); err != nil {
-		slog.Warn("device status not recomputed", "device", id, "err", err)
+	if err := n.f.DeviceChanged(ctx, id); err != nil {
+		slog.Warn("device change not applied to the live fleet", "device", id, "err", err)
 	}
 }
 

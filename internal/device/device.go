@@ -222,7 +222,8 @@ func uniqueError(err error) error {
 	return apperr.InvalidField("name", "err.device_name_unusable")
 }
 
-// Add registers a device at a site in scope.
+// Add registers a device at a site in scope. The live fleet is told (a connection of its SN
+// waiting as Pending becomes the device's: docs/gateway.md, "Admission").
 func (s *Service) Add(ctx context.Context, sc access.Scope, in Input) (int64, error) {
 	in.ID = 0
 	if err := in.normalise(); err != nil {
@@ -234,6 +235,9 @@ func (s *Service) Add(ctx context.Context, sc access.Scope, in Input) (int64, er
 		id, err = s.insert(ctx, tx, sc, in)
 		return err
 	})
+	if err == nil {
+		s.changed(ctx, id)
+	}
 	return id, err
 }
 

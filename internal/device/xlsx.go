@@ -99,15 +99,18 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 		inputs = append(inputs, in)
 		lines = append(lines, r.line)
 	}
+	var added []int64
 	if len(bad) == 0 {
 		err = s.db.InTx(ctx, func(tx *db.Tx) error {
 			for i, in := range inputs {
-				if _, err := s.insert(ctx, tx, sc, in); err != nil {
+				id, err := s.insert(ctx, tx, sc, in)
+				if err != nil {
 					if _, business := apperr.As(err); !business {
 						return err
 					}
 					bad = append(bad, RowError{Row: lines[i], Message: message(locale, err)})
 				}
+				added = append(added, id)
 			}
 			if len(bad) > 0 {
 				return errRollback
@@ -123,6 +126,9 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_row").
 			With(map[string]any{"row": first.Row, "reason": first.Message, "count": len(bad)}).
 			WithData(map[string]any{"rows": bad})
+	}
+	for _, id := range added {
+		s.changed(ctx, id)
 	}
 	return ImportResult{Imported: len(inputs)}, nil
 }

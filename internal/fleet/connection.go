@@ -3,6 +3,8 @@ package fleet
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 
@@ -56,9 +58,12 @@ func (h *hotDevices) count(deviceID int64, connID string, now, limit int64) (sec
 	return secs, d.countedAt, true
 }
 
+// open makes connID the device's connection here, unless a newer one already is.
 func (h *hotDevices) open(deviceID int64, connID string, now int64) {
 	h.mu.Lock()
-	h.m[deviceID] = &hotDevice{connID: connID, countedAt: now}
+	if d := h.m[deviceID]; d == nil || !Older(connID, d.connID) {
+		h.m[deviceID] = &hotDevice{connID: connID, countedAt: now}
+	}
 	h.mu.Unlock()
 }
 
@@ -73,11 +78,14 @@ func (h *hotDevices) close(deviceID int64, connID string) {
 
 // Connection-state SQL.
 const (
-	sqlConnected = `INSERT INTO device_state (device_id, online, node, conn_id, remote_addr, protocol, connected_at, last_seen_at, runtime_counted_at, updated_at)
-		VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (device_id) DO UPDATE SET online = 1, node = excluded.node, conn_id = excluded.conn_id, remote_addr = excluded.remote_addr,
-		  protocol = excluded.protocol, connected_at = excluded.connected_at, last_seen_at = excluded.last_seen_at,
-		  runtime_counted_at = excluded.runtime_counted_at, updated_at = excluded.updated_at`
+	// sqlConnected records a connection unless a newer one is recorded (conn_order: the
+	// admission order of its conn_id, docs/gateway.md "Connections").
+	sqlConnected = `INSERT INTO device_state (device_id, online, node, conn_id, conn_order, remote_addr, protocol, connected_at, last_seen_at, runtime_counted_at, updated_at)
+		VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (device_id) DO UPDATE SET online = 1, node = excluded.node, conn_id = excluded.conn_id, conn_order = excluded.conn_order,
+		  remote_addr = excluded.remote_addr, protocol = excluded.protocol, connected_at = excluded.connected_at, last_seen_at = excluded.last_seen_at,
+		  runtime_counted_at = excluded.runtime_counted_at, updated_at = excluded.updated_at
+		WHERE device_state.conn_order <= excluded.conn_order`
 	sqlLastRefresh   = `UPDATE device SET last_refresh_at = ? WHERE id = ?`
 	sqlDisconnected  = `UPDATE device_state SET online = 0, updated_at = ? WHERE device_id = ? AND conn_id = ? AND online = 1`
 	sqlSeenState     = `UPDATE device_state SET last_seen_at = ?, runtime_counted_at = ? WHERE device_id = ? AND conn_id = ?`
@@ -87,13 +95,25 @@ const (
 	sqlSoftware      = `UPDATE device SET software_version = ? WHERE id = ?`
 )
 
-// Connected records a new connection of a known device (committed before it returns: the
-// gateway registers the connection only after this).
+// ErrNewerConnection is Connected's answer when a connection admitted after connID is already
+// recorded: connID lost and its socket must be closed.
+var ErrNewerConnection = errors.New("fleet: a newer connection of the device is recorded")
+
+// Connected records a new connection of a known device: online, its conn_id and admission
+// order, the offline event ended, the status recomputed and pushed. It is committed before it
+// returns. When a newer connection is already recorded nothing changes and the answer is
+// ErrNewerConnection.
 func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, protocol string) error {
 	now := db.NowMS()
 	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
-		if _, err := b.Tx.Exec(ctx, sqlConnected, dev.ID, s.opt.Node, connID, addr, protocol, now, now, now, now); err != nil {
+		res, err := b.Tx.Exec(ctx, sqlConnected, dev.ID, s.opt.Node, connID, ConnOrder(connID), addr, protocol, now, now, now, now)
+		if err != nil {
 			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrNewerConnection
 		}
 		if _, err := b.Tx.Exec(ctx, sqlLastRefresh, now, dev.ID); err != nil {
 			return err
@@ -193,4 +213,43 @@ func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 		_, err := bt.Tx.Exec(ctx, sqlSoftware, b.FirmwareVersion, dev.ID)
 		return err
 	}})
+}
+
+// Adopter is a Link that may belong to no device yet: the connection of an unknown SN admitted
+// as Pending (--ocpp-allow-unknown). Adopt makes it the connection of the device now registered
+// under its SN (recorded Connected, its messages handled as the device's), or closes it when the
+// device's admission rules would refuse it without the credentials it never showed
+// (docs/gateway.md, "Admission"). It does nothing for a connection that already is a device's.
+type Adopter interface {
+	Adopt(ctx context.Context) error
+}
+
+// DeviceChanged is the fleet's side of an administrative change of a device (device.Notifier):
+// its status is recomputed and pushed, and when the device is not online, a live connection of
+// its SN that belongs to no device yet (an unknown SN's, left Pending until an admin added the
+// device) becomes the device's, on whichever node holds it.
+func (s *Service) DeviceChanged(ctx context.Context, deviceID int64) error {
+	if err := s.Recompute(ctx, deviceID); err != nil {
+		return fmt.Errorf("fleet: device changed: %w", err)
+	}
+	var sn string
+	var online int
+	err := s.db.QueryRow(ctx, `SELECT d.sn, COALESCE(st.online, 0) FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`,
+		deviceID).Scan(&sn, &online)
+	if db.NotFound(err) || (err == nil && online == 1) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("fleet: device changed: state: %w", err)
+	}
+	l, ok := s.Registry.Lookup(sn)
+	if !ok {
+		return nil
+	}
+	if a, ok := l.(Adopter); ok {
+		if err := a.Adopt(ctx); err != nil {
+			return fmt.Errorf("fleet: device changed: adopt: %w", err)
+		}
+	}
+	return nil
 }

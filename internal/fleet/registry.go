@@ -68,9 +68,15 @@ type Link interface {
 // Registry finds the live connection of a device. The in-process registry serves one node; a
 // cluster implementation (NATS: subject chargeops.dev.<SN>.cmd answered by the node that holds
 // the socket, and chargeops.dev.<SN>.kick to close a replaced one) satisfies the same interface.
+//
+// The newest admission wins (docs/gateway.md, "Connections"): a connection replaces the
+// device's connection only when it is not older (ConnID's admission order, Older); an older one
+// is refused, and its caller closes it.
 type Registry interface {
-	// Register makes l the device's connection and returns the one it replaces (or nil).
-	Register(sn string, l Link) (replaced Link)
+	// Register makes l the device's connection and returns the connection that lost, which the
+	// caller closes: the one l replaces, or l itself when a newer one is registered (nil when
+	// there was none).
+	Register(sn string, l Link) (loser Link)
 	// Unregister removes l if it is still the device's connection; false means it was
 	// already replaced (a late close that must not mark the device offline).
 	Unregister(sn string, l Link) bool
@@ -110,12 +116,15 @@ func (r *LocalRegistry) shard(sn string) int {
 func (r *LocalRegistry) Register(sn string, l Link) Link {
 	s := &r.shards[r.shard(sn)]
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	old := s.m[sn]
-	s.m[sn] = l
-	s.mu.Unlock()
-	if old == l {
+	switch {
+	case old == l:
 		return nil
+	case old != nil && Older(l.ConnID(), old.ConnID()):
+		return l
 	}
+	s.m[sn] = l
 	return old
 }
 

@@ -2,15 +2,18 @@
 // local registry and
 //   - answers chargeops.dev.<SN>.cmd for the SNs it holds (ping, or a command to execute);
 //   - on a new connection publishes chargeops.dev.<SN>.kick, so that a node holding an older
-//     socket of the same SN closes it;
+//     socket of the same SN closes it, and a node holding a newer one kicks back (the newest
+//     admission wins, docs/gateway.md "Connections");
 //   - finds a device held elsewhere by a ping (no responders: nobody holds it → offline at once)
-//     and executes commands there through a proxy Link.
+//     and executes commands there through a proxy Link, which also adopts a Pending connection
+//     there for a device just added (fleet.Adopter).
 package natsreg
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -44,7 +47,7 @@ type kickMsg struct {
 }
 
 type request struct {
-	Op       string        `json:"op"` // ping or execute
+	Op       string        `json:"op"` // ping, execute or adopt
 	Command  fleet.Command `json:"command"`
 	Deadline int64         `json:"deadline"` // unix ms
 }
@@ -79,19 +82,39 @@ func (r *Registry) Close() {
 	r.mu.Unlock()
 }
 
+// onKick closes the socket held here when the kick names a newer connection (or none: a
+// drop), and kicks back when the one held here is the newer, so that the older socket on the
+// kicking node closes whichever node registered first.
 func (r *Registry) onKick(m *nats.Msg) {
 	var k kickMsg
 	if json.Unmarshal(m.Data, &k) != nil || k.Node == r.node {
 		return
 	}
-	if l, ok := r.local.Lookup(k.SN); ok && l.ConnID() != k.ConnID {
+	l, ok := r.local.Lookup(k.SN)
+	switch {
+	case !ok || l.ConnID() == k.ConnID:
+	case k.ConnID == "" || !fleet.Older(k.ConnID, l.ConnID()):
 		go l.Close("replaced by a connection on node " + k.Node)
+	default:
+		r.publishKick(k.SN, l.ConnID())
 	}
 }
 
-// Register keeps l locally, answers for the SN and tells the other nodes.
+func (r *Registry) publishKick(sn, connID string) {
+	b, _ := json.Marshal(kickMsg{SN: sn, ConnID: connID, Node: r.node})
+	if err := r.nc.Publish(Subject(sn, "kick"), b); err != nil {
+		slog.Warn("nats kick", "sn", sn, "err", err)
+	}
+	_ = r.nc.Flush()
+}
+
+// Register keeps l locally (unless a newer connection is held here: then l is the loser),
+// answers for the SN and tells the other nodes.
 func (r *Registry) Register(sn string, l fleet.Link) fleet.Link {
 	old := r.local.Register(sn, l)
+	if old == l {
+		return l
+	}
 	r.mu.Lock()
 	if _, ok := r.subs[sn]; !ok {
 		sub, err := r.nc.Subscribe(Subject(sn, "cmd"), func(m *nats.Msg) { r.serve(sn, m) })
@@ -102,11 +125,7 @@ func (r *Registry) Register(sn string, l fleet.Link) fleet.Link {
 		}
 	}
 	r.mu.Unlock()
-	b, _ := json.Marshal(kickMsg{SN: sn, ConnID: l.ConnID(), Node: r.node})
-	if err := r.nc.Publish(Subject(sn, "kick"), b); err != nil {
-		slog.Warn("nats kick", "sn", sn, "err", err)
-	}
-	_ = r.nc.Flush()
+	r.publishKick(sn, l.ConnID())
 	return old
 }
 
@@ -166,6 +185,16 @@ func (r *Registry) serve(sn string, m *nats.Msg) {
 	go func() {
 		ctx, cancel := context.WithDeadline(context.Background(), time.UnixMilli(req.Deadline))
 		defer cancel()
+		if req.Op == "adopt" {
+			rep := reply{OK: true}
+			if a, ok := l.(fleet.Adopter); ok {
+				if err := a.Adopt(ctx); err != nil {
+					rep = reply{Err: err.Error()}
+				}
+			}
+			respond(rep)
+			return
+		}
 		out, err := l.Execute(ctx, req.Command)
 		rep := reply{OK: err == nil, Result: out.Result, Message: out.Message, Answer: out.Answer}
 		switch {
@@ -193,6 +222,30 @@ func (x *remote) ConnID() string { return x.conn }
 func (x *remote) Close(reason string) {
 	b, _ := json.Marshal(kickMsg{SN: x.sn, ConnID: "", Node: x.r.node + "/close"})
 	_ = x.r.nc.Publish(Subject(x.sn, "kick"), b)
+}
+
+// Adopt asks the node holding the socket to adopt it (fleet.Adopter).
+func (x *remote) Adopt(ctx context.Context) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(10 * time.Second)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	b, _ := json.Marshal(request{Op: "adopt", Deadline: deadline.UnixMilli()})
+	m, err := x.r.nc.RequestWithContext(ctx, Subject(x.sn, "cmd"), b)
+	if err != nil {
+		return fmt.Errorf("natsreg: adopt: %w", err)
+	}
+	var rep reply
+	if err := json.Unmarshal(m.Data, &rep); err != nil {
+		return fmt.Errorf("natsreg: adopt: %w", err)
+	}
+	if rep.Err != "" {
+		return fmt.Errorf("natsreg: adopt: %s", rep.Err)
+	}
+	return nil
 }
 
 func (x *remote) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, error) {

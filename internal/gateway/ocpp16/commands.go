@@ -16,7 +16,8 @@ import (
 
 // Execute maps a control type to OCPP 1.6 (decisions §2) and interprets the answer.
 func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, error) {
-	if c.dev == nil {
+	dev := c.live.Load() // nil until a Pending connection is adopted
+	if dev == nil {
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.device_offline"}, nil
 	}
 	f := c.g.fleet
@@ -67,15 +68,15 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		raw, err = c.call(ctx, firmware.UpdateFirmwareFeatureName, req)
 		if err == nil {
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
-			err = f.FirmwareJob(context.WithoutCancel(ctx), c.dev.ID, true, "Scheduled")
+			err = f.FirmwareJob(context.WithoutCancel(ctx), dev.ID, true, "Scheduled")
 		}
 	case fleet.CtlGetDiagnostics:
 		// The job opens before the call (a charger may upload before its answer arrives) and
 		// closes when the call fails; the upload itself closes it (docs/gateway.md, "Files").
-		if err := f.OpenDiagnosticsJob(ctx, c.dev.ID, cmd.ID); err != nil {
+		if err := f.OpenDiagnosticsJob(ctx, dev.ID, cmd.ID); err != nil {
 			return fleet.Outcome{}, err
 		}
-		req := firmware.NewGetDiagnosticsRequest(f.DiagnosticsURL(c.base, c.dev.ID, cmd.ID))
+		req := firmware.NewGetDiagnosticsRequest(f.DiagnosticsURL(c.base, dev.ID, cmd.ID))
 		if p.Retries > 0 {
 			req.Retries = &p.Retries
 		}
@@ -84,7 +85,7 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		if err == nil {
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
 		} else {
-			f.EndDiagnosticsJob(context.WithoutCancel(ctx), c.dev.ID, cmd.ID)
+			f.EndDiagnosticsJob(context.WithoutCancel(ctx), dev.ID, cmd.ID)
 		}
 	case fleet.CtlVPNStart, fleet.CtlVPNStop:
 		msg := "VpnStart"
@@ -118,7 +119,7 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 				}
 				items = append(items, fleet.ConfigValue{Key: k.Key, Value: v, Readonly: k.Readonly})
 			}
-			err = f.StoreConfig(context.WithoutCancel(ctx), c.dev.ID, items)
+			err = f.StoreConfig(context.WithoutCancel(ctx), dev.ID, items)
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw, Message: fmt.Sprintf("%d keys", len(items))}
 		}
 	case fleet.CtlTriggerMessage:
@@ -141,7 +142,7 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 				break
 			}
 			// Saved only once the charger accepted it (the AuthorizationKey as a hash).
-			if serr := f.SetConfigValue(context.WithoutCancel(ctx), c.dev, it.Key, it.Value); serr != nil {
+			if serr := f.SetConfigValue(context.WithoutCancel(ctx), dev, it.Key, it.Value); serr != nil {
 				return fleet.Outcome{}, serr
 			}
 		}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
 
 	"chargeops/internal/fleet"
 )
@@ -36,11 +38,16 @@ func (e *CallError) Error() string { return "CALLERROR " + e.Code + ": " + e.Des
 // conn is one charger connection. One goroutine reads (and handles charger calls in order);
 // writes are serialised by writeMu; server calls are one at a time (OCPP-J §4.1.1).
 type conn struct {
-	g        *Gateway
-	ws       *websocket.Conn
-	sn       string
-	dev      *fleet.Device // nil: unknown SN booting as Pending
-	id       string
+	g   *Gateway
+	ws  *websocket.Conn
+	sn  string
+	dev *fleet.Device // nil: unknown SN booting as Pending; read and set by the read loop only
+	// live is the device as other goroutines (commands, the close) see it; Adopt sets it for a
+	// Pending connection and the read loop then takes it into dev before the next frame.
+	live     atomic.Pointer[fleet.Device]
+	adoptMu  sync.Mutex // Adopt against the end of the connection
+	ended    bool       // under adoptMu: the connection is ending, Adopt does nothing
+	id       string     // fleet.NewConnID: admission-ordered
 	base     string
 	addr     string
 	writeMu  sync.Mutex
@@ -81,9 +88,15 @@ func (c *conn) run() {
 	defer func() {
 		c.Close("ended")
 		c.failPending()
+		c.adoptMu.Lock()
+		c.ended = true
+		dev := c.live.Load()
+		c.adoptMu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if f.Registry.Unregister(c.sn, c) && c.dev != nil {
-			f.Disconnected(ctx, c.dev, c.id)
+		// Only the registered connection ends the device's: a replaced one finds another in the
+		// registry, and Disconnected changes nothing unless device_state still names this one.
+		if f.Registry.Unregister(c.sn, c) && dev != nil {
+			f.Disconnected(ctx, dev, c.id)
 		}
 		cancel()
 		f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogClose, Data: "closed " + c.addr})
@@ -92,19 +105,8 @@ func (c *conn) run() {
 		close(c.finished)
 	}()
 	f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: "open " + c.addr + " " + SubProtocol})
-	// The new connection is recorded (device_state.conn_id) before it replaces the old one in
-	// the registry: the old socket's close then finds another conn_id and changes nothing.
-	if c.dev != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := f.Connected(ctx, c.dev, c.id, c.addr, SubProtocol)
-		cancel()
-		if err != nil {
-			slog.Warn("connect not recorded", "sn", c.sn, "err", err)
-		}
-		c.lastSeen = time.Now()
-	}
-	if old := f.Registry.Register(c.sn, c); old != nil {
-		go old.Close("replaced by a new connection")
+	if !c.admit() {
+		return
 	}
 	c.ws.SetReadLimit(1 << 20)
 	_ = c.ws.SetReadDeadline(c.readDeadline())
@@ -120,8 +122,94 @@ func (c *conn) run() {
 		_ = c.ws.SetReadDeadline(c.readDeadline())
 		// Blocks while the protocol-log queue is full: we stop reading this socket (backpressure).
 		f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogReceived, Data: string(data)})
+		if c.dev == nil {
+			c.dev = c.live.Load() // adopted since the last frame (Adopt)
+		}
 		c.handle(data)
 		c.seen()
+	}
+}
+
+// admit makes the connection the device's, unless a newer admission already is (docs/gateway.md,
+// "Connections"): first in the registry (a newer connection registered: this one closes; an
+// older one: it is closed), then in device_state (Connected refuses a connection older than the
+// one recorded: this one closes). Either way the newest admission ends up registered and
+// recorded, whatever order the steps of two connections interleave in.
+func (c *conn) admit() bool {
+	f := c.g.fleet
+	switch loser := f.Registry.Register(c.sn, c); loser {
+	case nil:
+	case fleet.Link(c):
+		c.live.Store(nil) // never recorded: its end changes nothing
+		c.Close("a newer connection of the charger is open")
+		return false
+	default:
+		go loser.Close("replaced by a newer connection")
+	}
+	if c.dev == nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	err := f.Connected(ctx, c.dev, c.id, c.addr, SubProtocol)
+	cancel()
+	switch {
+	case errors.Is(err, fleet.ErrNewerConnection):
+		c.live.Store(nil)
+		c.Close("a newer connection of the charger is open")
+		return false
+	case err != nil:
+		slog.Warn("connect not recorded", "sn", c.sn, "err", err)
+	}
+	c.lastSeen = time.Now()
+	return true
+}
+
+// Adopt makes this connection of an unknown SN, admitted as Pending, the connection of the
+// device an admin has since added under its SN (fleet.Adopter): recorded Connected (unless a
+// newer connection is), its next frames handled as the device's, and the charger asked for a
+// BootNotification so that it is Accepted without waiting for its retry interval. A device
+// whose admission asks for what this connection never proved (a key, TLS) or refuses it
+// (disabled, no key while keys are required) gets the socket closed instead: the charger
+// reconnects through admission (docs/gateway.md, "Admission").
+func (c *conn) Adopt(ctx context.Context) error {
+	c.adoptMu.Lock()
+	defer c.adoptMu.Unlock()
+	if c.ended || c.live.Load() != nil {
+		return nil
+	}
+	f := c.g.fleet
+	dev, err := f.DeviceBySN(ctx, c.sn)
+	if err != nil {
+		return fmt.Errorf("ocpp16: adopt: %w", err)
+	}
+	if dev == nil {
+		return nil
+	}
+	if profile, refusal := c.g.demand(dev); refusal != "" || profile > 0 {
+		go c.Close("the device was added: reconnect through admission")
+		return nil
+	}
+	err = f.Connected(ctx, dev, c.id, c.addr, SubProtocol)
+	if errors.Is(err, fleet.ErrNewerConnection) {
+		go c.Close("a newer connection of the charger is open")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("ocpp16: adopt: %w", err)
+	}
+	c.live.Store(dev)
+	go c.askBoot()
+	return nil
+}
+
+// askBoot asks an adopted charger for a BootNotification (TriggerMessage), which is now
+// answered Accepted.
+func (c *conn) askBoot() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := remotetrigger.NewTriggerMessageRequest(core.BootNotificationFeatureName)
+	if _, err := c.call(ctx, remotetrigger.TriggerMessageFeatureName, req); err != nil {
+		slog.Info("adopted charger not asked to boot", "sn", c.sn, "err", err)
 	}
 }
 

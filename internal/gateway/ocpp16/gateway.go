@@ -6,8 +6,6 @@
 package ocpp16
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -154,6 +152,8 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad charge point identity", http.StatusBadRequest)
 		return
 	}
+	// The admission order is taken as the request arrives (docs/gateway.md, "Connections").
+	connID := fleet.NewConnID()
 	if !websocket.IsWebSocketUpgrade(r) {
 		http.Error(w, "OCPP 1.6J needs a WebSocket upgrade", http.StatusBadRequest)
 		return
@@ -184,16 +184,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		g.fleet.RecordPending(ctx, g.attempt(r, sn), fleet.BootInfo{})
 	} else {
-		if !dev.Enabled {
-			g.refuse(w, r, sn, fleet.RefuseDisabled, http.StatusUnauthorized)
-			return
-		}
-		required := dev.SecurityProfile
-		if required == 0 && dev.AuthKeyHash != "" {
-			required = 1
-		}
-		if required == 0 && g.opt.RequireKeys {
-			g.refuse(w, r, sn, fleet.RefuseNoKey, http.StatusUnauthorized)
+		required, reason := g.demand(dev)
+		if reason != "" {
+			g.refuse(w, r, sn, reason, http.StatusUnauthorized)
 			return
 		}
 		if required > 0 {
@@ -216,8 +209,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader answered the error
 	}
-	c := &conn{g: g, ws: ws, sn: sn, dev: dev, id: newConnID(), base: g.baseURL(r), addr: g.clientIP(r),
+	c := &conn{g: g, ws: ws, sn: sn, dev: dev, id: connID, base: g.baseURL(r), addr: g.clientIP(r),
 		closed: make(chan struct{}), finished: make(chan struct{}), pending: map[string]chan callResult{}}
+	c.live.Store(dev)
 	g.accepted.Add(1)
 	// The connection runs on a goroutine of its own, and this handler returns: net/http then
 	// lets go of what it keeps for a request (its connection state, buffered writer, the
@@ -225,10 +219,21 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	go c.run()
 }
 
-func newConnID() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+// demand is what a known device asks of a connection: a refusal reason when it takes none
+// (disabled; no key while --require-device-keys is set), else the security profile the
+// connection must prove (0: none, 1: its key, 2: its key over TLS).
+func (g *Gateway) demand(dev *fleet.Device) (profile int, refusal string) {
+	if !dev.Enabled {
+		return 0, fleet.RefuseDisabled
+	}
+	profile = dev.SecurityProfile
+	if profile == 0 && dev.AuthKeyHash != "" {
+		profile = 1
+	}
+	if profile == 0 && g.opt.RequireKeys {
+		return 0, fleet.RefuseNoKey
+	}
+	return profile, ""
 }
 
 func contains(list []string, s string) bool {
