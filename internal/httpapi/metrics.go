@@ -64,6 +64,7 @@ var (
 	mSockets     = newFleetMetric("chargeops_ocpp_sockets", "OCPP WebSockets open on this node (known and pending chargers).", prometheus.GaugeValue)
 	mAccepted    = newFleetMetric("chargeops_ocpp_accepted_total", "OCPP connections admitted by this node.", prometheus.CounterValue)
 	mRefused     = newFleetMetric("chargeops_ocpp_refused_total", "OCPP connections refused by this node (blacklisted, unknown, disabled, wrong key).", prometheus.CounterValue)
+	mUnreadable  = newFleetMetric("chargeops_ocpp_unreadable_frames_total", "OCPP frames this node could not handle (not JSON, not an OCPP-J frame, a numeric or over-long message id; docs/ocpp16.md).", prometheus.CounterValue)
 	mLogRows     = newFleetMetric("chargeops_protocol_log_rows_written_total", "Protocol-log rows committed to the database by this node.", prometheus.CounterValue)
 	mUnits       = newFleetMetric("chargeops_ingest_units_total", "Units (one charger message's writes) committed by the ingest pipeline.", prometheus.CounterValue)
 	mBatches     = newFleetMetric("chargeops_ingest_batches_total", "Batch transactions committed by the ingest pipeline.", prometheus.CounterValue)
@@ -95,7 +96,7 @@ func registerFleetMetrics(reg prometheus.Registerer, d Deps) {
 func (c *fleetCollector) metrics() []fleetMetric {
 	m := []fleetMetric{mConnections, mLogRows, mUnits, mBatches, mBlocked, mFailures, mCommitSecs, mMaxBatch, mQueue, mQueueCap}
 	if c.gateway != nil {
-		m = append(m, mSockets, mAccepted, mRefused)
+		m = append(m, mSockets, mAccepted, mRefused, mUnreadable)
 	}
 	return m
 }
@@ -126,5 +127,6 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 		emit(mSockets, float64(gs.Active))
 		emit(mAccepted, float64(gs.Accepted))
 		emit(mRefused, float64(gs.Refused))
+		emit(mUnreadable, float64(gs.Unreadable))
 	}
 }

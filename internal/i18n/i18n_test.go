@@ -69,6 +69,9 @@ func TestNormalizeAndPlaceholders(t *testing.T) {
 func TestCommandMessage(t *testing.T) {
 	for _, c := range []struct{ name, locale, msg, want string }{
 		{"key", ZhCN, "err.command_timeout", "命令执行超时"},
+		{"not supported en", EnUS, "err.device_not_supported", "Not supported by this device"},
+		{"not supported zh", ZhCN, "err.device_not_supported", "该设备不支持此操作"},
+		{"vpn not supported en", EnUS, "err.not_supported", "Not supported by this device (VPN)"},
 		{"answer status", ZhCN, "device answered Rejected", "设备应答：已拒绝（Rejected）"},
 		{"answer status en", EnUS, "device answered NotSupported", "The device answered Not supported"},
 		{"unknown status kept", ZhCN, "device answered Weird", "设备应答：Weird"},

@@ -150,17 +150,26 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 			out.Answer = b
 		}
 	default:
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.not_supported"}, nil
+		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}
 	if err != nil {
 		if ce, ok := err.(*CallError); ok {
 			msg := ce.Error()
 			if ce.Code == "NotImplemented" || ce.Code == "NotSupported" {
-				msg = "err.not_supported"
+				msg = notSupported(cmd.ControlType)
 			}
 			return fleet.Outcome{Result: fleet.ResultFailed, Message: msg}, nil
 		}
 		return out, err
 	}
 	return out, nil
+}
+
+// notSupported is the message key of a control type the charger does not support: the VPN
+// wording for VpnStart/VpnStop (the remote-link service reads it), the generic one otherwise.
+func notSupported(ct int) string {
+	if ct == fleet.CtlVPNStart || ct == fleet.CtlVPNStop {
+		return "err.not_supported"
+	}
+	return "err.device_not_supported"
 }

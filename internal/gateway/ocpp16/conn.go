@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -114,6 +115,7 @@ func (c *conn) run() {
 		c.seen()
 		return c.ws.SetReadDeadline(c.readDeadline())
 	})
+	c.ws.SetPingHandler(c.onPing)
 	for {
 		_, data, err := c.ws.ReadMessage()
 		if err != nil {
@@ -213,6 +215,24 @@ func (c *conn) askBoot() {
 	}
 }
 
+// onPing answers a charger's own WebSocket ping: like a pong or a frame, it is life (the read
+// deadline moves and last-seen is refreshed), and the pong is written under the write lock.
+// It runs on the reading goroutine (inside ReadMessage), as seen() must.
+func (c *conn) onPing(appData string) error {
+	c.seen()
+	if err := c.ws.SetReadDeadline(c.readDeadline()); err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	err := c.ws.WriteControl(websocket.PongMessage, []byte(appData), time.Now().Add(c.g.opt.WriteTimeout))
+	c.writeMu.Unlock()
+	var ne net.Error
+	if errors.Is(err, websocket.ErrCloseSent) || (errors.As(err, &ne) && ne.Timeout()) {
+		return nil // as gorilla's default handler: the read loop finds the closed socket
+	}
+	return err
+}
+
 func (c *conn) seen() {
 	if c.dev == nil || time.Since(c.lastSeen) < 15*time.Second {
 		return
@@ -281,53 +301,43 @@ func (c *conn) call(ctx context.Context, action string, payload any) (json.RawMe
 	}
 }
 
-// handle processes one received frame.
+// handle processes one received frame. A frame that cannot be handled is counted and logged
+// (rate-limited), and answered with a CALLERROR wherever its message id can be read
+// (docs/ocpp16.md, "Framing").
 func (c *conn) handle(data []byte) {
-	var parts []json.RawMessage
-	if err := json.Unmarshal(data, &parts); err != nil || len(parts) < 3 {
-		return // not OCPP-J: nothing to answer to
-	}
-	var typ int
-	var id string
-	if json.Unmarshal(parts[0], &typ) != nil || json.Unmarshal(parts[1], &id) != nil {
+	f, bad := parseFrame(data)
+	if bad != nil {
+		c.g.unreadable.Add(1)
+		c.g.unreadableLog.note(c.sn, bad.reason, data)
+		if bad.answer {
+			c.sendError(bad.id, codeFormation, bad.reason)
+		}
 		return
 	}
-	switch typ {
+	switch f.typ {
 	case msgCall:
-		var action string
-		if len(parts) < 4 || json.Unmarshal(parts[2], &action) != nil {
-			c.sendError(id, "FormationViolation", "CALL needs an action and a payload")
-			return
-		}
-		res, err := c.dispatch(action, parts[3])
+		res, err := c.dispatch(f.action, f.payload)
 		if err != nil {
 			var ce *CallError
 			if errors.As(err, &ce) {
-				c.sendError(id, ce.Code, ce.Description)
+				c.sendError(f.id, ce.Code, ce.Description)
 			} else {
-				slog.Warn("ocpp call failed", "sn", c.sn, "action", action, "err", err)
-				c.sendError(id, "InternalError", "the central system could not process the message")
+				slog.Warn("ocpp call failed", "sn", c.sn, "action", f.action, "err", err)
+				c.sendError(f.id, codeInternal, "the central system could not process the message")
 			}
 			return
 		}
 		body, _ := json.Marshal(res)
-		frame, _ := json.Marshal([]any{msgCallResult, id, json.RawMessage(body)})
+		frame, _ := json.Marshal([]any{msgCallResult, f.id, json.RawMessage(body)})
 		_ = c.write(frame)
 	case msgCallResult, msgCallError:
-		var r callResult
-		if typ == msgCallResult {
-			r.payload = parts[2]
-		} else {
-			ce := &CallError{}
-			_ = json.Unmarshal(parts[2], &ce.Code)
-			if len(parts) > 3 {
-				_ = json.Unmarshal(parts[3], &ce.Description)
-			}
-			r.err = ce
+		r := callResult{payload: f.payload}
+		if f.typ == msgCallError {
+			r = callResult{err: &CallError{Code: f.code, Description: f.desc}}
 		}
 		c.pendMu.Lock()
-		ch, ok := c.pending[id]
-		delete(c.pending, id)
+		ch, ok := c.pending[f.id]
+		delete(c.pending, f.id)
 		c.pendMu.Unlock()
 		if ok {
 			ch <- r

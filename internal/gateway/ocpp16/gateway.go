@@ -46,8 +46,11 @@ type Gateway struct {
 	active   atomic.Int64
 	accepted atomic.Int64
 	refused  atomic.Int64
-	stop     chan struct{} // ends the pinger
-	stopOnce sync.Once
+	// unreadable counts frames that could not be handled (docs/ocpp16.md, "Framing").
+	unreadable    atomic.Int64
+	unreadableLog unreadableLog
+	stop          chan struct{} // ends the pinger
+	stopOnce      sync.Once
 }
 
 // New builds the gateway over the device core.
@@ -86,11 +89,13 @@ type Stats struct {
 	Active   int64 `json:"active"`
 	Accepted int64 `json:"accepted"`
 	Refused  int64 `json:"refused"`
+	// Unreadable frames: not JSON, not an OCPP-J frame, a numeric or over-long message id.
+	Unreadable int64 `json:"unreadable"`
 }
 
 // Stats returns the counters.
 func (g *Gateway) Stats() Stats {
-	return Stats{Active: g.active.Load(), Accepted: g.accepted.Load(), Refused: g.refused.Load()}
+	return Stats{Active: g.active.Load(), Accepted: g.accepted.Load(), Refused: g.refused.Load(), Unreadable: g.unreadable.Load()}
 }
 
 // Close ends every connection (shutdown).

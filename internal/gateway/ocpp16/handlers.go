@@ -12,17 +12,6 @@ import (
 	"chargeops/internal/fleet"
 )
 
-// decode unmarshals and validates a charger's payload with ocpp-go's types and rules.
-func decode(raw json.RawMessage, dst any) error {
-	if err := json.Unmarshal(raw, dst); err != nil {
-		return callErr("FormationViolation", "payload: %v", err)
-	}
-	if err := types.Validate.Struct(dst); err != nil {
-		return callErr("PropertyConstraintViolation", "%v", err)
-	}
-	return nil
-}
-
 func ms(dt *types.DateTime) int64 {
 	if dt == nil || dt.IsZero() {
 		return time.Now().UnixMilli()
@@ -31,6 +20,14 @@ func ms(dt *types.DateTime) int64 {
 }
 
 func now() *types.DateTime { return types.NewDateTime(time.Now().UTC()) }
+
+// stopReason is a StopTransaction's reason; OCPP 1.6 makes an absent one Local.
+func stopReason(r core.Reason) string {
+	if r == "" {
+		return string(core.ReasonLocal)
+	}
+	return string(r)
+}
 
 // dispatch handles one charger-initiated message of Core, Firmware Management and Remote
 // Trigger and returns the confirmation.
@@ -113,7 +110,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		if err := f.StopTransaction(ctx, fleet.TransactionStop{Device: dev, ID: int64(req.TransactionId), IDTag: req.IdTag, MeterStop: int64(req.MeterStop),
-			At: ms(req.Timestamp), Reason: string(req.Reason), Samples: samples(req.TransactionData)}); err != nil {
+			At: ms(req.Timestamp), Reason: stopReason(req.Reason), Samples: samples(req.TransactionData)}); err != nil {
 			return nil, err
 		}
 		conf := core.NewStopTransactionConfirmation()
@@ -126,7 +123,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		return core.NewDataTransferConfirmation(core.DataTransferStatusAccepted), nil
+		return dataTransfer(&req), nil
 	case firmware.FirmwareStatusNotificationFeatureName:
 		var req firmware.FirmwareStatusNotificationRequest
 		if err := decode(raw, &req); err != nil {

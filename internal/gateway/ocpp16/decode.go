@@ -1,0 +1,226 @@
+package ocpp16
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
+	"gopkg.in/go-playground/validator.v9"
+)
+
+// CALLERROR codes of OCPP-J 1.6 (docs/ocpp16.md, "CALLERROR codes"). 1.6 keeps the spellings
+// FormationViolation and OccurenceConstraintViolation (the OCPP-J 1.6 errata leave them as
+// they are); 2.x spells them FormatViolation and OccurrenceConstraintViolation.
+const (
+	codeFormation      = "FormationViolation"           // not a JSON object, not an OCPP-J frame
+	codeOccurence      = "OccurenceConstraintViolation" // a required field is missing
+	codeType           = "TypeConstraintViolation"      // a field has the wrong JSON type
+	codeProperty       = "PropertyConstraintViolation"  // a value outside its length, enum, range or format
+	codeNotImplemented = "NotImplemented"
+	codeSecurity       = "SecurityError"
+	codeInternal       = "InternalError"
+)
+
+// decode reads a charger's payload into dst (an ocpp-go request type) with the rules of the
+// OCPP 1.6 JSON schemas:
+//   - a field whose json tag has no omitempty is required (ocpp-go tags exactly the schemas'
+//     required lists this way): missing → OccurenceConstraintViolation;
+//   - a field of the wrong JSON type (or null where the field is required) →
+//     TypeConstraintViolation;
+//   - a value outside its constraints (ocpp-go's validate tags: length, enum, range, and a
+//     timestamp that is not a date) → PropertyConstraintViolation;
+//   - a payload that is not a JSON object → FormationViolation.
+//
+// ocpp-go's own `required` also refuses an empty string, which the schemas allow (they have
+// no minLength): a present "" is checked against the field's other rules only.
+func decode(raw json.RawMessage, dst any) error {
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return callErr(codeFormation, "payload: %v", err)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return callErr(codeFormation, "payload: not a JSON object")
+	}
+	if err := checkObject(obj, reflect.TypeOf(dst).Elem(), ""); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		// Types were checked above: what is left is a value its type cannot hold (a timestamp
+		// that is not a date).
+		return callErr(codeProperty, "payload: %v", err)
+	}
+	return validate(dst)
+}
+
+// checkObject checks the presence and JSON types of a struct's fields in obj.
+func checkObject(obj map[string]any, t reflect.Type, path string) error {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		required := !strings.Contains(opts, "omitempty")
+		v, present := obj[name]
+		switch {
+		case !present && required:
+			return callErr(codeOccurence, "%s: required", join(path, name))
+		case !present:
+			continue
+		case v == nil && required:
+			return callErr(codeType, "%s: null is not allowed", join(path, name))
+		case v == nil:
+			continue // tolerated as absent (chargers send null for optional fields)
+		}
+		if err := checkValue(v, f.Type, join(path, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// checkValue checks that v (decoded JSON) has the JSON type of t.
+func checkValue(v any, t reflect.Type, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(unmarshaler) {
+		// ocpp-go's own JSON types (DateTime) are strings on the wire.
+		if _, ok := v.(string); !ok {
+			return typeErr(path, "a string")
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return typeErr(path, "a string")
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := v.(float64)
+		if !ok || n != math.Trunc(n) {
+			return typeErr(path, "an integer")
+		}
+	case reflect.Float32, reflect.Float64:
+		if _, ok := v.(float64); !ok {
+			return typeErr(path, "a number")
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return typeErr(path, "a boolean")
+		}
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return typeErr(path, "an object")
+		}
+		return checkObject(obj, t, path)
+	case reflect.Slice:
+		list, ok := v.([]any)
+		if !ok {
+			return typeErr(path, "an array")
+		}
+		for i, item := range list {
+			if err := checkValue(item, t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func typeErr(path, want string) error { return callErr(codeType, "%s: must be %s", path, want) }
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// validate runs ocpp-go's rules on a decoded request. Presence was checked by checkObject, so
+// a `required` failure is a present zero value ("" for a string): valid in the schemas, it is
+// checked against the field's other rules only (an empty enum value is still refused).
+func validate(dst any) error {
+	err := types.Validate.Struct(dst)
+	if err == nil {
+		return nil
+	}
+	var errs validator.ValidationErrors
+	if !errors.As(err, &errs) {
+		return callErr(codeFormation, "payload: %v", err)
+	}
+	for _, fe := range errs {
+		if fe.Tag() != "required" {
+			return callErr(codeProperty, "%s: %s", fieldPath(fe), rule(fe))
+		}
+		rest := otherRules(dst, fe.StructNamespace())
+		if rest == "" {
+			continue
+		}
+		if verr := types.Validate.Var(fe.Value(), rest); verr != nil {
+			var vs validator.ValidationErrors
+			if errors.As(verr, &vs) && len(vs) > 0 {
+				return callErr(codeProperty, "%s: %s", fieldPath(fe), rule(vs[0]))
+			}
+			return callErr(codeProperty, "%s: %v", fieldPath(fe), verr)
+		}
+	}
+	return nil
+}
+
+// rule names the validation rule a value broke ("max=20", "chargePointStatus").
+func rule(fe validator.FieldError) string {
+	if fe.Param() != "" {
+		return fe.Tag() + "=" + fe.Param()
+	}
+	return "not a valid " + fe.Tag() + " value"
+}
+
+// otherRules is the validate tag of the field at namespace ("Type.Field[0].Sub") without
+// "required".
+func otherRules(dst any, namespace string) string {
+	t := reflect.TypeOf(dst)
+	segs := strings.Split(namespace, ".")
+	var tag string
+	for _, seg := range segs[1:] {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		name, _, _ := strings.Cut(seg, "[")
+		f, ok := t.FieldByName(name)
+		if !ok {
+			return ""
+		}
+		tag, t = f.Tag.Get("validate"), f.Type
+	}
+	var rest []string
+	for _, r := range strings.Split(tag, ",") {
+		if r != "required" && r != "" {
+			rest = append(rest, r)
+		}
+	}
+	return strings.Join(rest, ",")
+}
+
+// fieldPath is the JSON path of a validation error ("meterValue[0].sampledValue[1].value").
+func fieldPath(fe validator.FieldError) string {
+	segs := strings.Split(fe.Namespace(), ".")[1:]
+	for i, s := range segs {
+		if s != "" {
+			segs[i] = strings.ToLower(s[:1]) + s[1:]
+		}
+	}
+	return strings.Join(segs, ".")
+}
