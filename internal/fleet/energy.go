@@ -1,9 +1,6 @@
 package fleet
 
 import (
-	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"chargeops/internal/fleet/code"
@@ -96,21 +93,4 @@ func sessionEnergy(m sessionMeter) (int64, int) {
 		return 0, flags | FlagImplausible
 	}
 	return wh, flags
-}
-
-// registerWh reads an energy register sample as Wh (unit Wh or kWh); ok is false for another
-// unit or a value that is not a number.
-func registerWh(value, unit string) (int64, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, false
-	}
-	switch strings.ToLower(unit) {
-	case "", "wh":
-	case "kwh":
-		v *= 1000
-	default:
-		return 0, false
-	}
-	return int64(math.Round(v)), true
 }

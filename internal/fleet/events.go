@@ -3,6 +3,8 @@ package fleet
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"log/slog"
 
 	"chargeops/internal/db"
 	"chargeops/internal/fleet/code"
@@ -65,9 +67,11 @@ type eventKey struct {
 
 // Event and status SQL.
 const (
-	sqlConnectorUpsert = `INSERT INTO device_connector (device_id, connector_id, status, error_code, vendor_code, info, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+	// a report older than the stored status changes nothing (applied: one row affected)
+	sqlConnectorUpsert = `INSERT INTO device_connector (device_id, connector_id, status, error_code, vendor_code, info, updated_at, status_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (device_id, connector_id) DO UPDATE SET status = excluded.status, error_code = excluded.error_code, vendor_code = excluded.vendor_code,
-		  info = excluded.info, updated_at = excluded.updated_at`
+		  info = excluded.info, updated_at = excluded.updated_at, status_at = excluded.status_at
+		WHERE device_connector.status_at <= excluded.status_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
 	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
@@ -82,7 +86,9 @@ const (
 
 // ConnectorStatus records a StatusNotification: the connector's status, its alarms and faults
 // (decisions §2), the unavailable event, then the device status. It is committed before it
-// returns (a charger that gets no answer sends it again).
+// returns (a charger that gets no answer sends it again). A report whose timestamp is older
+// than the connector's stored status (a late or replayed one) is answered and logged but
+// changes nothing: no status, alarm or event (docs/gateway.md, "Status, alarms, events").
 func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error {
 	now := db.NowMS()
 	r.At, _ = ChargerTime(r.At, now)
@@ -93,8 +99,15 @@ func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error 
 
 func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorReport, now int64) error {
 	tx, dev := b.Tx, r.Device
-	if _, err := tx.Exec(ctx, sqlConnectorUpsert, dev.ID, r.Connector, r.Status, r.ErrorCode, r.VendorCode, r.Info, now); err != nil {
-		return err
+	res, err := tx.Exec(ctx, sqlConnectorUpsert, dev.ID, r.Connector, r.Status, r.ErrorCode, r.VendorCode, r.Info, now, r.At)
+	if err != nil {
+		return fmt.Errorf("fleet: connector status: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("fleet: connector status: %w", err)
+	} else if n == 0 {
+		slog.Info("older connector status ignored", "sn", dev.SN, "connector", r.Connector, "status", r.Status, "errorCode", r.ErrorCode, "at", r.At)
+		return nil
 	}
 	if r.ErrorCode != "" && r.ErrorCode != "NoError" || r.Status == "Faulted" {
 		code := r.ErrorCode
@@ -123,7 +136,6 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 			return err
 		}
 	}
-	var err error
 	if r.Status == "Unavailable" {
 		err = s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: "Unavailable", Name: "Unavailable", At: r.At})
 	} else {

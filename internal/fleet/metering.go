@@ -2,8 +2,7 @@ package fleet
 
 import (
 	"context"
-	"math"
-	"strconv"
+	"strings"
 	"sync"
 
 	"chargeops/internal/db"
@@ -12,24 +11,48 @@ import (
 // Sampled values: the latest value per measurand and connector (device_runtime) and the
 // numeric ones in the time series (device_series), both written by the ingest pipeline.
 
-// Sample is one sampled value of a MeterValues message.
+// Sample is one sampled value of a MeterValues message (or of a StopTransaction's
+// transactionData).
 type Sample struct {
 	Measurand string // default Energy.Active.Import.Register
 	Phase     string
+	Location  string // default Outlet
 	Unit      string
 	Value     string
-	At        int64
+	Context   string // default Sample.Periodic
+	Format    string // Raw (default) or SignedData
+	// At is the charger's timestamp of the sample's MeterValue element (unix ms), 0 when it is
+	// missing or unreadable; Element is that element's index in its message (sampleTimes).
+	At      int64
+	Element int
 }
 
-// SeriesName is the stored name of a measurand on a phase.
-func SeriesName(measurand, phase string) string {
+// FormatSigned is the sampledValue format of signed meter data (e.g. OCMF).
+const FormatSigned = "SignedData"
+
+// signed reports whether a sample is signed data: kept as received (session_signed_value),
+// never a number of the series, the latest values or a session's energy.
+func (sm Sample) signed() bool { return strings.EqualFold(sm.Format, FormatSigned) }
+
+// defaultLocation is OCPP 1.6's location of a sampled value that names none.
+const defaultLocation = "Outlet"
+
+// SeriesName is the stored name of a measurand on a phase at a location (docs/gateway.md,
+// "Meter values"): measurand, then "." + phase when there is one, then "@" + location when
+// it is not the Outlet. A missing location is the Outlet, so the names of values that never
+// had a location stay as they were: "Voltage.L1", "Temperature@Body", "Power.Active.Import@Inlet".
+func SeriesName(measurand, phase, location string) string {
 	if measurand == "" {
-		measurand = "Energy.Active.Import.Register"
+		measurand = energyRegister
 	}
+	name := measurand
 	if phase != "" {
-		return measurand + "." + phase
+		name += "." + phase
 	}
-	return measurand
+	if location != "" && location != defaultLocation {
+		name += "@" + location
+	}
+	return name
 }
 
 // MeterReport is one MeterValues message (or the meter readings of a transaction's start or stop).
@@ -42,22 +65,49 @@ type MeterReport struct {
 	Samples       []Sample
 }
 
-// meterRows are the latest values and series points of samples. A replayed message (same
-// timestamps) adds no series point and does not move a latest value back. A timestamp from
-// before 2015 or from the future is replaced by the server's time (ChargerTime).
-func meterRows(deviceID int64, connector int, samples []Sample) ([]RuntimeRow, []SeriesSample) {
-	now := db.NowMS()
-	latest := make([]RuntimeRow, 0, len(samples))
-	var points []SeriesSample
-	for _, sm := range samples {
-		name := SeriesName(sm.Measurand, sm.Phase)
-		at, _ := ChargerTime(sm.At, now)
-		latest = append(latest, RuntimeRow{DeviceID: deviceID, Name: name, Connector: connector, Value: sm.Value, Unit: sm.Unit, At: at})
-		v, err := strconv.ParseFloat(sm.Value, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+// sampleTimes are the stored times of samples (docs/gateway.md, "Meter values"): an element's
+// own timestamp, or now when it is missing or impossible (ChargerTime). Each MeterValue element
+// keeps a time of its own, in order, so no sample of an acknowledged message is lost to the
+// series key (device, name, connector, ts): an element whose time was replaced and is not after
+// the previous element's, or whose time equals the previous element's, gets the previous
+// element's time + 1 ms. The rule reads only the message, so a replay gets the same times
+// (unless a time was replaced by now). Samples with Element < 0 (the server's own readings)
+// keep their time.
+func sampleTimes(samples []Sample, now int64) []int64 {
+	out := make([]int64, len(samples))
+	var prev int64
+	for i, sm := range samples {
+		if i > 0 && sm.Element == samples[i-1].Element && sm.At == samples[i-1].At {
+			out[i] = out[i-1]
 			continue
 		}
-		points = append(points, SeriesSample{DeviceID: deviceID, Name: name, Connector: connector, At: at, Value: v})
+		at, clamped := ChargerTime(sm.At, now)
+		replaced := sm.At == 0 || clamped
+		if i > 0 && sm.Element >= 0 && (replaced && at <= prev || at == prev) {
+			at = prev + 1
+		}
+		out[i], prev = at, at
+	}
+	return out
+}
+
+// meterRows are the latest values and series points of samples, in the stored units. A
+// replayed message (same timestamps) adds no series point and does not move a latest value
+// back. Signed samples are neither (signedRows).
+func meterRows(deviceID int64, connector int, samples []Sample) ([]RuntimeRow, []SeriesSample) {
+	times := sampleTimes(samples, db.NowMS())
+	latest := make([]RuntimeRow, 0, len(samples))
+	var points []SeriesSample
+	for i, sm := range samples {
+		if sm.signed() {
+			continue
+		}
+		name := SeriesName(sm.Measurand, sm.Phase, sm.Location)
+		r := normalise(sm.Measurand, sm.Value, sm.Unit)
+		latest = append(latest, RuntimeRow{DeviceID: deviceID, Name: name, Connector: connector, Value: r.Value, Unit: r.Unit, At: times[i]})
+		if r.Numeric {
+			points = append(points, SeriesSample{DeviceID: deviceID, Name: name, Connector: connector, At: times[i], Value: r.Num})
+		}
 	}
 	return latest, points
 }
@@ -74,6 +124,11 @@ func (s *Service) Meter(ctx context.Context, m MeterReport) error {
 	if m.TransactionID > 0 && !s.sessions.firstKnown(m.TransactionID) {
 		u.Meters = sessionMeters(m)
 	}
+	if signed := signedRows(m.Device.ID, m.Connector, m.Samples); len(signed) > 0 {
+		u.Step = func(ctx context.Context, b *Batch) error {
+			return keepSigned(ctx, b, m.Device.ID, m.TransactionID, signed)
+		}
+	}
 	if err := s.Ingest.Commit(ctx, u); err != nil {
 		return err
 	}
@@ -83,17 +138,27 @@ func (s *Service) Meter(ctx context.Context, m MeterReport) error {
 	return nil
 }
 
-// sessionMeters are the energy registers (total, not per phase) among a session's samples.
+// addSamples adds a step's sampled values to its batch: latest values and series points, and
+// the signed ones kept for session txID (0: none).
+func addSamples(ctx context.Context, b *Batch, dev *Device, connector int, txID int64, samples []Sample) error {
+	latest, points := meterRows(dev.ID, connector, samples)
+	b.AddRuntime(latest...)
+	b.AddSeries(points...)
+	return keepSigned(ctx, b, dev.ID, txID, signedRows(dev.ID, connector, samples))
+}
+
+// sessionMeters are the energy registers (total, not per phase, at the outlet, not signed)
+// among a session's samples, in Wh.
 func sessionMeters(m MeterReport) []SessionMeter {
 	var out []SessionMeter
-	now := db.NowMS()
-	for _, sm := range m.Samples {
-		if sm.Phase != "" || (sm.Measurand != "" && sm.Measurand != energyRegister) {
+	times := sampleTimes(m.Samples, db.NowMS())
+	for i, sm := range m.Samples {
+		if sm.signed() || sm.Phase != "" || (sm.Measurand != "" && sm.Measurand != energyRegister) ||
+			sm.Location != "" && sm.Location != defaultLocation {
 			continue
 		}
 		if wh, ok := registerWh(sm.Value, sm.Unit); ok {
-			at, _ := ChargerTime(sm.At, now)
-			out = append(out, SessionMeter{DeviceID: m.Device.ID, TransactionID: m.TransactionID, Wh: wh, At: at})
+			out = append(out, SessionMeter{DeviceID: m.Device.ID, TransactionID: m.TransactionID, Wh: wh, At: times[i]})
 		}
 	}
 	return out

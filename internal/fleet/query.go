@@ -36,7 +36,8 @@ type ConnectorView struct {
 	ErrorCode   string `json:"errorCode"`
 	VendorCode  string `json:"vendorCode"`
 	Info        string `json:"info"`
-	UpdatedAt   int64  `json:"updatedAt"`
+	UpdatedAt   int64  `json:"updatedAt"` // when the server applied the status
+	StatusAt    int64  `json:"statusAt"`  // the charger's time of the status (0: not known)
 }
 
 // RuntimeItem is one latest runtime value.
@@ -97,13 +98,13 @@ func (s *Service) Runtime(ctx context.Context, p *access.Principal, id int64) (R
 	}
 	v.UnmaintainedDays = (db.NowMS() - since) / (24 * 3600 * 1000)
 	v.MaintenanceDue = cycle > 0 && v.UnmaintainedDays >= cycle
-	rows, err := s.db.Query(ctx, `SELECT connector_id, status, error_code, vendor_code, info, updated_at FROM device_connector WHERE device_id = ? ORDER BY connector_id`, id)
+	rows, err := s.db.Query(ctx, `SELECT connector_id, status, error_code, vendor_code, info, updated_at, status_at FROM device_connector WHERE device_id = ? ORDER BY connector_id`, id)
 	if err != nil {
 		return v, err
 	}
 	for rows.Next() {
 		var c ConnectorView
-		if err := rows.Scan(&c.ConnectorID, &c.Status, &c.ErrorCode, &c.VendorCode, &c.Info, &c.UpdatedAt); err != nil {
+		if err := rows.Scan(&c.ConnectorID, &c.Status, &c.ErrorCode, &c.VendorCode, &c.Info, &c.UpdatedAt, &c.StatusAt); err != nil {
 			rows.Close()
 			return v, err
 		}
@@ -281,10 +282,28 @@ type SeriesPoint struct {
 	Count int64   `json:"count"`
 }
 
-// Series is one measurand's points.
+// Series is one measurand's points (one phase at one location: SeriesName) and their unit as
+// stored (energy in Wh, power in W; docs/gateway.md, "Meter values").
 type Series struct {
 	Name   string        `json:"name"`
+	Unit   string        `json:"unit"`
 	Points []SeriesPoint `json:"points"`
+}
+
+// sqlSeriesUnit is the stored unit of a series: its latest value's, on the asked connector first.
+const sqlSeriesUnit = `SELECT unit FROM device_runtime WHERE device_id = ? AND name = ? ORDER BY CASE WHEN connector_id = ? THEN 0 ELSE 1 END, connector_id LIMIT 1`
+
+// seriesUnit is the unit of a series: its latest value's, else Wh for an energy.
+func (s *Service) seriesUnit(ctx context.Context, deviceID int64, name string, connector int) (string, error) {
+	var unit string
+	err := s.db.QueryRow(ctx, sqlSeriesUnit, deviceID, name, connector).Scan(&unit)
+	if err != nil && !db.NotFound(err) {
+		return "", fmt.Errorf("fleet: series unit: %w", err)
+	}
+	if unit == "" && isEnergy(strings.SplitN(name, "@", 2)[0]) {
+		unit = "Wh"
+	}
+	return unit, nil
 }
 
 // MonthStep is the step (minutes) that means monthly buckets (spec §9).
@@ -391,7 +410,11 @@ func (s *Service) SeriesData(ctx context.Context, p *access.Principal, in Series
 			}
 		}
 		rows.Close()
-		se := Series{Name: name, Points: make([]SeriesPoint, 0, len(keys))}
+		unit, err := s.seriesUnit(ctx, in.DeviceID, name, in.ConnectorID)
+		if err != nil {
+			return nil, err
+		}
+		se := Series{Name: name, Unit: unit, Points: make([]SeriesPoint, 0, len(keys))}
 		for _, k := range keys {
 			a := buckets[k]
 			se.Points = append(se.Points, SeriesPoint{Time: k, Avg: a.sum / float64(a.n), Min: a.min, Max: a.max, Count: a.n})

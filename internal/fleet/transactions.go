@@ -141,11 +141,8 @@ func (s *Service) StopTransaction(ctx context.Context, t TransactionStop) error 
 				stats.CountSession(b.Stats(), s.opt.Location, place(dev), stats.Session{StartedAt: at})
 			}
 		}
-		samples := append(append([]Sample{}, t.Samples...), Sample{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: at})
-		latest, points := meterRows(dev.ID, connector, samples)
-		b.AddRuntime(latest...)
-		b.AddSeries(points...)
-		return nil
+		samples := append(append([]Sample{}, t.Samples...), Sample{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: at, Element: -1})
+		return addSamples(ctx, b, dev, connector, id, samples)
 	}})
 }
 

@@ -151,12 +151,22 @@ func bootInfo(r *core.BootNotificationRequest) fleet.BootInfo {
 		FirmwareVersion: r.FirmwareVersion, ICCID: r.Iccid, IMSI: r.Imsi, MeterType: r.MeterType, MeterSerial: r.MeterSerialNumber}
 }
 
+// samples are the sampled values of MeterValue elements, each with its element's index and
+// timestamp. ocpp-go's types.DateTime refuses a timestamp that is not ISO 8601 (the message is
+// answered with a CALLERROR, so nothing acknowledged is lost) and reads a zone-less one as UTC;
+// it parses "0001-01-01T00:00:00Z" to the zero time, and "1970-01-01T00:00:00Z" is unix 0:
+// both become 0 (missing). fleet's sampleTimes gives missing and impossible times (before 2015,
+// far ahead) the server's time, each element a distinct one, in order.
 func samples(mvs []types.MeterValue) []fleet.Sample {
 	var out []fleet.Sample
-	for _, mv := range mvs {
-		at := ms(mv.Timestamp)
+	for i, mv := range mvs {
+		var at int64
+		if mv.Timestamp != nil && !mv.Timestamp.IsZero() {
+			at = mv.Timestamp.UnixMilli()
+		}
 		for _, sv := range mv.SampledValue {
-			out = append(out, fleet.Sample{Measurand: string(sv.Measurand), Phase: string(sv.Phase), Unit: string(sv.Unit), Value: sv.Value, At: at})
+			out = append(out, fleet.Sample{Measurand: string(sv.Measurand), Phase: string(sv.Phase), Location: string(sv.Location),
+				Unit: string(sv.Unit), Value: sv.Value, Context: string(sv.Context), Format: string(sv.Format), At: at, Element: i})
 		}
 	}
 	return out

@@ -4823,6 +4823,7 @@ export interface components {
             errorCode?: string;
             info?: string;
             status?: string;
+            statusAt?: number;
             updatedAt?: number;
             vendorCode?: string;
         };
@@ -4933,13 +4934,20 @@ export interface components {
             connectorId?: number;
             data?: string;
             enable?: boolean;
+            expiryDate?: number;
             firmwareId?: number;
+            idTag?: string;
             items?: components["schemas"]["FleetKV"][];
             keys?: string[];
             link?: string;
             location?: string;
             message?: string;
+            messageId?: string;
+            parentIdTag?: string;
+            reservationId?: number;
             retries?: number;
+            transactionId?: number;
+            updateType?: string;
             vendorId?: string;
         };
         FleetPendingDevice: {
@@ -5028,6 +5036,7 @@ export interface components {
         FleetSeries: {
             name?: string;
             points?: components["schemas"]["FleetSeriesPoint"][];
+            unit?: string;
         };
         FleetSeriesInput: {
             connectorId?: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisTimeFormat, chartAxes, chooseRange, defaultStep, liveTickMs, rangeAt, seriesLabel, showDots, tickOf, unitInfo } from './charts';
+import { axisTimeFormat, chartAxes, chooseRange, defaultStep, liveTickMs, rangeAt, showDots, tickOf, unitInfo } from './charts';
 import { MONTH_STEP } from './fleet';
 
 const H = 3600_000;
@@ -18,14 +18,14 @@ describe('chart axes by unit', () => {
       (n) => units[n],
     );
     expect(axes).toEqual([
-      { unit: 'W', names: ['Power.Active.Import', 'Power.Offered'] },
+      { unit: 'kW', names: ['Power.Active.Import', 'Power.Offered'] },
       { unit: '%', names: ['SoC'] },
       { unit: '°C', names: ['Temperature'] },
     ]);
     expect(series.map((s) => s.axis)).toEqual([0, 1, 0, 2]);
     expect(series[0].points).toEqual([
-      [0, 3500],
-      [60_000, 7200],
+      [0, 3.5],
+      [60_000, 7.2],
     ]);
   });
 
@@ -43,10 +43,20 @@ describe('chart axes by unit', () => {
     expect(series[1].points.map((p) => p[1])).toEqual([60]);
   });
 
-  it('keeps small kW values in W on a W axis', () => {
-    const { axes, series } = chartAxes([{ name: 'P', points: pts(3.7) }], () => 'kW');
-    expect(axes[0].unit).toBe('W');
-    expect(series[0].points[0][1]).toBe(3700);
+  it('draws stored Wh in kWh and W in kW, small values too', () => {
+    const { axes, series } = chartAxes(
+      [
+        { name: 'Energy.Active.Import.Register', points: pts(12_345, 12_400) },
+        { name: 'Power.Active.Import', points: pts(3_700) },
+      ],
+      (n) => (n.startsWith('Energy') ? 'Wh' : 'W'),
+    );
+    expect(axes).toEqual([
+      { unit: 'kWh', names: ['Energy.Active.Import.Register'] },
+      { unit: 'kW', names: ['Power.Active.Import'] },
+    ]);
+    expect(series[0].points.map((p) => p[1])).toEqual([12.345, 12.4]);
+    expect(series[1].points[0][1]).toBe(3.7);
   });
 
   it('gives unknown units their own axis and plain numbers one without a unit', () => {
@@ -113,15 +123,5 @@ describe('chart range and step', () => {
     expect(axisTimeFormat(MONTH_STEP, 365 * 24 * H)).toBe('YYYY-MM');
     expect(axisTimeFormat(5, 24 * H)).toBe('MM-DD HH:mm');
     expect(axisTimeFormat(60, 30 * 24 * H)).toBe('MM-DD');
-  });
-});
-
-describe('series legend names', () => {
-  const zh = (m: string) => ({ Voltage: '电压', 'Power.Active.Import': '有功功率（输入）' })[m] ?? m;
-  it('names a series by its measurand in the user language, keeping the phase', () => {
-    expect(seriesLabel('Voltage.L1', zh)).toBe('电压 L1');
-    expect(seriesLabel('Voltage.L1-N', zh)).toBe('电压 L1-N');
-    expect(seriesLabel('Power.Active.Import', zh)).toBe('有功功率（输入）');
-    expect(seriesLabel('Vendor.Thing', zh)).toBe('Vendor.Thing');
   });
 });

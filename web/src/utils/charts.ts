@@ -1,6 +1,6 @@
 /**
  * Pure logic of the device data charts (tested in charts.test.ts): one y axis per physical
- * quantity with its unit (power in W or kW, SoC in %, temperature in °C), an x axis that spans
+ * quantity with its unit (energy in kWh and power in kW, SoC in %, temperature in °C), an x axis that spans
  * the chosen range, ranges that end "now" and follow the clock, and the default step.
  */
 import { MONTH_STEP, suggestStep } from './fleet';
@@ -20,6 +20,8 @@ const UNITS: Record<string, UnitInfo> = {
   kw: { quantity: 'power', label: 'kW', factor: 1000 },
   var: { quantity: 'reactive', label: 'var', factor: 1 },
   kvar: { quantity: 'reactive', label: 'kvar', factor: 1000 },
+  va: { quantity: 'apparent', label: 'VA', factor: 1 },
+  kva: { quantity: 'apparent', label: 'kVA', factor: 1000 },
   wh: { quantity: 'energy', label: 'Wh', factor: 1 },
   kwh: { quantity: 'energy', label: 'kWh', factor: 1000 },
   varh: { quantity: 'reactiveEnergy', label: 'varh', factor: 1 },
@@ -45,8 +47,8 @@ export function unitInfo(unit: string | undefined): UnitInfo {
   return UNITS[u.toLowerCase()] ?? { quantity: `unit:${u}`, label: u, factor: 1 };
 }
 
-/** The kilo unit a quantity switches to when its values reach 10,000 of the base unit. */
-const KILO: Record<string, string> = { power: 'kW', reactive: 'kvar', energy: 'kWh', reactiveEnergy: 'kvarh' };
+/** The kilo unit a quantity is drawn in (the server stores Wh and W; docs/gateway.md, "Meter values"). */
+const KILO: Record<string, string> = { power: 'kW', reactive: 'kvar', apparent: 'kVA', energy: 'kWh', reactiveEnergy: 'kvarh' };
 
 export interface Axis {
   /** Label of the unit drawn on the axis ('' for plain numbers). */
@@ -65,8 +67,8 @@ export interface ChartSeries {
 
 /**
  * Groups series by quantity into y axes (first seen first), each in one unit: values are
- * converted to the quantity's base unit, then to its kilo unit when the largest magnitude on
- * the axis is 10,000 or more (a 50 kW DC charger reads "50 kW", not "50000 W").
+ * converted to the quantity's base unit, then energy and power to their kilo unit (a stored
+ * 12345 Wh reads "12.345 kWh", 7200 W "7.2 kW"), as the device page's latest values do.
  */
 export function chartAxes(
   series: { name: string; points: { time: number; avg: number }[] }[],
@@ -90,7 +92,7 @@ export function chartAxes(
   const divisor = new Map<string, number>();
   for (const q of order) {
     const g = groups.get(q)!;
-    const kilo = KILO[q] && g.max >= 10_000;
+    const kilo = !!KILO[q];
     axes.push({ unit: kilo ? KILO[q] : g.base, names: g.names });
     divisor.set(q, kilo ? 1000 : 1);
   }
@@ -149,16 +151,4 @@ export function axisTimeFormat(step: number, rangeMs: number): string {
   if (step === MONTH_STEP) return 'YYYY-MM';
   if (step >= 1440 || rangeMs > 3 * 24 * 3600_000) return 'MM-DD';
   return 'MM-DD HH:mm';
-}
-
-/** OCPP phases a series name may end with (fleet.SeriesName: measurand + "." + phase). */
-const PHASE = /\.(L1-N|L2-N|L3-N|L1-L2|L2-L3|L3-L1|L1|L2|L3|N)$/;
-
-/**
- * The legend name of a series: the measurand's catalogue name in the user's language (label),
- * with its phase when it has one ("Voltage.L1" → "电压 L1"). The unit is on the series' axis.
- */
-export function seriesLabel(name: string, label: (measurand: string) => string): string {
-  const m = PHASE.exec(name);
-  return m ? `${label(name.slice(0, m.index))} ${m[1]}` : label(name);
 }

@@ -1,7 +1,9 @@
 /**
  * Data charts of a device (POST dev/data/series): pick data items, a connector, a time range and
- * a step (43200 min = calendar months). One y axis per unit, the x axis spans the range, and a
- * range ending now follows the clock (utils/charts.ts). Loaded lazily by the detail page, so
+ * a step (43200 min = calendar months). One line per series (a measurand on one phase at one
+ * location, named in the legend), one y axis per unit (energy in kWh, power in kW: the stored Wh
+ * and W ÷ 1000; meterFormat.ts), the x axis spans the range, and a range ending now follows
+ * the clock (utils/charts.ts). Loaded lazily by the detail page, so
  * ECharts stays in this chunk, out of the entry chunk.
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -15,8 +17,12 @@ import { chartAxes, chooseRange, defaultStep, liveTickMs, rangeAt, tickOf, type 
 import { fromPicker, toPicker } from '../../utils/time';
 import { useCatalogueUnits, useRuntime } from './sections';
 import { useCatalogue } from '../../hooks/useCatalogue';
-import { ocppUnit } from '../../utils/names';
+import { registerTexts } from '../../locales/domains';
+import { meterTexts } from '../../locales/domains/meter';
+import { displayUnit, seriesDisplayName, storedUnit } from './meterFormat';
 import SeriesChart from './SeriesChart';
+
+registerTexts(meterTexts);
 
 interface Query {
   names: string[];
@@ -60,11 +66,19 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
     enabled: !!query,
     placeholderData: keepPreviousData,
   });
+  // the unit a series is stored in: the server's answer, else its latest value's, else the catalogue's
+  const unitOf = (n: string) =>
+    storedUnit(n, series.data?.find((s) => s.name === n)?.unit || runtime.data?.values.find((v) => v.name === n && v.unit)?.unit, (m) => units[m]);
   const drawn = useMemo(() => {
     if (!series.data) return null;
-    const runtimeUnit = (n: string) => ocppUnit(runtime.data?.values.find((v) => v.name === n && v.unit)?.unit);
-    return chartAxes(series.data, (n) => units[n] || runtimeUnit(n));
+    return chartAxes(series.data, unitOf);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [series.data, units, runtime.data]);
+  const itemLabel = (n: string) => {
+    const u = displayUnit(unitOf(n)).label;
+    const name = seriesDisplayName(n, (m) => catalogue.label(m, false), t);
+    return u ? `${name} (${u})` : name;
+  };
   const hasPoints = !!drawn && drawn.series.some((s) => s.points.length > 0);
   const stepText = (s: number) => {
     const l = stepLabel(s);
@@ -91,7 +105,7 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
           }
         >
           <Form.Item name="names" label={t('chart.items')} rules={[{ required: true, message: t('com_value_required') }]}>
-            <Select mode="tags" style={{ minWidth: 280 }} maxCount={20} options={numeric.map((n) => ({ value: n, label: catalogue.label(n) }))} data-testid="chart-items" />
+            <Select mode="tags" style={{ minWidth: 280 }} maxCount={20} options={numeric.map((n) => ({ value: n, label: itemLabel(n) }))} data-testid="chart-items" />
           </Form.Item>
           <Form.Item name="connectorId" label={t('runtime.connector')}>
             <Select style={{ width: 120 }} options={connectors.map((c) => ({ value: c, label: c === 0 ? t('chart.wholeDevice') : String(c) }))} />

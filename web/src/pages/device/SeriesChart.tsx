@@ -1,6 +1,8 @@
 /**
  * One line chart of device series: a time x axis spanning the chosen range (not only the data),
- * one y axis per unit (utils/charts.ts), labels in the configured time zone.
+ * one y axis per unit with the unit on the axis and in the tooltip (utils/charts.ts), one line
+ * per phase and location with a legend naming it (meterFormat.ts), labels in the configured
+ * time zone.
  */
 import { useEffect, useRef } from 'react';
 import dayjs from 'dayjs';
@@ -8,7 +10,9 @@ import * as echarts from 'echarts/core';
 import { LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { axisTimeFormat, seriesLabel, showDots, type Axis, type ChartSeries } from '../../utils/charts';
+import { useTranslation } from 'react-i18next';
+import { axisTimeFormat, showDots, type Axis, type ChartSeries } from '../../utils/charts';
+import { seriesDisplayName, shownNumber } from './meterFormat';
 import { useCatalogue } from '../../hooks/useCatalogue';
 import { getTimeZone, formatTime } from '../../utils/time';
 
@@ -33,7 +37,7 @@ function yAxis(a: Axis, i: number) {
     offset: Math.floor(i / 2) * AXIS_GAP,
     alignTicks: i > 0,
     axisLine: { show: true },
-    axisLabel: { formatter: (v: number) => (a.unit ? `${v} ${a.unit}` : String(v)) },
+    axisLabel: { formatter: (v: number) => (a.unit ? `${shownNumber(v)} ${a.unit}` : shownNumber(v)) },
   };
 }
 
@@ -41,7 +45,8 @@ export default function SeriesChart({ range, step, axes, series }: SeriesChartPr
   const ref = useRef<HTMLDivElement>(null);
   const unitOf = (i: number) => axes[i]?.unit ?? '';
   const catalogue = useCatalogue();
-  const nameOf = (name: string) => seriesLabel(name, (m) => catalogue.label(m, false));
+  const { t } = useTranslation();
+  const nameOf = (name: string) => seriesDisplayName(name, (m) => catalogue.label(m, false), t);
   const names = series.map((s) => nameOf(s.name)).join('|'); // redraw when the catalogue arrives
   useEffect(() => {
     if (!ref.current) return;
@@ -70,7 +75,7 @@ export default function SeriesChart({ range, step, axes, series }: SeriesChartPr
         data: s.points,
         connectNulls: false,
         showSymbol: showDots(s.points.length),
-        tooltip: { valueFormatter: (v: number) => (unitOf(s.axis) ? `${v} ${unitOf(s.axis)}` : String(v)) },
+        tooltip: { valueFormatter: (v: number) => (unitOf(s.axis) ? `${shownNumber(v)} ${unitOf(s.axis)}` : shownNumber(v)) },
       })),
     });
     const onResize = () => chart.resize();
@@ -87,6 +92,7 @@ export default function SeriesChart({ range, step, axes, series }: SeriesChartPr
       style={{ width: '100%', height: 360 }}
       data-testid="series-chart"
       data-axes={axes.map((a) => a.unit).join('|')}
+      data-legend={series.map((s) => nameOf(s.name)).join('|')}
       data-range={`${range[0]}-${range[1]}`}
     />
   );

@@ -11,13 +11,18 @@ import ListPage from '../../components/ListPage';
 import { DeviceStatus, YesNo } from '../../components/Flag';
 import { ResultBadge, useControlName, useOcppName } from '../../components/fleet';
 import { useCatalogue } from '../../hooks/useCatalogue';
-import { displayItemName, ocppUnit } from '../../utils/names';
+import { displayItemName } from '../../utils/names';
+import { registerTexts } from '../../locales/domains';
+import { meterTexts } from '../../locales/domains/meter';
+import { formatMeterValue, seriesDisplayName, storedUnit } from './meterFormat';
 import { useListState } from '../../hooks/useListState';
 import { listDataItems } from '../../services/catalogue';
 import { getConfigValues, getRuntime, listCommands, type Command, type ConfigValue, type Connector, type RuntimeValue } from '../../services/fleet';
 import { pollInterval } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
 import { ProtocolLogTable } from '../system/logs/ProtocolLogs';
+
+registerTexts(meterTexts);
 
 /** Seconds → "12 h 5 min". */
 export function formatDuration(seconds: number, t: (k: string, o?: Record<string, unknown>) => string): string {
@@ -61,12 +66,22 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
     { title: t('runtime.errorCode'), dataIndex: 'errorCode', key: 'errorCode', render: (v: string) => <span title={v}>{ocpp('error', v)}</span> },
     { title: t('runtime.vendorCode'), dataIndex: 'vendorCode', key: 'vendorCode', render: (v: string) => v || '-' },
     { title: t('runtime.info'), dataIndex: 'info', key: 'info', render: (v: string) => v || '-' },
+    { title: t('meter.statusAt'), dataIndex: 'statusAt', key: 'statusAt', render: (v: number) => formatTime(v) },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
   ];
   const valueCols: ColumnsType<RuntimeValue> = [
-    { title: t('runtime.measurand'), dataIndex: 'name', key: 'name', render: (v: string) => <span title={v}>{catalogue.label(v, false)}</span> },
+    {
+      title: t('runtime.measurand'),
+      dataIndex: 'name',
+      key: 'name',
+      render: (v: string) => <span title={v}>{seriesDisplayName(v, (m) => catalogue.label(m, false), t)}</span>,
+    },
     { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
-    { title: t('runtime.value'), key: 'value', render: (_: unknown, v) => `${v.value} ${units[v.name] || ocppUnit(v.unit)}`.trim() },
+    {
+      title: t('runtime.value'),
+      key: 'value',
+      render: (_: unknown, v) => <span data-testid="runtime-value">{formatMeterValue(v.value, storedUnit(v.name, v.unit, (m) => units[m]))}</span>,
+    },
     { title: t('runtime.sampledAt'), dataIndex: 'time', key: 'time', render: (v: number) => formatTime(v) },
   ];
   return (
