@@ -142,6 +142,7 @@ func (s *Service) sweep(ctx context.Context) {
 		ResultTimeout, now, ResultWaiting, now-5000); err != nil {
 		slog.Warn("command sweep", "err", err)
 	}
+	s.expireReservations(ctx, now)
 	// Devices marked online whose node stopped refreshing them (a crashed node), a bounded
 	// number per sweep, ended in parallel so their steps share batches.
 	limit := now - (3*s.opt.HeartbeatInterval + time.Minute).Milliseconds()
