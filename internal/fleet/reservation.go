@@ -114,12 +114,15 @@ func (s *Service) UseReservation(ctx context.Context, dev *Device, reservationID
 	}
 }
 
-// expireReservations ends the requested and active reservations whose expiry passed.
-func (s *Service) expireReservations(ctx context.Context, now int64) {
-	if _, err := s.db.Exec(ctx, `UPDATE reservation SET status = ?, updated_at = ? WHERE status IN (?, ?) AND expires_at <= ?`,
-		ReservationExpired, now, ReservationRequested, ReservationActive, now); err != nil {
-		slog.Warn("reservation sweep", "err", err)
+// ExpireReservations ends the requested and active reservations whose expiry passed by now
+// (unix ms) and returns how many; the sweeper runs it every 10 s.
+func (s *Service) ExpireReservations(ctx context.Context, now int64) (int64, error) {
+	res, err := s.db.Exec(ctx, `UPDATE reservation SET status = ?, updated_at = ? WHERE status IN (?, ?) AND expires_at <= ?`,
+		ReservationExpired, now, ReservationRequested, ReservationActive, now)
+	if err != nil {
+		return 0, fmt.Errorf("fleet: expire reservations: %w", err)
 	}
+	return res.RowsAffected()
 }
 
 // ReservationListInput filters a device's reservations.
