@@ -152,7 +152,8 @@ type charger struct {
 	disabled map[int]bool
 	away     time.Duration // how long to stay off the network after an outage (0: reconnect soon)
 	tunnel   io.Closer     // the remote-access tunnel opened on VpnStart (remote.go)
-	conns    map[int]*connState // sessions and reservations per connector (operations.go)
+
+	conns map[int]*connState // sessions and reservations per connector (operations.go)
 }
 
 func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
