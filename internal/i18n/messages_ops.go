@@ -35,6 +35,7 @@ var opsFields = map[string][2]string{
 // opsInterfaceNames: the Chinese names of the reservation routes (internal/httpapi/routes_ops.go).
 var opsInterfaceNames = map[string]string{
 	"GET /api/auth/sys/dev/reservation/list": "设备的预约列表",
+	"GET /api/auth/sys/dev/ops/connectors":   "设备充电枪的会话与预约",
 	"GET /openapi/v1/reservations":           "开放接口：设备的预约",
 }
 

@@ -251,6 +251,11 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var conns []fleet.ConnectorOps
+			apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/ops/connectors", map[string]any{"deviceId": a1})).Into(t, &conns)
+			if len(conns) != 2 || conns[0].TransactionID != int64(st.TransactionId) || conns[0].SessionIDTag != "TAG1" || conns[1].TransactionID != 0 {
+				t.Fatalf("connectors: %+v", conns)
+			}
 			v := sendOne(t, root, a1, fleet.CtlRemoteStop, map[string]any{"transactionId": st.TransactionId})
 			if got, want := last(), fmt.Sprintf("RemoteStopTransaction %d", st.TransactionId); got != want || v.Result != fleet.ResultSuccess {
 				t.Fatalf("charger got %q (want %q), result %d %q", got, want, v.Result, v.Message)
@@ -328,6 +333,11 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/reservation/list", map[string]any{"deviceId": a1, "open": true})).Into(t, &open)
 			if len(open.List) != 1 || int(open.List[0].ID) != rid || open.List[0].IDTag != "RES1" {
 				t.Fatalf("open reservations: %+v", open.List)
+			}
+			var conns []fleet.ConnectorOps
+			apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/ops/connectors", map[string]any{"deviceId": a1})).Into(t, &conns)
+			if int(conns[0].ReservationID) != rid || conns[0].ReservationIDTag != "RES1" || conns[0].ReservationStatus != fleet.ReservationActive {
+				t.Fatalf("connector 1: %+v", conns[0])
 			}
 			h.set("CancelReservation", "Accepted")
 			v := sendOne(t, root, a1, fleet.CtlCancelReservation, map[string]any{"reservationId": rid})
