@@ -30,6 +30,9 @@ const (
 	ControlRefreshConfig = 9
 	ControlRefreshParams = 10
 	ControlSetParams     = 11
+	// ControlLast is the highest control type: the operator actions 12-18 and the local list's
+	// 19-20 follow the specification's 1-11 (docs/gateway.md, "Commands").
+	ControlLast = 20
 )
 
 // MinControlLevel is the bound a control item's level must exceed: level 0 is kept for root,
@@ -114,7 +117,7 @@ func (it *Item) validate() error {
 		switch {
 		case it.ControlName == "" || len(it.ControlName) > 100:
 			return apperr.InvalidField("controlName", "err.required")
-		case it.ControlTypeCode < ControlSoftReboot || it.ControlTypeCode > ControlSetParams:
+		case it.ControlTypeCode < ControlSoftReboot || it.ControlTypeCode > ControlLast:
 			return apperr.InvalidField("controlTypeCode", "err.invalid")
 		case it.ControlLevel <= MinControlLevel || it.ControlLevel > 5:
 			return apperr.New(apperr.Invalid, "err.control_level")

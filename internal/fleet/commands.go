@@ -85,6 +85,7 @@ type SendResult struct {
 type target struct {
 	id, modelID int64
 	customerID  int64
+	siteID      int64
 	sn          string
 	enabled     bool
 }
@@ -106,8 +107,11 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	if err := validateParams(in.ControlType, &in.Params); err != nil {
 		return res, err
 	}
+	if err := checkOperationAccess(p, in.ControlType, len(ids)); err != nil {
+		return res, err
+	}
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
-	rows, err := s.db.Query(ctx, `SELECT d.id, d.model_id, d.customer_id, d.sn, d.enabled FROM device d WHERE d.id IN (`+db.Placeholders(len(ids))+`) AND `+cond+` ORDER BY d.id`,
+	rows, err := s.db.Query(ctx, `SELECT d.id, d.model_id, d.customer_id, d.site_id, d.sn, d.enabled FROM device d WHERE d.id IN (`+db.Placeholders(len(ids))+`) AND `+cond+` ORDER BY d.id`,
 		append(db.Args(ids), args...)...)
 	if err != nil {
 		return res, err
@@ -116,7 +120,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	for rows.Next() {
 		var t target
 		var en int
-		if err := rows.Scan(&t.id, &t.modelID, &t.customerID, &t.sn, &en); err != nil {
+		if err := rows.Scan(&t.id, &t.modelID, &t.customerID, &t.siteID, &t.sn, &en); err != nil {
 			rows.Close()
 			return res, err
 		}
@@ -138,6 +142,9 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 		if err := s.checkModel(ctx, check, t); err != nil {
 			return res, err
 		}
+		if err := s.checkOperation(ctx, t, in.Params, in.ControlType); err != nil {
+			return res, err
+		}
 	}
 	if in.ControlType != CtlVPNStart {
 		in.Tunnel = nil
@@ -146,6 +153,13 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	if in.ControlType == CtlVPNStart || in.ControlType == CtlVPNStop {
 		in.Params.Data = linkData(p, in.ControlType, in.Params.Link, in.Tunnel)
 		stored.Data = linkData(p, in.ControlType, in.Params.Link, in.Tunnel.masked())
+	}
+	var reservationID int64 // a ReserveNow's, on its one device
+	if in.ControlType == CtlReserveNow && targets[0].enabled {
+		if reservationID, err = s.openReservation(ctx, p, targets[0], in.Params); err != nil {
+			return res, err
+		}
+		in.Params.ReservationID, stored.ReservationID = reservationID, reservationID
 	}
 	res.BatchID = strconv.FormatInt(time.Now().UnixNano(), 36)
 	// The row keeps the parameters with credentials masked; the command that runs carries
@@ -178,6 +192,11 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 			}
 		}
 		res.Commands = append(res.Commands, sc)
+		if reservationID > 0 {
+			if err := s.reservationSent(ctx, reservationID, sc); err != nil {
+				return res, err
+			}
+		}
 	}
 	if len(res.Commands) == 1 && res.Commands[0].Code != 0 {
 		c := res.Commands[0]
@@ -190,7 +209,10 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 }
 
 func validateParams(ct int, p *Params) error {
-	p.Location, p.Data = "", ""
+	p.Location = ""
+	if ct != CtlDataTransfer {
+		p.Data = "" // the core's for 7 and 8; the engineer's own for 16
+	}
 	switch ct {
 	case CtlConnectorAvail:
 		if p.ConnectorID < 1 {
@@ -228,6 +250,8 @@ func validateParams(ct int, p *Params) error {
 		if p.VendorID == "" {
 			p.VendorID = "chargeops"
 		}
+	default:
+		return validateOperation(ct, p, db.NowMS())
 	}
 	return nil
 }
@@ -546,6 +570,7 @@ func (s *Service) run(link Link, cmd Command) {
 	answer := secret.MaskString(string(out.Answer)) // a GetConfiguration answer may list the AuthorizationKey
 	// the charger's answer is device data: it is written by the ingest pipeline like the rest
 	ended := CommandResult{CommandID: cmd.ID, DeviceID: cmd.DeviceID, SN: cmd.SN, ControlType: cmd.ControlType, Result: out.Result, Message: out.Message, At: db.NowMS()}
+	s.operationEnded(context.Background(), cmd, out)
 	if err := s.endCommand(context.Background(), ended, answer); err != nil {
 		slog.Error("command result not saved", "id", cmd.ID, "err", err)
 	}

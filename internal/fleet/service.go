@@ -142,6 +142,9 @@ func (s *Service) sweep(ctx context.Context) {
 		ResultTimeout, now, ResultWaiting, now-5000); err != nil {
 		slog.Warn("command sweep", "err", err)
 	}
+	if _, err := s.ExpireReservations(ctx, now); err != nil {
+		slog.Warn("reservation sweep", "err", err)
+	}
 	// Devices marked online whose node stopped refreshing them (a crashed node), a bounded
 	// number per sweep, ended in parallel so their steps share batches.
 	limit := now - (3*s.opt.HeartbeatInterval + time.Minute).Milliseconds()

@@ -433,6 +433,9 @@ func TestRouteIsolation(t *testing.T) {
 		for k, v := range w.remoteIsoScenarios() {
 			scenarios[k] = v
 		}
+		for k, v := range w.opsIsoScenarios(t) {
+			scenarios[k] = v
+		}
 		// A signed route is called by an application bound to the same user.
 		as := func(c *apitest.Client, rt httpapi.Route) *apitest.Client {
 			if rt.Signed {

@@ -152,6 +152,8 @@ type charger struct {
 	disabled map[int]bool
 	away     time.Duration // how long to stay off the network after an outage (0: reconnect soon)
 	tunnel   io.Closer     // the remote-access tunnel opened on VpnStart (remote.go)
+
+	conns map[int]*connState // sessions and reservations per connector (operations.go)
 }
 
 func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
@@ -211,6 +213,7 @@ func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
 	defer cancel()
 	c.mu.Lock()
 	c.ws, c.pending, c.reboot, c.disabled = ws, map[string]chan json.RawMessage{}, make(chan struct{}, 1), map[int]bool{}
+	c.conns = map[int]*connState{}
 	c.mu.Unlock()
 	if c.o.OnlineCallback != nil {
 		c.o.OnlineCallback(c.sn, true)
@@ -302,8 +305,8 @@ func (c *charger) connectorLife(ctx context.Context, conn int) {
 		c.mu.Lock()
 		disabled := c.disabled[conn] || c.disabled[0]
 		c.mu.Unlock()
-		if disabled {
-			continue
+		if disabled || !c.free(conn) {
+			continue // a remote session or a reservation holds the connector
 		}
 		if rand.Float64() < c.o.OfflineChance {
 			c.goAway()
@@ -323,17 +326,33 @@ func (c *charger) connectorLife(ctx context.Context, conn int) {
 	}
 }
 
+// session is a driver's own session: a card at the reader, then charging.
 func (c *charger) session(ctx context.Context, conn int) {
+	cs := c.claim(conn, "")
+	if cs == nil {
+		return
+	}
+	defer c.release(conn)
 	c.st.Sessions.Add(1)
 	c.status(ctx, conn, "Preparing", "NoError")
 	tag := fmt.Sprintf("TAG%04d", rand.IntN(10000))
 	if _, err := c.call(ctx, "Authorize", map[string]any{"idTag": tag}); err != nil {
 		return
 	}
+	c.charge(ctx, conn, cs, tag, 0)
+}
+
+// charge runs a session on conn from StartTransaction to StopTransaction: meter values until
+// its time is up, the connector is disabled or a RemoteStopTransaction arrives (cs.stop).
+func (c *charger) charge(ctx context.Context, conn int, cs *connState, tag string, reservationID int) {
 	c.mu.Lock()
 	start := int(c.energy[conn])
 	c.mu.Unlock()
-	res, err := c.call(ctx, "StartTransaction", map[string]any{"connectorId": conn, "idTag": tag, "meterStart": start, "timestamp": ts(time.Now())})
+	req := map[string]any{"connectorId": conn, "idTag": tag, "meterStart": start, "timestamp": ts(time.Now())}
+	if reservationID > 0 {
+		req["reservationId"] = reservationID
+	}
+	res, err := c.call(ctx, "StartTransaction", req)
 	if err != nil {
 		return
 	}
@@ -341,17 +360,24 @@ func (c *charger) session(ctx context.Context, conn int) {
 		TransactionID int `json:"transactionId"`
 	}
 	_ = json.Unmarshal(res, &tx)
+	c.mu.Lock()
+	cs.txID = tx.TransactionID
+	c.mu.Unlock()
 	c.status(ctx, conn, "Charging", "NoError")
 	end := time.Now().Add(c.scaled(60*time.Second, 300*time.Second))
 	soc := 20 + rand.Float64()*40
+	reason := "Local"
 	for time.Now().Before(end) {
-		if !c.sleep(ctx, time.Duration(float64(c.o.MeterInterval)/c.o.Speed)) {
+		select {
+		case <-ctx.Done():
 			return
+		case reason = <-cs.stop:
+		case <-time.After(time.Duration(float64(c.o.MeterInterval) / c.o.Speed)):
 		}
 		c.mu.Lock()
 		disabled := c.disabled[conn] || c.disabled[0]
 		c.mu.Unlock()
-		if disabled {
+		if disabled || reason == "Remote" {
 			break
 		}
 		if c.p.DC {
@@ -365,7 +391,7 @@ func (c *charger) session(ctx context.Context, conn int) {
 	c.mu.Lock()
 	stop := int(c.energy[conn])
 	c.mu.Unlock()
-	_, _ = c.call(ctx, "StopTransaction", map[string]any{"transactionId": tx.TransactionID, "meterStop": stop, "timestamp": ts(time.Now()), "idTag": tag, "reason": "Local"})
+	_, _ = c.call(ctx, "StopTransaction", map[string]any{"transactionId": tx.TransactionID, "meterStop": stop, "timestamp": ts(time.Now()), "idTag": tag, "reason": reason})
 	c.status(ctx, conn, "Available", "NoError")
 }
 
@@ -559,7 +585,7 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 			c.vpn(ctx, str("messageId"), str("data"))
 			return map[string]any{"status": "Accepted", "data": `{"remaining":3600}`}, ""
 		}
-		return map[string]string{"status": "UnknownMessageId"}, ""
+		return c.dataTransfer(req), ""
 	case "TriggerMessage":
 		msg, conn := str("requestedMessage"), num("connectorId")
 		go func() {
@@ -591,6 +617,9 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 		name := fmt.Sprintf("%s-%d.log", c.sn, time.Now().Unix())
 		go c.uploadDiagnostics(ctx, str("location"), name)
 		return map[string]any{"fileName": name}, ""
+	}
+	if res, ok := c.operation(ctx, action, req); ok {
+		return res, ""
 	}
 	return nil, "NotImplemented"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/reservation"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 
 	"chargeops/internal/fleet"
@@ -149,6 +150,32 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		if b, jerr := json.Marshal(answers); jerr == nil && err == nil {
 			out.Answer = b
 		}
+	case fleet.CtlRemoteStart:
+		req := core.NewRemoteStartTransactionRequest(p.IDTag)
+		if p.ConnectorID > 0 {
+			req.ConnectorId = &p.ConnectorID
+		}
+		_, err = status(core.RemoteStartTransactionFeatureName, req, "Accepted")
+	case fleet.CtlRemoteStop:
+		// the charger knows the session by the id chargeops answered its StartTransaction with
+		_, err = status(core.RemoteStopTransactionFeatureName, core.NewRemoteStopTransactionRequest(int(p.TransactionID)), "Accepted")
+	case fleet.CtlUnlockConnector:
+		_, err = status(core.UnlockConnectorFeatureName, core.NewUnlockConnectorRequest(p.ConnectorID), "Unlocked")
+	case fleet.CtlClearCache:
+		_, err = status(core.ClearCacheFeatureName, core.NewClearCacheRequest(), "Accepted")
+	case fleet.CtlDataTransfer:
+		req := core.NewDataTransferRequest(p.VendorID)
+		req.MessageId = p.MessageID
+		if p.Data != "" {
+			req.Data = p.Data
+		}
+		_, err = status(core.DataTransferFeatureName, req, "Accepted") // the answer, data included, stays on the record
+	case fleet.CtlReserveNow:
+		req := reservation.NewReserveNowRequest(p.ConnectorID, types.NewDateTime(time.UnixMilli(p.ExpiryDate).UTC()), p.IDTag, int(p.ReservationID))
+		req.ParentIdTag = p.ParentIDTag
+		_, err = status(reservation.ReserveNowFeatureName, req, "Accepted")
+	case fleet.CtlCancelReservation:
+		_, err = status(reservation.CancelReservationFeatureName, reservation.NewCancelReservationRequest(int(p.ReservationID)), "Accepted")
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}

@@ -103,6 +103,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.UseReservation(ctx, dev, req.ReservationId, id)
 		return core.NewStartTransactionConfirmation(types.NewIdTagInfo(types.AuthorizationStatusAccepted), int(id)), nil
 	case core.StopTransactionFeatureName:
 		var req core.StopTransactionRequest

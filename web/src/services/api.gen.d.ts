@@ -1411,7 +1411,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a remote operation (control type 1-11) to one or more devices
+         * Send a remote operation (control type 1-18; docs/gateway.md, "Commands") to one or more devices
          * @description Needs any one of the permission keys: auth_device_edit.
          */
         post: operations["postAuthSysDevControlSend"];
@@ -1921,6 +1921,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/ops/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's connectors with the session charging on each and its open reservation (the device page's operator actions)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevOpsConnectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/pending/list": {
         parameters: {
             query?: never;
@@ -1955,6 +1975,26 @@ export interface paths {
          * @description Needs any one of the permission keys: auth_black_device, auth_logs_protocol.
          */
         post: operations["postAuthSysDevRefusalList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/reservation/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's reservations, newest first (status requested, active, used, cancelled, expired, refused; open=true: requested and active)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevReservationList"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3878,7 +3918,7 @@ export interface paths {
         get: operations["getOpenapiV1Commands"];
         put?: never;
         /**
-         * Send a remote operation (control type 1-11) to one or more devices; answers the command ids
+         * Send a remote operation (control type 1-18; docs/gateway.md, "Commands") to one or more devices; answers the command ids
          * @description Needs any one of the permission keys: auth_device_edit.
          */
         post: operations["postOpenapiV1Commands"];
@@ -4020,6 +4060,26 @@ export interface paths {
          * @description Needs any one of the permission keys: auth_logs_protocol.
          */
         get: operations["getOpenapiV1Protocollogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's reservations, newest first (paged; open=true: requested and active)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getOpenapiV1Reservations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4818,6 +4878,17 @@ export interface components {
             writable?: boolean;
             writeLevel?: number;
         };
+        FleetConnectorOps: {
+            connectorId?: number;
+            reservationExpiresAt?: number;
+            reservationId?: number;
+            reservationIdTag?: string;
+            reservationStatus?: string;
+            sessionIdTag?: string;
+            startedAt?: number;
+            status?: string;
+            transactionId?: number;
+        };
         FleetConnectorView: {
             connectorId?: number;
             errorCode?: string;
@@ -4986,6 +5057,22 @@ export interface components {
             reason?: string;
             remoteAddr?: string;
             sn?: string;
+        };
+        FleetReservation: {
+            answer?: string;
+            commandId?: number;
+            connectorId?: number;
+            createdAt?: number;
+            deviceId?: number;
+            expiresAt?: number;
+            id?: number;
+            idTag?: string;
+            parentIdTag?: string;
+            sn?: string;
+            status?: string;
+            transactionId?: number;
+            updatedAt?: number;
+            userName?: string;
         };
         FleetRuntimeItem: {
             connectorId?: number;
@@ -5221,6 +5308,11 @@ export interface components {
         };
         ListFleetRefusal: {
             list?: components["schemas"]["FleetRefusal"][];
+            total?: number;
+            totalMore?: boolean;
+        };
+        ListFleetReservation: {
+            list?: components["schemas"]["FleetReservation"][];
             total?: number;
             totalMore?: boolean;
         };
@@ -8803,6 +8895,32 @@ export interface operations {
             };
         };
     };
+    getAuthSysDevOpsConnectors: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetConnectorOps"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysDevPendingList: {
         parameters: {
             query?: never;
@@ -8853,6 +8971,35 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["ListFleetRefusal"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevReservationList: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+                open?: boolean;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetReservation"];
                         message: string;
                     };
                 };
@@ -11840,6 +11987,35 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["FleetLogList"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Reservations: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+                open?: boolean;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetReservation"];
                         message: string;
                     };
                 };

@@ -51,6 +51,13 @@ export const CTL = {
   getConfiguration: 9,
   triggerMessage: 10,
   changeConfiguration: 11,
+  remoteStart: 12,
+  remoteStop: 13,
+  unlockConnector: 14,
+  clearCache: 15,
+  dataTransfer: 16,
+  reserveNow: 17,
+  cancelReservation: 18,
 } as const;
 
 /** Command results: 1 waiting, 2 success, 3 failed, 4 timeout, 5 offline. */

@@ -223,7 +223,9 @@ export function levelAllows(l: Levels, itemLevel: number): boolean {
 }
 
 /** The default operations when a model lists no control items (the server then allows any; VPN needs the model). */
-export const DEFAULT_CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 9, 10, 11];
+/** The highest control type (docs/gateway.md, "Commands"). */
+export const MAX_CONTROL_TYPE = 20;
+export const DEFAULT_CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
 
 /**
  * The control items a user may use on a model: control kind, allowed by the level the server
@@ -240,7 +242,7 @@ export function usableControls(
     const l = levelOf(type);
     return l !== null && levelAllows(l, itemLevel);
   };
-  const controls = items.filter((i) => i.kind === 'control' && i.controlTypeCode >= 1 && i.controlTypeCode <= 11);
+  const controls = items.filter((i) => i.kind === 'control' && i.controlTypeCode >= 1 && i.controlTypeCode <= MAX_CONTROL_TYPE);
   if (controls.length === 0) return DEFAULT_CONTROL_TYPES.filter((type) => allows(type, 5)).map((type) => ({ type, name: null, level: 0 }));
   const seen = new Set<number>();
   return controls

@@ -11,6 +11,19 @@ import { CommandResults, useControlName } from '../../components/fleet';
 import { useCommands } from '../../hooks/useCommands';
 import { CTL, listFirmware, TRIGGER_MESSAGES, type ControlParams } from '../../services/fleet';
 import { CONTROL_TYPES } from '../../services/deviceModel';
+import { OPS_KEYS } from '../../services/ops';
+import { useCan } from '../../components/access';
+
+/**
+ * The operator actions that name one device's token, session, reservation or vendor message
+ * (remote start and stop, DataTransfer, reserve, cancel) are the device page's, not a batch's.
+ */
+const ONE_DEVICE_ONLY: readonly number[] = [CTL.remoteStart, CTL.remoteStop, CTL.dataTransfer, CTL.reserveNow, CTL.cancelReservation];
+
+/** The control types a batch offers the caller (unlock with its own key). */
+export function batchTypes(canUnlock: boolean): number[] {
+  return CONTROL_TYPES.filter((c) => !ONE_DEVICE_ONLY.includes(c) && (c !== CTL.unlockConnector || canUnlock));
+}
 
 interface Values {
   controlType: number;
@@ -28,6 +41,8 @@ export function paramsOf(v: Values): ControlParams {
       return { enable: !!v.enable };
     case CTL.connectorAvailability:
       return { connectorId: v.connectorId, enable: !!v.enable };
+    case CTL.unlockConnector:
+      return { connectorId: v.connectorId };
     case CTL.updateFirmware:
       return { firmwareId: v.firmwareId };
     case CTL.triggerMessage:
@@ -43,6 +58,7 @@ export default function BatchModal({ devices, open, onClose }: { devices: { id: 
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const controlName = useControlName();
+  const can = useCan();
   const [form] = Form.useForm<Values>();
   const type = Form.useWatch('controlType', form);
   const cmds = useCommands();
@@ -83,7 +99,7 @@ export default function BatchModal({ devices, open, onClose }: { devices: { id: 
         </Typography.Paragraph>
         <Form<Values> form={form} layout="vertical" onFinish={submit} initialValues={{ enable: false, message: 'MeterValues', items: [{ key: '', value: '' }] }}>
           <Form.Item name="controlType" label={t('batch.operation')} rules={[req]}>
-            <Select options={CONTROL_TYPES.map((c) => ({ value: c, label: controlName(c) }))} data-testid="batch-type" />
+            <Select options={batchTypes(can(OPS_KEYS.unlock)).map((c) => ({ value: c, label: controlName(c) }))} data-testid="batch-type" />
           </Form.Item>
           {(type === CTL.availability || type === CTL.connectorAvailability) && (
             <Form.Item name="enable" label={t('batch.availability')}>
@@ -95,7 +111,7 @@ export default function BatchModal({ devices, open, onClose }: { devices: { id: 
               />
             </Form.Item>
           )}
-          {type === CTL.connectorAvailability && (
+          {(type === CTL.connectorAvailability || type === CTL.unlockConnector) && (
             <Form.Item name="connectorId" label={t('runtime.connector')} rules={[req]}>
               <InputNumber min={1} precision={0} />
             </Form.Item>

@@ -4,7 +4,9 @@
  * this), each behind a confirm dialog; the command
  * followed live until it is no longer waiting. Connectors (enable/disable), firmware (upload,
  * then UpdateFirmware), log upload (GetDiagnostics) with the diagnostics files, parameters
- * (GetConfiguration, ChangeConfiguration of one or many values).
+ * (GetConfiguration, ChangeConfiguration of one or many values). The charging operations
+ * (control types 12-18: start, stop, unlock, clear cache, reserve, cancel, DataTransfer) and the
+ * reservations are ops/.
  */
 import { useState } from 'react';
 import { App, Button, Card, Empty, Progress, Select, Space, Table, Tag, Typography, Upload } from 'antd';
@@ -33,6 +35,11 @@ import { configChanges, uploadArrived, UPLOAD_POLL_MS, usableControls, watchUplo
 import { formatTime } from '../../utils/time';
 import { ConfigTable, useConfigValues, useRuntime } from './sections';
 import ConfigEditModal from './ConfigEditModal';
+import ConnectorActions from './ops/ConnectorActions';
+import DataTransferCard from './ops/DataTransferCard';
+import ReservationList from './ops/ReservationList';
+import { OPS_KEYS } from '../../services/ops';
+import { useCan } from '../../components/access';
 
 /**
  * Operations run from the operations card (the others have their own cards; VPN start and stop
@@ -65,6 +72,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const { modal, message } = App.useApp();
   const qc = useQueryClient();
   const levelOf = useControlLevels();
+  const can = useCan();
   const controlName = useControlName();
   const ocpp = useOcppName();
   const cmds = useCommands();
@@ -140,6 +148,10 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
           <CommandResults states={cmds.states} sending={cmds.sending} />
         </div>
       </Card>
+
+      <ConnectorActions device={device} offered={offered} />
+      {offered.has(CTL.dataTransfer) && <DataTransferCard device={device} />}
+      {offered.has(CTL.reserveNow) && can(OPS_KEYS.reserve) && <ReservationList deviceId={device.id} />}
 
       {offered.has(CTL.connectorAvailability) && (
         <Card title={t('remote.connectors')} size="small" data-testid="remote-connectors">
