@@ -148,6 +148,10 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		if b, jerr := json.Marshal(answers); jerr == nil && err == nil {
 			out.Answer = b
 		}
+	case fleet.CtlSendLocalList:
+		out, err = c.sendLocalList(ctx, p)
+	case fleet.CtlGetLocalListVersion:
+		out, err = c.getLocalListVersion(ctx)
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.not_supported"}, nil
 	}
