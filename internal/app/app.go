@@ -49,6 +49,7 @@ import (
 	"chargeops/internal/stats"
 	"chargeops/internal/storage"
 	"chargeops/internal/ticket"
+	"chargeops/internal/token"
 	"chargeops/internal/user"
 )
 
@@ -81,6 +82,9 @@ type App struct {
 	RequestLog *openapi.Log
 	// Webhooks: the applications' webhooks and their delivery worker (docs/webhooks.md).
 	Webhooks *webhook.Service
+	// Tokens: the customers' idTags, the authority the gateway asks and the chargers' local
+	// lists (docs/tokens.md).
+	Tokens *token.Service
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
 }
@@ -150,8 +154,12 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 			return nil, fmt.Errorf("nats status events: %w", err)
 		}
 	}
+	a.Tokens = token.New(d)
+	a.Tokens.AttachFleet(a.Fleet)
+	a.Fleet.SetTokenAuthority(a.Tokens)
+	a.Fleet.OnCommandResults(a.Tokens.OnCommandResult)
 	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, RequireKeys: cfg.RequireDeviceKeys, PingInterval: cfg.OCPPPingInterval,
-		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL})
+		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
 	a.Devices.SetNotifier(fleetNotifier{a.Fleet})
@@ -187,7 +195,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
 		Tickets: ticket.New(d, uploads, a.Limiter), Apps: apps, Signatures: openapi.NewGuard(d, apps, a.Auth, openapi.Options{RatePerMinute: cfg.OpenAPIRate}),
-		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks},
+		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks, Tokens: a.Tokens},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -385,13 +393,15 @@ func (n fleetNotifier) DeviceChanged(ctx context.Context, id int64) {
 func (n fleetNotifier) DeviceGone(sn string) { n.f.Drop(sn, "disabled or deleted") }
 
 // StartWorkers starts the notifier (device events → messages and alarm mail), the outbox's
-// SMTP worker and the webhooks' delivery worker. They outlive ctx's end until the returned
+// SMTP worker, the webhooks' delivery worker and the tokens' worker (last-used times, the
+// local-list sweep). They outlive ctx's end until the returned
 // function is called, so what the fleet commits while shutting down is still recorded; the
 // function stops and waits for them.
 func (a *App) StartWorkers(ctx context.Context) (stop func()) {
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
-	wg.Add(3)
+	wg.Add(4)
+	go func() { defer wg.Done(); a.Tokens.Run(wctx, 30*time.Second) }()
 	go func() { defer wg.Done(); a.Notify.Run(wctx) }()
 	go func() { defer wg.Done(); a.Mailer.Run(wctx) }()
 	go func() { defer wg.Done(); a.Webhooks.Run(wctx) }()

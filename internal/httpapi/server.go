@@ -44,6 +44,7 @@ import (
 	"chargeops/internal/stats"
 	"chargeops/internal/storage"
 	"chargeops/internal/ticket"
+	"chargeops/internal/token"
 	"chargeops/internal/user"
 )
 
@@ -95,6 +96,8 @@ type Deps struct {
 	Remote *remote.Service
 	// Webhooks: the applications' webhooks and deliveries (nil in the openapi command).
 	Webhooks *webhook.Service
+	// Tokens: idTags, the unknown-token policy and the local lists (nil in the openapi command).
+	Tokens *token.Service
 }
 
 // Options shape the HTTP behaviour.

@@ -176,6 +176,10 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		_, err = status(reservation.ReserveNowFeatureName, req, "Accepted")
 	case fleet.CtlCancelReservation:
 		_, err = status(reservation.CancelReservationFeatureName, reservation.NewCancelReservationRequest(int(p.ReservationID)), "Accepted")
+	case fleet.CtlSendLocalList:
+		out, err = c.sendLocalList(ctx, p)
+	case fleet.CtlGetLocalListVersion:
+		out, err = c.getLocalListVersion(ctx)
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}

@@ -29,12 +29,13 @@ const Path = "/ocpp/"
 
 // Options of the gateway.
 type Options struct {
-	AllowUnknown bool          // unknown SNs connect and boot as Pending (else HTTP 404)
-	RequireKeys  bool          // a device without a key is refused (else it connects with its SN alone)
-	PingInterval time.Duration // WebSocket pings; default 30 s
-	WriteTimeout time.Duration // one frame's write; default 10 s
-	TrustProxy   bool          // client address and TLS from X-Forwarded-For / -Proto
-	PublicURL    string        // base of firmware/diagnostics URLs (empty: from the request)
+	AllowUnknown bool             // unknown SNs connect and boot as Pending (else HTTP 404)
+	RequireKeys  bool             // a device without a key is refused (else it connects with its SN alone)
+	PingInterval time.Duration    // WebSocket pings; default 30 s
+	WriteTimeout time.Duration    // one frame's write; default 10 s
+	TrustProxy   bool             // client address and TLS from X-Forwarded-For / -Proto
+	PublicURL    string           // base of firmware/diagnostics URLs (empty: from the request)
+	LocalLists   fleet.LocalLists // builds local authorization lists (internal/token); nil: control types 19, 20 fail
 }
 
 // Gateway accepts OCPP 1.6J connections.

@@ -92,10 +92,20 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		return core.NewAuthorizationConfirmation(types.NewIdTagInfo(types.AuthorizationStatusAccepted)), nil
+		ans, err := f.Authorize(ctx, dev, req.IdTag)
+		if err != nil {
+			return nil, err
+		}
+		return core.NewAuthorizationConfirmation(idTagInfo(&ans)), nil
 	case core.StartTransactionFeatureName:
 		var req core.StartTransactionRequest
 		if err := decode(raw, &req); err != nil {
+			return nil, err
+		}
+		// Asked before the session is stored; a refused session is stored all the same (the
+		// charger records it, OCPP 1.6 §4.8) with the status it was answered with.
+		ans, err := f.Authorize(fleet.ForStart(ctx, req.ConnectorId), dev, req.IdTag)
+		if err != nil {
 			return nil, err
 		}
 		id, err := f.StartTransaction(ctx, fleet.TransactionStart{Device: dev, Connector: req.ConnectorId, IDTag: req.IdTag,
@@ -104,7 +114,10 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		f.UseReservation(ctx, dev, req.ReservationId, id)
-		return core.NewStartTransactionConfirmation(types.NewIdTagInfo(types.AuthorizationStatusAccepted), int(id)), nil
+		if err := f.SessionStatus(ctx, dev, id, ans.Status); err != nil {
+			return nil, err
+		}
+		return core.NewStartTransactionConfirmation(idTagInfo(&ans), int(id)), nil
 	case core.StopTransactionFeatureName:
 		var req core.StopTransactionRequest
 		if err := decode(raw, &req); err != nil {
@@ -116,7 +129,11 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		}
 		conf := core.NewStopTransactionConfirmation()
 		if req.IdTag != "" {
-			conf.IdTagInfo = types.NewIdTagInfo(types.AuthorizationStatusAccepted)
+			ans, err := f.Authorize(ctx, dev, req.IdTag)
+			if err != nil {
+				return nil, err
+			}
+			conf.IdTagInfo = idTagInfo(&ans)
 		}
 		return conf, nil
 	case core.DataTransferFeatureName:

@@ -1,0 +1,35 @@
+package fleet
+
+import (
+	"context"
+)
+
+// A StartTransaction asks the TokenAuthority with its connector in the context, so that the
+// authority answers ConcurrentTx for a token already charging elsewhere; an Authorize does not
+// (the charger may ask to stop its own session with it). docs/tokens.md.
+
+type startKey struct{}
+
+// ForStart marks ctx as the question of a StartTransaction at connector.
+func ForStart(ctx context.Context, connector int) context.Context {
+	return context.WithValue(ctx, startKey{}, connector)
+}
+
+// StartOf returns the connector of the StartTransaction ctx asks for; ok is false for an
+// Authorize.
+func StartOf(ctx context.Context) (connector int, ok bool) {
+	connector, ok = ctx.Value(startKey{}).(int)
+	return connector, ok
+}
+
+// SessionStatus keeps on session id the status its StartTransaction was answered with when it
+// was not Accepted (the charger records the session all the same, OCPP 1.6 §4.8).
+func (s *Service) SessionStatus(ctx context.Context, dev *Device, id int64, status string) error {
+	if status == TokenAccepted || id <= 0 {
+		return nil
+	}
+	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+		_, err := b.Tx.Exec(ctx, `UPDATE device_transaction SET auth_status = ? WHERE id = ? AND device_id = ?`, status, id, dev.ID)
+		return err
+	}})
+}
