@@ -27,10 +27,14 @@ func (s *Server) sessionSignedDownload(c *Ctx, in IDInput) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: signed values: %w", err)
 	}
-	return &File{Name: fmt.Sprintf("session-%d-signed.json", v.SessionID), ContentType: "application/json", Body: b}, nil
+	return &File{Name: fmt.Sprintf("session-%d-signed.json", v.SessionID), ContentType: signedFileType, Body: b}, nil
 }
 
 func (s *Server) sessionExport(c *Ctx, in fleet.SessionExportInput) (*File, error) {
 	b, err := s.Fleet.ExportSessions(c, c.P, c.Locale, s.location(), in)
 	return &File{Name: "charging-sessions.xlsx", ContentType: xlsxout.ContentType, Body: b}, err
 }
+
+// signedFileType is the media type of the signed values' file: JSON, but not the envelope's
+// application/json, so a client tells the file from an error answer.
+const signedFileType = "application/vnd.chargeops.signed-values+json"
