@@ -167,8 +167,8 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 	operate := []string{"auth_home", "auth_my", "auth_site", "auth_site_list", "auth_site_detail", "auth_device", "auth_device_list",
 		"auth_device_info", "auth_device_detail", "auth_message", "auth_message_list", "auth_message_setting", "auth_attach", "auth_attach_tree",
 		"auth_docs", "auth_docs_home_list_all", "auth_docs_search", "auth_docs_detail", "auth_issue", "auth_issue_list", "auth_issue_add", "auth_issue_edit",
-		"auth_token", "auth_token_list"}
-	manage := append(append([]string{}, operate...), "auth_issue_share", "auth_site_add", "auth_site_edit", "auth_device_add", "auth_device_edit",
+		"auth_token", "auth_token_list", "auth_session", "auth_session_list"}
+	manage := append(append([]string{}, operate...), "auth_issue_share", "auth_session_export", "auth_site_add", "auth_site_edit", "auth_device_add", "auth_device_edit",
 		"auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve",
 		"auth_system", "auth_user", "auth_user_list", "auth_user_add", "auth_user_edit", "auth_user_detail", "auth_user_customerStationList",
 		"auth_logs", "auth_logs_action", "auth_logs_protocol", "auth_logs_error",

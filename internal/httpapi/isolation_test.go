@@ -39,6 +39,7 @@ type isoWorld struct {
 	docs                              isoDocs   // a category and document of A (isolation_docs_test.go)
 	app                               int64     // an application of A (isolation_application_test.go)
 	webhook                           int64     // a webhook of A's application (isolation_webhook_test.go)
+	session                           int64     // a charging session of A's device (isolation_session_test.go)
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -85,6 +86,7 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	w.app = seedIsoApp(t, w)
 	w.webhook = seedIsoWebhook(t, w)
 	seedIsoLogs(t, w, d)
+	w.session = seedIsoSession(t, w, d)
 	var sent struct{ Commands []struct{ ID int64 } }
 	apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{o.devA}, "controlType": 1})).Into(t, &sent)
 	w.cmdA = sent.Commands[0].ID
@@ -434,6 +436,9 @@ func TestRouteIsolation(t *testing.T) {
 			scenarios[k] = v
 		}
 		for k, v := range w.opsIsoScenarios(t) {
+			scenarios[k] = v
+		}
+		for k, v := range w.sessionIsoScenarios() {
 			scenarios[k] = v
 		}
 		// A signed route is called by an application bound to the same user.

@@ -215,5 +215,6 @@ func (s *Server) routeTable() []Route {
 		// One group per domain, each in its routes_<domain>.go.
 		s.fleetRoutes(), s.storageRoutes(), s.messageRoutes(), s.attachRoutes(), s.docsRoutes(), s.ticketRoutes(), s.logsRoutes(),
 		s.applicationRoutes(), s.openapiRoutes(), s.openapiConsoleRoutes(), s.remoteRoutes(), s.webhookRoutes(), s.opsRoutes(), s.tokenRoutes(),
+		s.sessionRoutes(),
 	)
 }

@@ -84,6 +84,14 @@ export const manageRoutes: RouteDef[] = [
     ],
   },
   {
+    path: 'session',
+    name: 'menu.session',
+    keys: ['auth_session'],
+    icon: 'session',
+    redirect: '/manage/session/list',
+    children: [{ path: 'list', name: 'menu.session.list', keys: ['auth_session_list'], hideInMenu: true, page: () => import('./pages/session/List') }],
+  },
+  {
     path: 'issue',
     name: 'menu.issue',
     keys: ['auth_issue'],

@@ -3081,6 +3081,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/session/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A charging session with its flags, its connector's meter timeline (Wh, W) and its signed meter values
+         * @description Needs any one of the permission keys: auth_session_list, auth_device_detail, auth_site_detail.
+         */
+        get: operations["getAuthSysSessionDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/session/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the filtered charging sessions to xlsx (at most 50,000 rows)
+         * @description Needs any one of the permission keys: auth_session_export.
+         */
+        post: operations["postAuthSysSessionExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/session/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charging sessions (customer, site, device or SN, start-time range, idTag, charging/ended, stop reason; newest first; keyset cursor)
+         * @description Needs any one of the permission keys: auth_session_list, auth_device_detail, auth_site_detail.
+         */
+        post: operations["postAuthSysSessionList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/session/signed/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed meter values of a session as received, as a JSON file
+         * @description Needs any one of the permission keys: auth_session_list, auth_device_detail, auth_site_detail.
+         */
+        get: operations["getAuthSysSessionSignedDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/site/add": {
         parameters: {
             query?: never;
@@ -5140,23 +5220,89 @@ export interface components {
             min?: number;
             time?: number;
         };
+        FleetSessionDetail: {
+            connectorId?: number;
+            customerId?: number;
+            customerName?: string;
+            deviceId?: number;
+            durationMs?: number;
+            energyWh?: number;
+            flagNames?: string[];
+            flags?: number;
+            id?: number;
+            idTag?: string;
+            meterStart?: number;
+            meterStop?: number;
+            reason?: string;
+            signed?: components["schemas"]["FleetSignedValue"][];
+            siteId?: number;
+            siteName?: string;
+            sn?: string;
+            startedAt?: number;
+            stoppedAt?: number;
+            timeline?: components["schemas"]["FleetSessionTimeline"];
+        };
+        FleetSessionExportInput: {
+            cursor?: string;
+            customerId?: number;
+            deviceId?: number;
+            endTime?: number;
+            format?: string;
+            idTag?: string;
+            open?: boolean | null;
+            pageSize?: number;
+            reason?: string;
+            siteId?: number;
+            sn?: string;
+            startTime?: number;
+        };
         FleetSessionList: {
             list?: components["schemas"]["FleetSessionView"][];
             next?: string;
         };
+        FleetSessionListInput: {
+            cursor?: string;
+            customerId?: number;
+            deviceId?: number;
+            endTime?: number;
+            idTag?: string;
+            open?: boolean | null;
+            pageSize?: number;
+            reason?: string;
+            siteId?: number;
+            sn?: string;
+            startTime?: number;
+        };
+        FleetSessionTimeline: {
+            energy?: components["schemas"]["FleetTimelinePoint"][];
+            power?: components["schemas"]["FleetTimelinePoint"][];
+            step?: number;
+        };
         FleetSessionView: {
             connectorId?: number;
+            customerId?: number;
+            customerName?: string;
             deviceId?: number;
             energyWh?: number;
+            flags?: number;
             id?: number;
             idTag?: string;
             meterStart?: number;
             meterStop?: number;
             reason?: string;
             siteId?: number;
+            siteName?: string;
             sn?: string;
             startedAt?: number;
             stoppedAt?: number;
+        };
+        FleetSignedValue: {
+            connectorId?: number;
+            context?: string;
+            format?: string;
+            measurand?: string;
+            time?: number;
+            value?: string;
         };
         FleetStatusEvent: {
             alarmStatus?: number;
@@ -5167,6 +5313,10 @@ export interface components {
             sn?: string;
             status?: number;
             time?: number;
+        };
+        FleetTimelinePoint: {
+            time?: number;
+            value?: number;
         };
         FleetURLAnswer: {
             url?: string;
@@ -10488,6 +10638,114 @@ export interface operations {
             };
         };
     };
+    getAuthSysSessionDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSessionDetail"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSessionExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetSessionExportInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSessionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetSessionListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSessionList"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSessionSignedDownload: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysSiteAdd: {
         parameters: {
             query?: never;
@@ -12026,11 +12284,15 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                customerId?: number;
                 deviceId?: number;
                 endTime?: number;
+                idTag?: string;
                 open?: boolean | null;
                 pageSize?: number;
+                reason?: string;
                 siteId?: number;
+                sn?: string;
                 startTime?: number;
             };
             header?: never;

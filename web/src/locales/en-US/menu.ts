@@ -13,6 +13,8 @@ export default {
   'menu.device.add': 'Add device',
   'menu.device.update': 'Edit device',
   'menu.device.detail': 'Device detail',
+  'menu.session': 'Charging sessions',
+  'menu.session.list': 'Session list',
   'menu.attach': 'Attachments',
   'menu.attach.list': 'Attachment list',
   'menu.docs': 'Documents',

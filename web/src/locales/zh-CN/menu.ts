@@ -13,6 +13,8 @@ export default {
   'menu.device.add': '新增设备',
   'menu.device.update': '编辑设备',
   'menu.device.detail': '设备详情',
+  'menu.session': '充电会话',
+  'menu.session.list': '会话列表',
   'menu.attach': '附件',
   'menu.attach.list': '附件列表',
   'menu.docs': '文档',

@@ -31,8 +31,10 @@ const Charts = lazy(() => import('./Charts'));
 // Tickets of the device and the ticket drawer (it carries the rich-text editor): loaded when used.
 const DeviceIssues = lazy(() => import('../issue/DeviceIssues'));
 const TicketDrawer = lazy(() => import('../issue/TicketDrawer'));
+// Charging sessions of the device (pages/session/): loaded when the tab opens.
+const SessionTab = lazy(() => import('../session/SessionTab'));
 
-const TABS = ['details', 'remote', 'sessions', 'issues'] as const;
+const TABS = ['details', 'remote', 'sessions', 'charging', 'issues'] as const;
 
 function NotAllowed() {
   const { t } = useTranslation();
@@ -155,6 +157,19 @@ export default function DeviceDetail() {
             label: t('rlink.tab.sessions'),
             children: d && tab === 'sessions' && <SessionList deviceId={id} />,
           },
+          ...(can(['auth_session_list', 'auth_device_detail'])
+            ? [
+                {
+                  key: 'charging',
+                  label: t('menu.session'),
+                  children: d && tab === 'charging' && (
+                    <Suspense fallback={<Card loading />}>
+                      <SessionTab deviceId={id} />
+                    </Suspense>
+                  ),
+                },
+              ]
+            : []),
           {
             key: 'issues',
             label: t('device.tab.issues'),

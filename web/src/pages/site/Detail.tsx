@@ -2,6 +2,7 @@
  * site/detail/:id — site info with overview (statistics: Stats.tsx, administrators: Admins.tsx), devices, faults and
  * events (dev/alarm/list of the site: alarms and faults; offline and unavailable events). A site outside the caller's scope answers not found: the page says so, nothing else.
  */
+import { lazy, Suspense } from 'react';
 import { Button, Card, Descriptions, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
@@ -17,6 +18,9 @@ import { SiteStatus, useSiteActions } from './List';
 import { DeviceTable } from '../device/List';
 import SiteStats from './Stats';
 import SiteAdmins from './Admins';
+
+// Charging sessions of the site (pages/session/): loaded when the tab opens.
+const SessionTab = lazy(() => import('../session/SessionTab'));
 
 export default function SiteDetail() {
   const { t } = useTranslation();
@@ -82,6 +86,15 @@ export default function SiteDetail() {
             : []),
           { key: 'faults', label: t('site.tab.faults'), children: <EventTable siteId={id} kinds={ALARM_KINDS} testId="site-faults" /> },
           { key: 'events', label: t('site.tab.events'), children: <EventTable siteId={id} kinds={OUTAGE_KINDS} testId="site-events" /> },
+          {
+            key: 'charging',
+            label: t('menu.session'),
+            children: (
+              <Suspense fallback={<Card loading />}>
+                <SessionTab siteId={id} />
+              </Suspense>
+            ),
+          },
         ]}
       />
     </div>

@@ -1,0 +1,49 @@
+/**
+ * Charging sessions (docs/sessions.md): list (keyset pages: `next` continues), one session with
+ * its timeline and signed values, the signed values' file, the xlsx export. Types come from the
+ * contract (api.gen.d.ts); query keys live here.
+ */
+import { get, post } from '../../services/request';
+import { download } from '../../services/download';
+import type { ApiBody, ApiData } from '../../services/typings';
+
+export type SessionQuery = ApiBody<'/api/auth/sys/session/list', 'post'>;
+export type SessionPage = ApiData<'/api/auth/sys/session/list', 'post'>;
+export type SessionRow = SessionPage['list'][number];
+export type SessionDetail = ApiData<'/api/auth/sys/session/detail', 'get'>;
+export type TimelinePoint = SessionDetail['timeline']['energy'][number];
+export type SignedValue = SessionDetail['signed'][number];
+
+/** Stop reasons a session may hold (fleet.StopReasons). */
+export const STOP_REASONS = [
+  'DeAuthorized',
+  'EmergencyStop',
+  'EVDisconnected',
+  'HardReset',
+  'Local',
+  'Other',
+  'PowerLoss',
+  'Reboot',
+  'Remote',
+  'SoftReset',
+  'UnlockCommand',
+  'Unterminated',
+] as const;
+
+/** RemoteStopTransaction (docs/decisions.md §6): control type 13 with params.transactionId. */
+export const CTL_REMOTE_STOP = 13;
+/** Who may send it (the remote start/stop key of the operator actions). */
+export const REMOTE_STOP_KEY = 'auth_device_remoteStart';
+
+export const sessionKeys = {
+  all: ['session'] as const,
+  list: (q: object) => ['session', 'list', q] as const,
+  detail: (id: number) => ['session', 'detail', id] as const,
+};
+
+export const listSessions = (q: SessionQuery) => post<SessionPage>('/api/auth/sys/session/list', q);
+export const getSession = (id: number) => get<SessionDetail>('/api/auth/sys/session/detail', { id });
+export const downloadSigned = (id: number) =>
+  download('/api/auth/sys/session/signed/download', { params: { id }, fileName: `session-${id}-signed.json` });
+export const exportSessions = (q: SessionQuery) =>
+  download('/api/auth/sys/session/export', { method: 'POST', data: { ...q, format: 'xlsx' }, fileName: 'charging-sessions.xlsx' });
