@@ -130,6 +130,7 @@ test('schema violations get the OCPP-J 1.6 CALLERROR codes', async (t) => {
     ['a number where a string belongs', 'MeterValues', { connectorId: 1, meterValue: [{ timestamp: ts, sampledValue: [{ value: 230 }] }] }, 'TypeConstraintViolation'],
     ['a fraction where an integer belongs', 'StartTransaction', { connectorId: 1.5, idTag: 'T1', meterStart: 0, timestamp: ts }, 'TypeConstraintViolation'],
     ['null for a required field', 'Authorize', { idTag: null }, 'TypeConstraintViolation'],
+    ['null for a required integer', 'StatusNotification', { connectorId: null, errorCode: 'NoError', status: 'Available' }, 'TypeConstraintViolation'],
     ['an object where an array belongs', 'MeterValues', { connectorId: 1, meterValue: {} }, 'TypeConstraintViolation'],
     ['a string over its maxLength', 'Authorize', { idTag: 'X'.repeat(21) }, 'PropertyConstraintViolation'],
     ['a value outside its enum', 'StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Sleeping' }, 'PropertyConstraintViolation'],
@@ -146,6 +147,10 @@ test('schema violations get the OCPP-J 1.6 CALLERROR codes', async (t) => {
       assert.equal(answer[2], code, `${answer[3]}`);
     });
   }
+  await t.test('null for an optional field is read as absent', async () => {
+    const answer = await callRaw('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: null, info: null });
+    assert.deepEqual(answer.slice(0, 1), [3], JSON.stringify(answer));
+  });
 });
 
 test('unreadable frames are answered where an id can be read, counted and logged once', async (t) => {

@@ -8,23 +8,30 @@ import (
 // commandMessages: what the gateway stores as a command's message (internal/gateway/ocpp16/
 // commands.go writes either a message key or one of the texts matched in CommandMessage).
 var commandMessages = map[string][2]string{
-	"cmd.answered":     {"The device answered {status}", "设备应答：{status}"},
-	"cmd.key_answered": {"{key}: the device answered {status}", "{key}：设备应答：{status}"},
-	"cmd.bad_answer":   {"The device's answer could not be read ({reason})", "无法解析设备的应答（{reason}）"},
-	"cmd.keys_read":    {"{count} values read", "已读取 {count} 项"},
-	// A control type the charger does not support (err.not_supported is the VPN wording).
-	"err.device_not_supported": {"Not supported by this device", "该设备不支持此操作"},
-	"ocpp.Accepted":            {"Accepted", "已接受"},
-	"ocpp.Rejected":            {"Rejected", "已拒绝"},
-	"ocpp.NotSupported":        {"Not supported", "不支持"},
-	"ocpp.RebootRequired":      {"Accepted, reboot required", "已接受，需重启"},
-	"ocpp.Scheduled":           {"Scheduled", "已排程"},
-	"ocpp.NotImplemented":      {"Not implemented", "未实现"},
-	"ocpp.Unlocked":            {"Unlocked", "已解锁"},
-	"ocpp.UnlockFailed":        {"Unlock failed", "解锁失败"},
+	"cmd.answered":        {"The device answered {status}", "设备应答：{status}"},
+	"cmd.key_answered":    {"{key}: the device answered {status}", "{key}：设备应答：{status}"},
+	"cmd.bad_answer":      {"The device's answer could not be read ({reason})", "无法解析设备的应答（{reason}）"},
+	"cmd.keys_read":       {"{count} values read", "已读取 {count} 项"},
+	"ocpp.Accepted":       {"Accepted", "已接受"},
+	"ocpp.Rejected":       {"Rejected", "已拒绝"},
+	"ocpp.NotSupported":   {"Not supported", "不支持"},
+	"ocpp.RebootRequired": {"Accepted, reboot required", "已接受，需重启"},
+	"ocpp.Scheduled":      {"Scheduled", "已排程"},
+	"ocpp.NotImplemented": {"Not implemented", "未实现"},
+	"ocpp.Unlocked":       {"Unlocked", "已解锁"},
+	"ocpp.UnlockFailed":   {"Unlock failed", "解锁失败"},
 }
 
-func init() { register(commandMessages) }
+// notSupportedMessages: a control type the charger does not support (NotImplemented or
+// NotSupported). err.not_supported is the VPN wording, kept for control types 7 and 8.
+var notSupportedMessages = map[string][2]string{
+	"err.device_not_supported": {"Not supported by this device", "该设备不支持此操作"},
+}
+
+func init() {
+	register(commandMessages)
+	register(notSupportedMessages)
+}
 
 var (
 	cmdAnswered    = regexp.MustCompile(`^device answered (\w*)$`)

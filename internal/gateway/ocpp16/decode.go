@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	"gopkg.in/go-playground/validator.v9"
@@ -38,6 +40,16 @@ const (
 // ocpp-go's own `required` also refuses an empty string, which the schemas allow (they have
 // no minLength): a present "" is checked against the field's other rules only.
 func decode(raw json.RawMessage, dst any) error {
+	if !isObject(raw) {
+		return callErr(codeFormation, "payload: not a JSON object")
+	}
+	// Fast path: ocpp-go reads and accepts it, and the required fields its rules cannot see
+	// missing (numbers) are there.
+	uerr := json.Unmarshal(raw, dst)
+	if uerr == nil && types.Validate.Struct(dst) == nil && planFor(reflect.TypeOf(dst).Elem()).present(raw) {
+		return nil
+	}
+	// Slow path: say exactly what is wrong.
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return callErr(codeFormation, "payload: %v", err)
@@ -49,10 +61,10 @@ func decode(raw json.RawMessage, dst any) error {
 	if err := checkObject(obj, reflect.TypeOf(dst).Elem(), ""); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
+	if uerr != nil {
 		// Types were checked above: what is left is a value its type cannot hold (a timestamp
 		// that is not a date).
-		return callErr(codeProperty, "payload: %v", err)
+		return callErr(codeProperty, "payload: %v", uerr)
 	}
 	return validate(dst)
 }
@@ -223,4 +235,136 @@ func fieldPath(fe validator.FieldError) string {
 		}
 	}
 	return strings.Join(segs, ".")
+}
+
+// presencePlan says which required fields of a request type ocpp-go's rules cannot see missing:
+// those without a `required` rule, and numbers and booleans (whose zero value passes). Only
+// top-level ones are looked up in the raw payload; a type with such fields deeper down always
+// takes the slow path.
+type presencePlan struct {
+	top  []string
+	deep bool
+}
+
+var plans sync.Map // reflect.Type → *presencePlan
+
+func planFor(t reflect.Type) *presencePlan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*presencePlan)
+	}
+	p := &presencePlan{top: weakRequired(t)}
+	p.deep = deepWeak(t, map[reflect.Type]bool{t: true})
+	plans.Store(t, p)
+	return p
+}
+
+// weakRequired lists the JSON names of t's required fields whose absence passes ocpp-go's rules.
+func weakRequired(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() || strings.Contains(opts, "omitempty") {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		caught := false
+		for _, r := range strings.Split(f.Tag.Get("validate"), ",") {
+			caught = caught || r == "required"
+		}
+		switch f.Type.Kind() {
+		case reflect.String, reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		default:
+			caught = false
+		}
+		if !caught {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// deepWeak tells whether a struct below t has weakly required fields.
+func deepWeak(t reflect.Type, seen map[reflect.Type]bool) bool {
+	for i := range t.NumField() {
+		ft := t.Field(i).Type
+		for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+		}
+		if ft.Kind() != reflect.Struct || seen[ft] || reflect.PointerTo(ft).Implements(unmarshaler) {
+			continue
+		}
+		seen[ft] = true
+		if len(weakRequired(ft)) > 0 || deepWeak(ft, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// present tells whether raw (a valid JSON object) has every top-level key of the plan.
+func (p *presencePlan) present(raw []byte) bool {
+	if p.deep {
+		return false
+	}
+	if len(p.top) == 0 {
+		return true
+	}
+	keys := topKeys(raw)
+	for _, k := range p.top {
+		if !slices.Contains(keys, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// topKeys lists the keys of a valid JSON object whose value is not null (keys as written: a
+// key with escapes is not unescaped, so it matches nothing and the slow path decides).
+func topKeys(raw []byte) []string {
+	var keys []string
+	depth, start := 0, -1
+	inString, escaped, expectKey, expectValue := false, false, false, false
+	for i, c := range raw {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if start >= 0 {
+					keys = append(keys, string(raw[start:i]))
+					start, expectValue = -1, true
+				}
+			}
+			continue
+		}
+		if expectValue && depth == 1 && c != ':' && c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			expectValue = false
+			if c == 'n' { // null: as good as absent
+				keys = keys[:len(keys)-1]
+			}
+		}
+		switch {
+		case c == '"':
+			inString = true
+			if depth == 1 && expectKey {
+				start, expectKey = i+1, false
+			}
+		case c == '{' || c == '[':
+			depth++
+			if depth == 1 {
+				expectKey = true
+			}
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 1:
+			expectKey = true
+		}
+	}
+	return keys
 }

@@ -70,16 +70,20 @@ func parseFrame(data []byte) (frame, *badFrame) {
 			return frame{}, &badFrame{reason: "a CALL's payload is a JSON object", answer: true, id: id}
 		}
 		f.payload = parts[3]
+	// Answers are read leniently (they end a call of ours): extra elements are ignored, and a
+	// CALLERROR without description or details still fails its call.
 	case msgCallResult:
-		if len(parts) != 3 {
+		if len(parts) < 3 {
 			return frame{}, &badFrame{reason: "a CALLRESULT is [3, id, payload]"}
 		}
 		f.payload = parts[2]
 	case msgCallError:
-		if len(parts) < 4 || json.Unmarshal(parts[2], &f.code) != nil {
+		if len(parts) < 3 || json.Unmarshal(parts[2], &f.code) != nil {
 			return frame{}, &badFrame{reason: "a CALLERROR is [4, id, code, description, details]"}
 		}
-		_ = json.Unmarshal(parts[3], &f.desc)
+		if len(parts) > 3 {
+			_ = json.Unmarshal(parts[3], &f.desc)
+		}
 	}
 	return f, nil
 }

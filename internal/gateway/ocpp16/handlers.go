@@ -49,7 +49,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		case core.HeartbeatFeatureName:
 			return core.NewHeartbeatConfirmation(now()), nil
 		}
-		return nil, callErr("SecurityError", "the charge point is not accepted yet")
+		return nil, callErr(codeSecurity, "the charge point is not accepted yet")
 	}
 	dev := c.dev
 	switch action {
@@ -161,7 +161,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		}
 		return firmware.NewDiagnosticsStatusNotificationConfirmation(), nil
 	}
-	return nil, callErr("NotImplemented", "action %s is not supported", action)
+	return nil, callErr(codeNotImplemented, "action %s is not supported", action)
 }
 
 func bootInfo(r *core.BootNotificationRequest) fleet.BootInfo {
