@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -87,6 +88,76 @@ func TestSeenWritesLastSeenAndRuntimeThrough(t *testing.T) {
 			flush(t, dev)
 			if seen, _, total := state(t, dev); seen != seen0 || total != total0 {
 				t.Fatalf("a stale connection moved last seen %d → %d, runtime %d → %d", seen0, seen, total0, total)
+			}
+		})
+	})
+}
+
+// The newest admission wins in device_state (docs/gateway.md, "Connections"): a connection is
+// recorded only when it is not older than the one recorded, whatever order the commits come in,
+// and the end of an older one changes nothing.
+func TestConnectedKeepsTheNewestConnection(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		o := fleettest.Seed(t, d)
+		s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir(), Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "ORDER-1")
+		dev, _ := s.DeviceBySN(ctx, "ORDER-1")
+		older, newer := fleet.NewConnID(), fleet.NewConnID()
+		state := func(t *testing.T) (online bool, conn string) {
+			t.Helper()
+			var on int
+			if err := d.QueryRow(ctx, `SELECT online, conn_id FROM device_state WHERE device_id = ?`, dev.ID).Scan(&on, &conn); err != nil {
+				t.Fatal(err)
+			}
+			return on == 1, conn
+		}
+
+		t.Run("ids order by admission", func(t *testing.T) {
+			if !fleet.Older(older, newer) || fleet.Older(newer, older) || fleet.ConnOrder("conn-1") != 0 {
+				t.Fatalf("order of %s, %s: %d %d", older, newer, fleet.ConnOrder(older), fleet.ConnOrder(newer))
+			}
+		})
+		t.Run("an older connection committed later is refused", func(t *testing.T) {
+			if err := s.Connected(ctx, dev, newer, "127.0.0.1:2", "ocpp1.6"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Connected(ctx, dev, older, "127.0.0.1:1", "ocpp1.6"); !errors.Is(err, fleet.ErrNewerConnection) {
+				t.Fatalf("older connection recorded after the newer one: %v", err)
+			}
+			if online, conn := state(t); !online || conn != newer {
+				t.Fatalf("device_state online %v conn %q, want the newer %q", online, conn, newer)
+			}
+		})
+		t.Run("the older one's end changes nothing", func(t *testing.T) {
+			s.Disconnected(ctx, dev, older)
+			if online, conn := state(t); !online || conn != newer {
+				t.Fatalf("after the older connection ended: online %v conn %q", online, conn)
+			}
+		})
+		t.Run("after the newer one ended the older one is still refused", func(t *testing.T) {
+			s.Disconnected(ctx, dev, newer)
+			if online, _ := state(t); online {
+				t.Fatal("still online after the newer connection ended")
+			}
+			if err := s.Connected(ctx, dev, older, "127.0.0.1:1", "ocpp1.6"); !errors.Is(err, fleet.ErrNewerConnection) {
+				t.Fatalf("older connection recorded after the newer one ended: %v", err)
+			}
+			if online, conn := state(t); online || conn != newer {
+				t.Fatalf("device_state online %v conn %q, want offline under %q", online, conn, newer)
+			}
+		})
+		t.Run("a newer connection is recorded", func(t *testing.T) {
+			newest := fleet.NewConnID()
+			if err := s.Connected(ctx, dev, newest, "127.0.0.1:3", "ocpp1.6"); err != nil {
+				t.Fatal(err)
+			}
+			if online, conn := state(t); !online || conn != newest {
+				t.Fatalf("device_state online %v conn %q, want %q", online, conn, newest)
 			}
 		})
 	})

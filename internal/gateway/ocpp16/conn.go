@@ -142,8 +142,7 @@ func (c *conn) admit() bool {
 	switch loser := f.Registry.Register(c.sn, c); loser {
 	case nil:
 	case fleet.Link(c):
-		c.live.Store(nil) // never recorded: its end changes nothing
-		c.Close("a newer connection of the charger is open")
+		c.lose()
 		return false
 	default:
 		go loser.Close("replaced by a newer connection")
@@ -156,14 +155,23 @@ func (c *conn) admit() bool {
 	cancel()
 	switch {
 	case errors.Is(err, fleet.ErrNewerConnection):
-		c.live.Store(nil)
-		c.Close("a newer connection of the charger is open")
+		c.lose()
 		return false
 	case err != nil:
 		slog.Warn("connect not recorded", "sn", c.sn, "err", err)
 	}
 	c.lastSeen = time.Now()
 	return true
+}
+
+// lose ends a connection that a newer admission beat: it was never recorded (or its record was
+// refused), so its end changes nothing in device_state, and it is never adopted.
+func (c *conn) lose() {
+	c.adoptMu.Lock()
+	c.ended = true
+	c.live.Store(nil)
+	c.adoptMu.Unlock()
+	c.Close("a newer connection of the charger is open")
 }
 
 // Adopt makes this connection of an unknown SN, admitted as Pending, the connection of the
