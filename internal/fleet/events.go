@@ -106,7 +106,9 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("fleet: connector status: %w", err)
 	} else if n == 0 {
-		slog.Info("older connector status ignored", "sn", dev.SN, "connector", r.Connector, "status", r.Status, "errorCode", r.ErrorCode, "at", r.At)
+		b.AfterCommit(func() {
+			slog.Info("older connector status ignored", "sn", dev.SN, "connector", r.Connector, "status", r.Status, "errorCode", r.ErrorCode, "at", r.At)
+		})
 		return nil
 	}
 	if r.ErrorCode != "" && r.ErrorCode != "NoError" || r.Status == "Faulted" {

@@ -95,7 +95,11 @@ func sampleTimes(samples []Sample, now int64) []int64 {
 // replayed message (same timestamps) adds no series point and does not move a latest value
 // back. Signed samples are neither (signedRows).
 func meterRows(deviceID int64, connector int, samples []Sample) ([]RuntimeRow, []SeriesSample) {
-	times := sampleTimes(samples, db.NowMS())
+	return meterRowsAt(deviceID, connector, samples, sampleTimes(samples, db.NowMS()))
+}
+
+// meterRowsAt is meterRows with the samples' stored times (sampleTimes).
+func meterRowsAt(deviceID int64, connector int, samples []Sample, times []int64) ([]RuntimeRow, []SeriesSample) {
 	latest := make([]RuntimeRow, 0, len(samples))
 	var points []SeriesSample
 	for i, sm := range samples {
@@ -119,12 +123,13 @@ func (s *Service) Meter(ctx context.Context, m MeterReport) error {
 	if len(m.Samples) == 0 {
 		return nil
 	}
-	latest, points := meterRows(m.Device.ID, m.Connector, m.Samples)
+	times := sampleTimes(m.Samples, db.NowMS())
+	latest, points := meterRowsAt(m.Device.ID, m.Connector, m.Samples, times)
 	u := &Unit{Runtime: latest, Series: points, Key: KeyOf(m.Device.SN)}
 	if m.TransactionID > 0 && !s.sessions.firstKnown(m.TransactionID) {
-		u.Meters = sessionMeters(m)
+		u.Meters = sessionMeters(m, times)
 	}
-	if signed := signedRows(m.Device.ID, m.Connector, m.Samples); len(signed) > 0 {
+	if signed := signedRows(m.Connector, m.Samples, times); len(signed) > 0 {
 		u.Step = func(ctx context.Context, b *Batch) error {
 			return keepSigned(ctx, b, m.Device.ID, m.TransactionID, signed)
 		}
@@ -141,17 +146,17 @@ func (s *Service) Meter(ctx context.Context, m MeterReport) error {
 // addSamples adds a step's sampled values to its batch: latest values and series points, and
 // the signed ones kept for session txID (0: none).
 func addSamples(ctx context.Context, b *Batch, dev *Device, connector int, txID int64, samples []Sample) error {
-	latest, points := meterRows(dev.ID, connector, samples)
+	times := sampleTimes(samples, db.NowMS())
+	latest, points := meterRowsAt(dev.ID, connector, samples, times)
 	b.AddRuntime(latest...)
 	b.AddSeries(points...)
-	return keepSigned(ctx, b, dev.ID, txID, signedRows(dev.ID, connector, samples))
+	return keepSigned(ctx, b, dev.ID, txID, signedRows(connector, samples, times))
 }
 
 // sessionMeters are the energy registers (total, not per phase, at the outlet, not signed)
 // among a session's samples, in Wh.
-func sessionMeters(m MeterReport) []SessionMeter {
+func sessionMeters(m MeterReport, times []int64) []SessionMeter {
 	var out []SessionMeter
-	times := sampleTimes(m.Samples, db.NowMS())
 	for i, sm := range m.Samples {
 		if sm.signed() || sm.Phase != "" || (sm.Measurand != "" && sm.Measurand != energyRegister) ||
 			sm.Location != "" && sm.Location != defaultLocation {

@@ -17,17 +17,13 @@ const (
 	sqlSessionOfDevice = `SELECT COUNT(*) FROM device_transaction WHERE id = ? AND device_id = ?`
 )
 
-// signedRows are the signed samples of a message, with their stored times (sampleTimes) and
-// names (SeriesName: measurand, phase and location).
-func signedRows(deviceID int64, connector int, samples []Sample) []SignedValue {
+// signedRows are the signed samples of a message, with their stored times (sampleTimes, the
+// same as the numeric samples') and names (SeriesName: measurand, phase and location).
+func signedRows(connector int, samples []Sample, times []int64) []SignedValue {
 	var out []SignedValue
-	var times []int64
 	for i, sm := range samples {
 		if !sm.signed() {
 			continue
-		}
-		if times == nil {
-			times = sampleTimes(samples, db.NowMS())
 		}
 		out = append(out, SignedValue{ConnectorID: connector, Measurand: SeriesName(sm.Measurand, sm.Phase, sm.Location), Context: sm.Context,
 			Format: FormatSigned, Value: text(sm.Value), At: times[i]})

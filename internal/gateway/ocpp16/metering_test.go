@@ -177,6 +177,18 @@ func TestMeterAndStatusData(t *testing.T) {
 			if v, u := latest(t, d, dev, "Temperature", 1); v != "21.5" || u != "Fahrenheit" {
 				t.Fatalf("latest temperature %q %q, want 21.5 Fahrenheit (kept as sent)", v, u)
 			}
+			// the console's series answer names each series' stored unit
+			var series []fleet.Series
+			apitest.Must(t, env.Root().Call("POST", "/api/auth/sys/dev/data/series", map[string]any{"deviceId": dev, "connectorId": 1,
+				"names": []string{"Energy.Active.Import.Register", "Power.Active.Import", "Temperature"}, "step": 1,
+				"startTime": base.UnixMilli(), "endTime": base.Add(10 * time.Minute).UnixMilli()})).Into(t, &series)
+			var units []string
+			for _, se := range series {
+				units = append(units, se.Unit)
+			}
+			if fmt.Sprint(units) != "[Wh W Fahrenheit]" {
+				t.Fatalf("series units %v, want [Wh W Fahrenheit]", units)
+			}
 		})
 
 		t.Run("a SignedData sample leaves the register and the session energy right and is kept for the session", func(t *testing.T) {

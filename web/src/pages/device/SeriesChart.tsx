@@ -18,7 +18,7 @@ import { getTimeZone, formatTime } from '../../utils/time';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
 
-const AXIS_GAP = 56;
+const AXIS_GAP = 84;
 
 export interface SeriesChartProps {
   range: [number, number];
