@@ -138,9 +138,9 @@ test('root lists, opens and exports sessions; a customer-limited user sees only 
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').length === 3, null, { timeout: 20000 });
   const rows = page.locator('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row');
   assert.match(await rows.nth(0).innerText(), new RegExp(`${SN_A}[\\s\\S]*Charging`));
-  const ended = await rows.nth(1).innerText();
+  assert.match(await rows.nth(1).innerText(), new RegExp(`Beta Energy[\\s\\S]*${SN_B}[\\s\\S]*0:30:00[\\s\\S]*3\\.00 kWh`));
+  const ended = await rows.nth(2).innerText();
   assert.match(ended, new RegExp(`Alpha Charging[\\s\\S]*${SN_A}[\\s\\S]*TAG-ALPHA[\\s\\S]*Ended[\\s\\S]*0:45:00[\\s\\S]*12\\.50 kWh[\\s\\S]*Remote`));
-  assert.match(await rows.nth(2).innerText(), new RegExp(`Beta Energy[\\s\\S]*${SN_B}`));
   await page.screenshot({ path: `${SHOTS}/sessions-list-en.png`, fullPage: true });
 
   // the state filter keeps the ended sessions; it is in the URL
@@ -151,7 +151,7 @@ test('root lists, opens and exports sessions; a customer-limited user sees only 
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').length === 2);
 
   // the detail: kWh, duration, reason, the timeline; a stop button only while charging
-  await rows.first().getByRole('link', { name: String(a.transactionId) }).click();
+  await rows.nth(1).locator('a', { hasText: String(a.transactionId) }).click();
   const detail = page.getByTestId('session-detail');
   await detail.waitFor();
   assert.equal(await page.getByTestId('session-energy').innerText(), '12.50 kWh');
@@ -163,13 +163,33 @@ test('root lists, opens and exports sessions; a customer-limited user sees only 
   await page.screenshot({ path: `${SHOTS}/session-detail-en.png` });
   await page.locator('.ant-drawer-close').click();
 
+  // the charging session offers the stop button to root (remote start/stop key)
+  await page.goto(`${server.url}/manage/session/list?state=charging`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').length === 1, null, { timeout: 20000 });
+  await rows.first().locator('a').first().click();
+  await page.getByTestId('session-detail').waitFor();
+  await page.getByTestId('session-stop').getByRole('button', { name: 'Stop charging' }).waitFor();
+  assert.equal(await page.getByTestId('session-energy').innerText(), '-');
+  await page.screenshot({ path: `${SHOTS}/session-charging-en.png` });
+  await page.locator('.ant-drawer-close').click();
+
+  // the device page's tab: the device's sessions only
+  const devices = await root.must('POST', '/api/auth/sys/dev/basic/list', { keyword: SN_A, page: 1, pageSize: 10 });
+  await page.goto(`${server.url}/manage/device/detail/${devices.list[0].id}/charging`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-tab"] .ant-table-tbody tr.ant-table-row').length === 2, null, { timeout: 20000 });
+  assert.ok(!(await page.getByTestId('session-tab').innerText()).includes(SN_B));
+  await page.screenshot({ path: `${SHOTS}/device-sessions-tab-en.png`, fullPage: true });
+
   // the export: an xlsx of the filtered (ended) sessions
+  await page.goto(`${server.url}/manage/session/list?state=ended`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').length === 2, null, { timeout: 20000 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sessions-export').click()]);
   assert.equal(download.suggestedFilename(), 'charging-sessions.xlsx');
   const sheet = xlsxRows(readFileSync(await download.path()));
   assert.equal(sheet.length, 3, `header and two ended sessions: ${JSON.stringify(sheet)}`);
   assert.equal(sheet[0][0], 'Session ID');
-  assert.deepEqual([sheet[1][1], sheet[1][5], sheet[1][6], sheet[1][12], sheet[1][13]], [SN_A, 'TAG-ALPHA', 'Ended', '12.5', 'Remote']);
+  assert.deepEqual([sheet[2][1], sheet[2][5], sheet[2][6], sheet[2][12], sheet[2][13]], [SN_A, 'TAG-ALPHA', 'Ended', '12.5', 'Remote']);
+  assert.equal(sheet[1][1], SN_B);
 
   // the customer-limited user, in Chinese: A's two sessions only
   const zh = await openBrowser('zh-CN');
@@ -186,11 +206,16 @@ test('root lists, opens and exports sessions; a customer-limited user sees only 
     assert.equal(await rowCount(p), 2);
     await p.getByText('停止原因').first().waitFor();
     await p.screenshot({ path: `${SHOTS}/sessions-list-zh.png`, fullPage: true });
-    await p.locator('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').nth(1).getByRole('link').click();
+    await p.locator('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').nth(1).locator('a').first().click();
     await p.getByTestId('session-detail').waitFor();
     await p.locator('[data-testid="session-timeline"] canvas').waitFor({ timeout: 20000 });
     await p.getByText('计量曲线').waitFor();
     await p.screenshot({ path: `${SHOTS}/session-detail-zh.png` });
+    // its charging session has no stop button: it does not hold the remote start/stop key
+    await p.locator('.ant-drawer-close').click();
+    await p.locator('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').nth(0).locator('a').first().click();
+    await p.getByTestId('session-detail').getByText('充电中').waitFor();
+    assert.equal(await p.getByTestId('session-stop').count(), 0, 'no stop button without the remote start/stop key');
     // another customer's session is not found for it
     const limited = await new Api(server.url).login(LIMITED, LIMITED_PASSWORD);
     const all = await root.must('POST', '/api/auth/sys/session/list', { sn: SN_B });

@@ -34,7 +34,7 @@ export const sessionTexts: DomainTexts = {
     'session.range.month': 'This month',
     'session.loadMore': 'Load more',
     'session.end': 'No more sessions',
-    'session.shown': '{{count}} sessions shown',
+    'session.shown': 'Sessions shown: {{count}}',
     'session.detail': 'Charging session {{id}}',
     'session.timeline': 'Meter timeline',
     'session.timeline.energy': 'Energy register',

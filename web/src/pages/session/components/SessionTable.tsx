@@ -4,7 +4,7 @@
  * the sessions screen and the device and site pages' tabs (a `fixed` device or site). A row
  * opens the session's drawer.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
@@ -74,6 +74,8 @@ export default function SessionTable({ fixed, filters, onSearch, toolbar, testId
   const [form] = Form.useForm<FormValues>();
   const [open, setOpen] = useState<number>();
   const customerId = Form.useWatch('customerId', form);
+  // the form follows the filters (the URL's, on back and forward)
+  useEffect(() => form.setFieldsValue(toForm(filters)), [form, filters]);
   const customers = useCustomerOptions(!fixed);
   const sites = useSiteOptions(customerId, !fixed?.siteId && !fixed?.deviceId);
   const query = useMemo(() => ({ ...filters, ...fixed }), [filters, fixed]);
@@ -156,7 +158,6 @@ export default function SessionTable({ fixed, filters, onSearch, toolbar, testId
             </Button>
             <Button
               onClick={() => {
-                form.resetFields();
                 form.setFieldsValue(toForm({}));
                 onSearch({});
               }}

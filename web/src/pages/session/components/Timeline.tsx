@@ -11,6 +11,12 @@ import ChartCanvas from '../../../components/charts/ChartCanvas';
 import { formatTime, getTimeZone } from '../../../utils/time';
 import type { SessionDetail } from '../service';
 
+/** The x axis' time format for a session of span ms: seconds for short ones, the day for long ones. */
+export function axisFormat(span: number): string {
+  if (span > 86_400_000) return 'MM-DD HH:mm';
+  return span < 15 * 60_000 ? 'HH:mm:ss' : 'HH:mm';
+}
+
 export default function Timeline({ session }: { session: SessionDetail }) {
   const { t } = useTranslation();
   const { energy, power } = session.timeline;
@@ -27,7 +33,7 @@ export default function Timeline({ session }: { session: SessionDetail }) {
         type: 'time',
         min: session.startedAt,
         max: end,
-        axisLabel: { formatter: (v: number) => dayjs(v).tz(tz).format(end - session.startedAt > 86_400_000 ? 'MM-DD HH:mm' : 'HH:mm'), hideOverlap: true },
+        axisLabel: { formatter: (v: number) => dayjs(v).tz(tz).format(axisFormat(end - session.startedAt)), hideOverlap: true },
         axisPointer: { label: { formatter: (p: { value: number }) => formatTime(p.value) } },
       },
       yAxis: [
