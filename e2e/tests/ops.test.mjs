@@ -1,7 +1,8 @@
 // Issue 22 browser flow: charging operations from the device page, against a charger driven by an
 // independent OCPP 1.6J client (ocpp-rpc, strict mode). Root starts a session remotely (the
 // charger answers Accepted and starts it), sees it on its connector, stops it (the charger stops
-// with reason Remote) and unlocks a connector; an operator whose role holds the unlock key but not
+// with reason Remote), unlocks a connector and reserves one (shown Reserved with its reservation)
+// then cancels it; an operator whose role holds the unlock key but not
 // the remote-start key is offered unlock only, and unlocks. Screenshots in en-US and zh-CN go to
 // CHARGEOPS_E2E_SHOTS when set.
 import { test, before, after } from 'node:test';
@@ -106,6 +107,16 @@ test('root starts, stops and unlocks from the device page; an operator with the 
     calls.push(`UnlockConnector ${params.connectorId}`);
     return { status: 'Unlocked' };
   });
+  charger.handle('ReserveNow', ({ params }) => {
+    calls.push(`ReserveNow ${params.connectorId} ${params.idTag} ${params.reservationId}`);
+    setTimeout(() => status(params.connectorId, 'Reserved'), 50);
+    return { status: 'Accepted' };
+  });
+  charger.handle('CancelReservation', ({ params }) => {
+    calls.push(`CancelReservation ${params.reservationId}`);
+    setTimeout(() => status(2, 'Available'), 50);
+    return { status: 'Accepted' };
+  });
   await charger.connect();
   assert.equal((await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'OPS-AC-22' })).status, 'Accepted');
   for (const c of [0, 1, 2]) await status(c, 'Available');
@@ -138,8 +149,23 @@ test('root starts, stops and unlocks from the device page; an operator with the 
   await until('the charger unlocked', async () => calls.at(-1) === 'UnlockConnector 2');
   await result(page, 2).waitFor();
 
+  // reserve connector 2: the connector shows Reserved with its reservation; then cancel it
+  await page.getByTestId('ops-reserve-2').click();
+  await page.getByTestId('ops-reserve-idtag').fill('CARD-0099');
+  await page.getByTestId('ops-reserve-ok').click();
+  await until('the charger got the reservation', async () => calls.at(-1)?.startsWith('ReserveNow 2 CARD-0099 '));
+  const reservationId = Number(calls.at(-1).split(' ')[3]);
+  const reserved = page.locator('[data-testid="ops-connectors"] tr', { hasText: 'CARD-0099' });
+  await reserved.getByTestId('ops-connector-status').filter({ hasText: 'Reserved' }).waitFor({ timeout: 15000 });
+  await page.locator('[data-testid="ops-reservations"] [data-testid="ops-reservation-status"]', { hasText: 'Active' }).waitFor();
+  await shot(page, 'ops-reserved-en');
+  await page.getByTestId('ops-cancel-2').click();
+  await page.getByTestId('confirm-ok').click();
+  await until('the charger cancelled', async () => calls.at(-1) === `CancelReservation ${reservationId}`);
+  await page.locator('[data-testid="ops-reservations"] [data-testid="ops-reservation-status"]', { hasText: 'Cancelled' }).waitFor({ timeout: 15000 });
+
   const history = await root.must('POST', '/api/auth/sys/dev/control/list', { deviceId: device.id, page: 1, pageSize: 10 });
-  assert.deepEqual(history.list.map((c) => [c.controlType, c.result]), [[14, 2], [13, 2], [12, 2]]);
+  assert.deepEqual(history.list.map((c) => [c.controlType, c.result]), [[18, 2], [17, 2], [14, 2], [13, 2], [12, 2]]);
 
   // the operator: unlock only (no remote-start key), and it works
   await openRemote(page, OPERATOR, OPERATOR_PASSWORD);
