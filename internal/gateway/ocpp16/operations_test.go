@@ -428,6 +428,35 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			}
 		})
 
+		t.Run("the model's control items and the role's level apply as for 1-11", func(t *testing.T) {
+			item := func(code, level int) apitest.Answer {
+				return root.Call("POST", "/api/auth/sys/dev/model/item/add", map[string]any{"modelId": org.ModelID, "kind": "control",
+					"controlName": fmt.Sprintf("op %d", code), "controlTypeCode": code, "controlLevel": level})
+			}
+			apitest.WantCode(t, item(21, 3), apperr.Invalid)
+			apitest.Must(t, item(fleet.CtlUnlockConnector, 3))
+			apitest.Must(t, root.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": limitedRole, "customerAccess": 0, "siteAccess": 0,
+				"webSshAccess": 0, "webSshLevel": 5, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 4, "docLevel": 5, "attachLevel": 5}))
+			limited := env.Client().MustLogin("ops_limited", "Ops#Pass1234")
+			sent := len(h.requests())
+			a, _ := control(t, limited, []int64{a1}, fleet.CtlUnlockConnector, map[string]any{"connectorId": 1})
+			apitest.WantCode(t, a, apperr.NoPermission) // item at level 3, role at 4
+			a, _ = control(t, limited, []int64{a1}, fleet.CtlRemoteStart, map[string]any{"connectorId": 1, "idTag": "TAG1"})
+			apitest.WantCode(t, a, apperr.NoPermission) // the model lists control items, not this one
+			if len(h.requests()) != sent {
+				t.Fatalf("sent %v", h.requests()[sent:])
+			}
+			apitest.Must(t, root.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": limitedRole, "customerAccess": 0, "siteAccess": 0,
+				"webSshAccess": 0, "webSshLevel": 5, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 3, "docLevel": 5, "attachLevel": 5}))
+			limited = env.Client().MustLogin("ops_limited", "Ops#Pass1234")
+			if v := sendOne(t, limited, a1, fleet.CtlUnlockConnector, map[string]any{"connectorId": 1}); v.Result != fleet.ResultSuccess {
+				t.Fatalf("unlock at level 3: %d %q", v.Result, v.Message)
+			}
+			if _, err := d.Exec(ctx, `DELETE FROM model_item WHERE model_id = ? AND kind = 'control'`, org.ModelID); err != nil {
+				t.Fatal(err)
+			}
+		})
+
 		t.Run("an offline charger gets result 5 and no reservation stays open", func(t *testing.T) {
 			if _, err := d.Exec(ctx, `INSERT INTO device_connector (device_id, connector_id, status, updated_at) VALUES (?, 1, 'Available', ?)`, a2, time.Now().UnixMilli()); err != nil {
 				t.Fatal(err)
