@@ -13,7 +13,7 @@ var tokenMessages = map[string][2]string{
 	"err.local_list_disabled":     {"The charger's local authorization list is disabled (LocalAuthListEnabled is false): nothing was sent", "充电桩已停用本地授权列表（LocalAuthListEnabled 为 false），未发送"},
 	"err.local_list_current":      {"The charger already holds the current list version: nothing to send", "充电桩已持有当前列表版本，无需发送"},
 	"err.invalid_update_type":     {"The update type must be Full or Differential", "更新类型须为 Full 或 Differential"},
-	"col.token_id_tag":            {"idTag", "idTag"},
+	"col.token_id_tag":            {"idTag", "令牌号（idTag）"},
 	"col.token_name":              {"Name", "名称"},
 	"col.token_parent":            {"Parent idTag", "上级 idTag"},
 	"col.token_expiry":            {"Expiry (yyyy-MM-dd)", "到期日期（yyyy-MM-dd）"},
@@ -25,7 +25,7 @@ var tokenMessages = map[string][2]string{
 
 // tokenFieldNames: the token inputs a validation message names.
 var tokenFieldNames = map[string][2]string{
-	"idTag":       {"idTag", "idTag"},
+	"idTag":       {"idTag", "令牌号（idTag）"},
 	"parentIdTag": {"Parent idTag", "上级 idTag"},
 	"expiresAt":   {"Expiry", "到期时间"},
 	"note":        {"Note", "备注"},

@@ -128,6 +128,9 @@ func RunStats(ctx context.Context, o Options, st *Stats) {
 				"HeartbeatInterval": "60", "MeterValueSampleInterval": fmt.Sprint(int(o.MeterInterval.Seconds())),
 				"NumberOfConnectors": fmt.Sprint(o.Connectors), "AuthorizeRemoteTxRequests": "false", "WebSocketPingInterval": "30",
 			}, energy: make([]float64, o.Connectors+1)}
+			for k, v := range localListConfig() {
+				c.config[k] = v
+			}
 			c.loop(ctx)
 		}()
 	}
@@ -152,6 +155,7 @@ type charger struct {
 	disabled map[int]bool
 	away     time.Duration // how long to stay off the network after an outage (0: reconnect soon)
 	tunnel   io.Closer     // the remote-access tunnel opened on VpnStart (remote.go)
+	list     localList     // the local authorization list (locallist.go)
 }
 
 func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
@@ -587,6 +591,10 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 	case "UpdateFirmware":
 		go c.updateFirmware(ctx, str("location"))
 		return map[string]any{}, ""
+	case "SendLocalList":
+		return c.answerSendLocalList(raw), ""
+	case "GetLocalListVersion":
+		return c.answerGetLocalListVersion(), ""
 	case "GetDiagnostics":
 		name := fmt.Sprintf("%s-%d.log", c.sn, time.Now().Unix())
 		go c.uploadDiagnostics(ctx, str("location"), name)

@@ -7,6 +7,7 @@ import {
   EnvironmentOutlined,
   FileSearchOutlined,
   HomeOutlined,
+  IdcardOutlined,
   MenuOutlined,
   PaperClipOutlined,
   SafetyCertificateOutlined,
@@ -35,4 +36,5 @@ export const menuIcons: Record<string, ReactNode> = {
   application: <ApiOutlined />,
   openapi: <CloudServerOutlined />,
   blacklist: <StopOutlined />,
+  token: <IdcardOutlined />,
 };

@@ -31,6 +31,8 @@ const Charts = lazy(() => import('./Charts'));
 // Tickets of the device and the ticket drawer (it carries the rich-text editor): loaded when used.
 const DeviceIssues = lazy(() => import('../issue/DeviceIssues'));
 const TicketDrawer = lazy(() => import('../issue/TicketDrawer'));
+// The charger's local authorization list (docs/tokens.md): loaded when the header shows it.
+const LocalListButton = lazy(() => import('../token/LocalListButton'));
 
 const TABS = ['details', 'remote', 'sessions', 'issues'] as const;
 
@@ -83,6 +85,11 @@ export default function DeviceDetail() {
           <EnabledBadge enabled={d.enabled} />
           {d.maintainMode && <Tag color="orange">{t('device.maintainMode')}</Tag>}
           {d.maintenanceDue && <Tag color="red">{t('device.maintenanceDue')}</Tag>}
+          {can('auth_token_list') && (
+            <Suspense fallback={null}>
+              <LocalListButton deviceId={id} sn={d.sn} />
+            </Suspense>
+          )}
         </Space>
       )}
       <Tabs
