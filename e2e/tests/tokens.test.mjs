@@ -34,7 +34,12 @@ after(async () => {
 });
 
 async function shot(page, name) {
-  if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  if (!shots) return;
+  // no drawer or modal half-way through its animation
+  await page
+    .waitForFunction(() => !document.querySelector('.ant-modal[class*="-appear-active"], .ant-drawer [class*="-appear-active"], .ant-modal[class*="-leave-active"]'), null, { timeout: 3000 })
+    .catch(() => undefined);
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
 
 // --- a minimal xlsx writer (stored zip, inline strings): the import's input ---
@@ -161,11 +166,27 @@ test('root adds, blocks and imports tokens; a customer-limited user sees only it
   await page.getByTestId('token-import-submit').click();
   await page.getByTestId('token-import-done').waitFor();
   await page.keyboard.press('Escape');
+  await page.getByTestId('token-import-modal').waitFor({ state: 'hidden' });
   assert.equal((await root.must('POST', '/api/auth/sys/token/list', { idTag: 'ALPHA-IMP' })).total, 2);
 
   const rootTags = await shownTags(page);
   assert.ok(rootTags.includes('BRAVO-CARD-1') && rootTags.includes('ALPHA-IMP-2'), `root sees every customer: ${rootTags}`);
   await shot(page, 'token-list-root-en');
+
+  // the device page's Local list action: the version held (not known: never asked) and the current one
+  const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: alpha.id, name: 'Alpha Token Yard', code: 'ATOK-S' });
+  const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: 'ATOK-AC-22', deviceType: 2 });
+  const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn: 'ATOK-CP-0001', name: 'Alpha Bay 1', modelId: model.id, siteId: site.id });
+  const localList = async (name) => {
+    await page.goto(`${server.url}/manage/device/detail/${device.id}`);
+    await page.getByTestId('device-local-list').click();
+    await page.getByTestId('local-list-held').waitFor();
+    await shot(page, name);
+    const held = await page.getByTestId('local-list-held').innerText();
+    await page.keyboard.press('Escape');
+    return held;
+  };
+  assert.equal(await localList('token-local-list-en'), 'Not known yet');
 
   // a user limited to Alpha
   const role = await root.must('POST', '/api/auth/sys/role/add', { name: 'Alpha token admin', customerId: alpha.id });
@@ -205,4 +226,9 @@ test('root adds, blocks and imports tokens; a customer-limited user sees only it
   await page.getByTestId('token-import').click();
   await page.getByTestId('token-import-modal').waitFor();
   await shot(page, 'token-import-zh');
+
+  await browser.context.clearCookies();
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
+  await page.waitForURL('**/manage/**');
+  assert.equal(await localList('token-local-list-zh'), '尚未获知');
 });

@@ -122,7 +122,7 @@ export const tokenTexts: DomainTexts = {
     'token.localList.max': '单次发送上限（SendLocalListMaxLength）',
     'token.localList.enabled': '本地列表已启用（LocalAuthListEnabled）',
     'token.localList.inSync': '已同步',
-    'token.localList.outOfSync': '已过期',
+    'token.localList.outOfSync': '未同步',
     'token.localList.sendFull': '发送完整列表',
     'token.localList.sendDiff': '发送变更',
     'token.localList.getVersion': '查询版本',
