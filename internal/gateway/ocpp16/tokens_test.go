@@ -315,6 +315,17 @@ func TestLocalListOverSocket(t *testing.T) {
 			if asked != 1 {
 				t.Fatalf("asked %d times", asked)
 			}
+			t.Run("a change of the customer's tokens is resent by the next sweep", func(t *testing.T) {
+				addToken(t, root, org.CustomerA, "CARD-4", nil)
+				if err := env.App.Tokens.Sweep(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				waitFor(t, "the new full list", func() bool { return len(lists2.sent()) == 2 })
+				if got := lists2.sent()[1]; got.UpdateType != localauth.UpdateTypeFull || len(got.LocalAuthorizationList) != 3 {
+					t.Fatalf("resent: %+v", got)
+				}
+				waitFor(t, "the new version held", func() bool { return listState(t, root, a2).InSync })
+			})
 		})
 	})
 }
