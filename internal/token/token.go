@@ -275,7 +275,11 @@ func insert(ctx context.Context, tx *db.Tx, in Form, origin int) (int64, error) 
 	if err != nil {
 		return 0, tagClash(err)
 	}
-	// a token added again after a deletion is no longer removed by a differential list
+	// a token added again after a deletion is no longer removed by a differential list; a
+	// recorded one keeps its tombstone, so chargers still drop what the deleted token was
+	if origin == OriginRecorded {
+		return id, nil
+	}
 	if _, err := tx.Exec(ctx, `DELETE FROM token_tombstone WHERE customer_id = ? AND tag_key = ?`, in.CustomerID, key(in.IDTag)); err != nil {
 		return 0, err
 	}
