@@ -116,9 +116,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := f.SessionStatus(ctx, dev, id, ans.Status); err != nil {
-			return nil, err
-		}
+		f.SessionStatus(dev, id, ans.Status)
 		return core.NewStartTransactionConfirmation(idTagInfo(&ans), int(id)), nil
 	case core.StopTransactionFeatureName:
 		var req core.StopTransactionRequest

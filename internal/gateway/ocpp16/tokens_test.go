@@ -145,10 +145,11 @@ func TestTokenAuthorityOverSocket(t *testing.T) {
 			if err != nil || second.IdTagInfo.Status != types.AuthorizationStatusConcurrentTx {
 				t.Fatalf("second start: %+v %v", second, err)
 			}
-			var status string
-			if err := d.QueryRow(ctx, `SELECT auth_status FROM device_transaction WHERE id = ?`, second.TransactionId).Scan(&status); err != nil || status != "ConcurrentTx" {
-				t.Fatalf("refused session stored with %q (%v)", status, err)
-			}
+			waitFor(t, "the refused session stored with its status", func() bool {
+				var status string
+				err := d.QueryRow(ctx, `SELECT auth_status FROM device_transaction WHERE id = ?`, second.TransactionId).Scan(&status)
+				return err == nil && status == "ConcurrentTx"
+			})
 			blockedStart, err := cp.StartTransaction(3, "blocked-1", 0, types.NewDateTime(time.Now().Truncate(time.Second)))
 			if err != nil || blockedStart.IdTagInfo.Status != types.AuthorizationStatusBlocked {
 				t.Fatalf("blocked start: %+v %v", blockedStart, err)
