@@ -18,7 +18,7 @@ import (
 // next value of one counter (token_seq) as its version; a customer's list version is the
 // highest version of its tokens and tombstones. A full list is every token with its answer; a
 // differential one the tokens and tombstones whose version is above the version the charger
-// holds. The version a charger holds comes from its GetLocalListVersion answer or the list it
+// holds. Tokens recorded from unknown idTags (version 0) are left out until they are changed. The version a charger holds comes from its GetLocalListVersion answer or the list it
 // accepted (token_device_list).
 
 // Configuration keys of OCPP 1.6's Local Auth List Management profile.
@@ -147,10 +147,12 @@ func (s *Service) build(ctx context.Context, dev *fleet.Device, full bool) (flee
 	}
 	list.Full = full
 	now := db.NowMS()
-	q := (&db.Query{From: entryFrom}).And("t.customer_id = ?", dev.CustomerID)
+	// a token recorded from an unknown idTag (version 0) joins the lists once it is changed
+	since := int64(0)
 	if !full {
-		q.And("t.version > ?", h.version)
+		since = h.version
 	}
+	q := (&db.Query{From: entryFrom}).And("t.customer_id = ?", dev.CustomerID).And("t.version > ?", since)
 	if list.Entries, err = db.All(ctx, s.db, q, entryCols, "t.tag_key", maxListEntries, 0, scanEntry(now)); err != nil {
 		return list, "", lim, wrap("local list", err)
 	}
@@ -230,7 +232,7 @@ func (s *Service) State(ctx context.Context, p *access.Principal, deviceID int64
 	if st.CurrentVersion, err = listVersion(ctx, s.db, dev.CustomerID); err != nil {
 		return st, wrap("local list state", err)
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM token WHERE customer_id = ?`, dev.CustomerID).Scan(&st.Tokens); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM token WHERE customer_id = ? AND version > ?`, dev.CustomerID, 0).Scan(&st.Tokens); err != nil {
 		return st, wrap("local list state", err)
 	}
 	lim, err := s.limits(ctx, dev.ID)

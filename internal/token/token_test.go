@@ -202,6 +202,25 @@ func TestTokenAuthority(t *testing.T) {
 				t.Fatalf("recorded: %+v %v", list, err)
 			}
 		})
+		t.Run("a full list holds the added tokens with their answers, not the untouched recorded one", func(t *testing.T) {
+			list, refusal, err := s.Build(ctx, dev, true)
+			if err != nil || refusal != "" || !list.Full {
+				t.Fatalf("build: %+v %q %v", list, refusal, err)
+			}
+			got := map[string]string{}
+			for _, e := range list.Entries {
+				got[e.IDTag] = e.Info.Status
+			}
+			want := map[string]string{"GROUP": fleet.TokenBlocked, "CHILD": fleet.TokenBlocked, "GOOD": fleet.TokenAccepted}
+			if len(got) != len(want) {
+				t.Fatalf("entries: %v", got)
+			}
+			for tag, st := range want {
+				if got[tag] != st {
+					t.Fatalf("entries: %v", got)
+				}
+			}
+		})
 	})
 }
 
