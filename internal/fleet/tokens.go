@@ -33,7 +33,9 @@ type TokenAuthority interface {
 }
 
 // tokenAuthority is set once at start (SetTokenAuthority); nil means accept every token.
-type tokenAuthority struct{ p atomic.Pointer[TokenAuthority] }
+type tokenAuthority struct {
+	p atomic.Pointer[TokenAuthority]
+}
 
 // SetTokenAuthority installs the authority the gateway and the operator actions consult.
 func (s *Service) SetTokenAuthority(a TokenAuthority) { s.tokens.p.Store(&a) }

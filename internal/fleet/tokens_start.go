@@ -23,12 +23,14 @@ func StartOf(ctx context.Context) (connector int, ok bool) {
 }
 
 // SessionStatus keeps on session id the status its StartTransaction was answered with when it
-// was not Accepted (the charger records the session all the same, OCPP 1.6 §4.8).
-func (s *Service) SessionStatus(ctx context.Context, dev *Device, id int64, status string) error {
+// was not Accepted (the charger records the session all the same, OCPP 1.6 §4.8). It rides the
+// charger's next batch without holding up the answer (same writer as the start, so after it):
+// the status is the server's note, not the charger's data.
+func (s *Service) SessionStatus(dev *Device, id int64, status string) {
 	if status == TokenAccepted || id <= 0 {
-		return nil
+		return
 	}
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	s.Ingest.Submit(&Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
 		_, err := b.Tx.Exec(ctx, `UPDATE device_transaction SET auth_status = ? WHERE id = ? AND device_id = ?`, status, id, dev.ID)
 		return err
 	}})

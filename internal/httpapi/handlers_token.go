@@ -20,12 +20,12 @@ func (s *Server) tokenDetail(c *Ctx, in IDInput) (token.Token, error) {
 	return s.Tokens.Get(c, c.P, in.ID)
 }
 
-func (s *Server) tokenAdd(c *Ctx, in token.Input) (IDAnswer, error) {
+func (s *Server) tokenAdd(c *Ctx, in token.Form) (IDAnswer, error) {
 	id, err := s.Tokens.Add(c, c.P, in)
 	return IDAnswer{ID: id}, err
 }
 
-func (s *Server) tokenUpdate(c *Ctx, in token.Input) (*Empty, error) {
+func (s *Server) tokenUpdate(c *Ctx, in token.Form) (*Empty, error) {
 	return nil, s.Tokens.Update(c, c.P, in)
 }
 
@@ -53,14 +53,14 @@ func (s *Server) tokenDelete(c *Ctx, in IDsInput) (*Empty, error) {
 	return nil, s.Tokens.Delete(c, c.P, in.IDs)
 }
 
-// TokenImportInput is an xlsx file (base64) of one customer's tokens.
-type TokenImportInput struct {
+// TokenFileInput is an xlsx file (base64) of one customer's tokens.
+type TokenFileInput struct {
 	CustomerID int64  `json:"customerId"`
 	FileName   string `json:"fileName"`
 	Content    string `json:"content"`
 }
 
-func (s *Server) tokenImport(c *Ctx, in TokenImportInput) (token.ImportResult, error) {
+func (s *Server) tokenImport(c *Ctx, in TokenFileInput) (token.ImportResult, error) {
 	raw, err := base64.StdEncoding.DecodeString(in.Content)
 	if err != nil {
 		return token.ImportResult{}, apperr.New(apperr.Invalid, "err.import_not_xlsx")

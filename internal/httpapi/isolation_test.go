@@ -40,6 +40,7 @@ type isoWorld struct {
 	app                               int64     // an application of A (isolation_application_test.go)
 	webhook                           int64     // a webhook of A's application (isolation_webhook_test.go)
 	session                           int64     // a charging session of A's device (isolation_session_test.go)
+	token                             int64     // a token of A (isolation_token_test.go)
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -85,6 +86,7 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	w.docs = seedIsoDocs(t, w)
 	w.app = seedIsoApp(t, w)
 	w.webhook = seedIsoWebhook(t, w)
+	w.token = seedIsoToken(t, w)
 	seedIsoLogs(t, w, d)
 	w.session = seedIsoSession(t, w, d)
 	var sent struct{ Commands []struct{ ID int64 } }
@@ -160,6 +162,9 @@ func (w *isoWorld) snapshot(t *testing.T) map[string]any {
 	get("attachTree", "GET", "/api/auth/sys/attach/folder/tree", map[string]any{"customerId": w.custA})
 	get("attachFiles", "POST", "/api/auth/sys/attach/file/list", map[string]any{"customerId": w.custA, "pageSize": 100})
 	get("attachShares", "POST", "/api/auth/sys/attach/share/list", map[string]any{"fileId": w.fileA})
+	get("tokenA", "GET", "/api/auth/sys/token/detail", map[string]any{"id": w.token})
+	get("tokensA", "POST", "/api/auth/sys/token/list", map[string]any{"customerId": w.custA, "pageSize": 100})
+	get("tokenPolicyA", "GET", "/api/auth/sys/token/policy", map[string]any{"customerId": w.custA})
 	return out
 }
 
@@ -439,6 +444,9 @@ func TestRouteIsolation(t *testing.T) {
 			scenarios[k] = v
 		}
 		for k, v := range w.sessionIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.tokenIsoScenarios() {
 			scenarios[k] = v
 		}
 		// A signed route is called by an application bound to the same user.

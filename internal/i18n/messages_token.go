@@ -7,13 +7,13 @@ var tokenMessages = map[string][2]string{
 	"err.token_too_long":          {"{field} can be at most {max} characters", "{field} 最多 {max} 个字符"},
 	"err.token_exists":            {"This idTag already exists for the customer", "该客户已有此 idTag"},
 	"err.token_duplicate_in_file": {"This idTag is already in row {row} of the file", "此 idTag 已在文件第 {row} 行出现"},
-	"err.token_import_row":        {"Row {row}, {field}: {reason} ({count} rows with errors; nothing was imported)", "第 {row} 行，{field}：{reason}（共 {count} 行有误，未导入任何数据）"},
+	"err.token_import_row":        {"Row {row}: {reason} (rows with errors: {count}; nothing was imported)", "第 {row} 行：{reason}（有误的行数：{count}，未导入任何数据）"},
 	"err.local_list_too_long":     {"The token list is longer than the charger accepts (SendLocalListMaxLength): nothing was sent", "令牌列表超出充电桩可接收的长度（SendLocalListMaxLength），未发送"},
 	"err.local_list_too_long_n":   {"The list has {count} tokens but the charger accepts at most {max} (SendLocalListMaxLength): nothing was sent", "列表有 {count} 个令牌，充电桩最多接收 {max} 个（SendLocalListMaxLength），未发送"},
 	"err.local_list_disabled":     {"The charger's local authorization list is disabled (LocalAuthListEnabled is false): nothing was sent", "充电桩已停用本地授权列表（LocalAuthListEnabled 为 false），未发送"},
 	"err.local_list_current":      {"The charger already holds the current list version: nothing to send", "充电桩已持有当前列表版本，无需发送"},
 	"err.invalid_update_type":     {"The update type must be Full or Differential", "更新类型须为 Full 或 Differential"},
-	"col.token_id_tag":            {"idTag", "idTag"},
+	"col.token_id_tag":            {"idTag", "令牌号（idTag）"},
 	"col.token_name":              {"Name", "名称"},
 	"col.token_parent":            {"Parent idTag", "上级 idTag"},
 	"col.token_expiry":            {"Expiry (yyyy-MM-dd)", "到期日期（yyyy-MM-dd）"},
@@ -25,7 +25,7 @@ var tokenMessages = map[string][2]string{
 
 // tokenFieldNames: the token inputs a validation message names.
 var tokenFieldNames = map[string][2]string{
-	"idTag":       {"idTag", "idTag"},
+	"idTag":       {"idTag", "令牌号（idTag）"},
 	"parentIdTag": {"Parent idTag", "上级 idTag"},
 	"expiresAt":   {"Expiry", "到期时间"},
 	"note":        {"Note", "备注"},

@@ -128,6 +128,9 @@ func RunStats(ctx context.Context, o Options, st *Stats) {
 				"HeartbeatInterval": "60", "MeterValueSampleInterval": fmt.Sprint(int(o.MeterInterval.Seconds())),
 				"NumberOfConnectors": fmt.Sprint(o.Connectors), "AuthorizeRemoteTxRequests": "false", "WebSocketPingInterval": "30",
 			}, energy: make([]float64, o.Connectors+1)}
+			for k, v := range localListConfig() {
+				c.config[k] = v
+			}
 			c.loop(ctx)
 		}()
 	}
@@ -154,6 +157,7 @@ type charger struct {
 	tunnel   io.Closer     // the remote-access tunnel opened on VpnStart (remote.go)
 
 	conns map[int]*connState // sessions and reservations per connector (operations.go)
+	list  localList          // the local authorization list (locallist.go)
 }
 
 func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
@@ -613,6 +617,10 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 	case "UpdateFirmware":
 		go c.updateFirmware(ctx, str("location"))
 		return map[string]any{}, ""
+	case "SendLocalList":
+		return c.answerSendLocalList(raw), ""
+	case "GetLocalListVersion":
+		return c.answerGetLocalListVersion(), ""
 	case "GetDiagnostics":
 		name := fmt.Sprintf("%s-%d.log", c.sn, time.Now().Unix())
 		go c.uploadDiagnostics(ctx, str("location"), name)

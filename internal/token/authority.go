@@ -97,7 +97,7 @@ func (s *Service) concurrent(ctx context.Context, dev *fleet.Device, idTag strin
 // record keeps an unknown token the policy accepted (origin recorded), once.
 func (s *Service) record(ctx context.Context, customerID int64, idTag string) error {
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		_, err := insert(ctx, tx, Input{CustomerID: customerID, IDTag: idTag, Status: StatusActive}, OriginRecorded)
+		_, err := insert(ctx, tx, Form{CustomerID: customerID, IDTag: idTag, Status: StatusActive}, OriginRecorded)
 		return err
 	})
 	if err != nil && !isExists(err) {

@@ -18,7 +18,7 @@ import (
 // next value of one counter (token_seq) as its version; a customer's list version is the
 // highest version of its tokens and tombstones. A full list is every token with its answer; a
 // differential one the tokens and tombstones whose version is above the version the charger
-// holds. The version a charger holds comes from its GetLocalListVersion answer or the list it
+// holds. Tokens recorded from unknown idTags (version 0) are left out until they are changed. The version a charger holds comes from its GetLocalListVersion answer or the list it
 // accepted (token_device_list).
 
 // Configuration keys of OCPP 1.6's Local Auth List Management profile.
@@ -147,10 +147,12 @@ func (s *Service) build(ctx context.Context, dev *fleet.Device, full bool) (flee
 	}
 	list.Full = full
 	now := db.NowMS()
-	q := (&db.Query{From: entryFrom}).And("t.customer_id = ?", dev.CustomerID)
+	// a token recorded from an unknown idTag (version 0) joins the lists once it is changed
+	since := int64(0)
 	if !full {
-		q.And("t.version > ?", h.version)
+		since = h.version
 	}
+	q := (&db.Query{From: entryFrom}).And("t.customer_id = ?", dev.CustomerID).And("t.version > ?", since)
 	if list.Entries, err = db.All(ctx, s.db, q, entryCols, "t.tag_key", maxListEntries, 0, scanEntry(now)); err != nil {
 		return list, "", lim, wrap("local list", err)
 	}
@@ -230,7 +232,7 @@ func (s *Service) State(ctx context.Context, p *access.Principal, deviceID int64
 	if st.CurrentVersion, err = listVersion(ctx, s.db, dev.CustomerID); err != nil {
 		return st, wrap("local list state", err)
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM token WHERE customer_id = ?`, dev.CustomerID).Scan(&st.Tokens); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM token WHERE customer_id = ? AND version > ?`, dev.CustomerID, 0).Scan(&st.Tokens); err != nil {
 		return st, wrap("local list state", err)
 	}
 	lim, err := s.limits(ctx, dev.ID)
@@ -299,15 +301,19 @@ func (s *Service) AttachFleet(f *fleet.Service) { s.fleet = f }
 // system is the caller of the sweep's commands.
 var system = &access.Principal{Root: true, UserName: "system", Scope: access.FullScope()}
 
-// sqlSweep: connected, enabled chargers of customers that have a list, with what is known of
-// their list.
-const sqlSweep = `SELECT d.id, d.sn, d.customer_id, d.site_id, s.connected_at, COALESCE(l.held_version, 0), COALESCE(l.held_at, 0),
-	COALESCE(l.sent_version, 0), COALESCE(l.checked_at, 0)
+// sqlSweep: connected, enabled chargers of customers that have a list (a version above 0) that
+// (re)connected since they were last asked, or whose known version differs from their
+// customer's and was not tried yet; with the customer's version (cv).
+const sqlSweep = `SELECT id, sn, customer_id, site_id, connected_at, held, held_at, sent, checked, CASE WHEN tv >= bv THEN tv ELSE bv END AS cv FROM (
+	SELECT d.id, d.sn, d.customer_id, d.site_id, s.connected_at, COALESCE(l.held_version, 0) AS held, COALESCE(l.held_at, 0) AS held_at,
+		COALESCE(l.sent_version, 0) AS sent, COALESCE(l.checked_at, 0) AS checked,
+		(SELECT COALESCE(MAX(t.version), 0) FROM token t WHERE t.customer_id = d.customer_id) AS tv,
+		(SELECT COALESCE(MAX(b.version), 0) FROM token_tombstone b WHERE b.customer_id = d.customer_id) AS bv
 	FROM device d JOIN device_state s ON s.device_id = d.id LEFT JOIN token_device_list l ON l.device_id = d.id
-	WHERE s.online = 1 AND d.enabled = 1 AND s.connected_at <= ?
-	AND (EXISTS (SELECT 1 FROM token t WHERE t.customer_id = d.customer_id) OR EXISTS (SELECT 1 FROM token_tombstone b WHERE b.customer_id = d.customer_id))
-	AND (COALESCE(l.checked_at, 0) < s.connected_at OR COALESCE(l.held_at, 0) > 0)
-	ORDER BY d.id LIMIT 1000`
+	WHERE s.online = ? AND d.enabled = ? AND s.connected_at <= ?) x
+	WHERE (tv > 0 OR bv > 0) AND (checked < connected_at OR (held_at > 0 AND held >= 0
+		AND held <> (CASE WHEN tv >= bv THEN tv ELSE bv END) AND sent <> (CASE WHEN tv >= bv THEN tv ELSE bv END)))
+	ORDER BY id LIMIT 1000`
 
 // Settle is how long after a connection the sweep waits before asking (the charger boots first).
 var Settle = 5 * time.Second
@@ -321,18 +327,18 @@ func (s *Service) Sweep(ctx context.Context) error {
 		return nil
 	}
 	now := db.NowMS()
-	rows, err := s.db.Query(ctx, sqlSweep, now-Settle.Milliseconds())
+	rows, err := s.db.Query(ctx, sqlSweep, 1, 1, now-Settle.Milliseconds())
 	if err != nil {
 		return wrap("sweep", err)
 	}
 	type candidate struct {
-		dev                                   fleet.Device
-		connectedAt, held, heldAt, sent, chkd int64
+		dev                                       fleet.Device
+		connectedAt, held, heldAt, sent, chkd, cv int64
 	}
 	var cands []candidate
 	for rows.Next() {
 		var c candidate
-		if err := rows.Scan(&c.dev.ID, &c.dev.SN, &c.dev.CustomerID, &c.dev.SiteID, &c.connectedAt, &c.held, &c.heldAt, &c.sent, &c.chkd); err != nil {
+		if err := rows.Scan(&c.dev.ID, &c.dev.SN, &c.dev.CustomerID, &c.dev.SiteID, &c.connectedAt, &c.held, &c.heldAt, &c.sent, &c.chkd, &c.cv); err != nil {
 			rows.Close()
 			return wrap("sweep", err)
 		}
@@ -342,27 +348,16 @@ func (s *Service) Sweep(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return wrap("sweep", err)
 	}
-	versions := map[int64]int64{}
 	for _, c := range cands {
-		v, ok := versions[c.dev.CustomerID]
-		if !ok {
-			if v, err = listVersion(ctx, s.db, c.dev.CustomerID); err != nil {
-				return wrap("sweep", err)
-			}
-			versions[c.dev.CustomerID] = v
-		}
-		switch {
-		case c.chkd < c.connectedAt: // (re)connected: ask what it holds
+		if c.chkd < c.connectedAt { // (re)connected: ask what it holds
 			if _, err := s.db.Exec(ctx, `INSERT INTO token_device_list (device_id, checked_at, pending) VALUES (?, ?, 1)
 				ON CONFLICT (device_id) DO UPDATE SET checked_at = excluded.checked_at, pending = 1`, c.dev.ID, now); err != nil {
 				return wrap("sweep", err)
 			}
-		case c.held != v && c.sent != v && c.held >= 0: // the list changed since: ask, then send
-			if _, err := s.db.Exec(ctx, `UPDATE token_device_list SET sent_version = ?, pending = 1 WHERE device_id = ?`, v, c.dev.ID); err != nil {
+		} else { // the list changed since: ask, then send (once per version)
+			if _, err := s.db.Exec(ctx, `UPDATE token_device_list SET sent_version = ?, pending = 1 WHERE device_id = ?`, c.cv, c.dev.ID); err != nil {
 				return wrap("sweep", err)
 			}
-		default:
-			continue
 		}
 		s.command(ctx, c.dev.ID, fleet.CtlGetLocalListVersion, fleet.Params{})
 	}

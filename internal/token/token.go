@@ -160,8 +160,8 @@ func (s *Service) get(ctx context.Context, q db.Querier, p *access.Principal, id
 	return t, wrap("get", err)
 }
 
-// Input adds or changes a token. The customer is set on add and never changes.
-type Input struct {
+// Form adds or changes a token. The customer is set on add and never changes.
+type Form struct {
 	ID          int64  `json:"id"`
 	CustomerID  int64  `json:"customerId"`
 	IDTag       string `json:"idTag"`
@@ -186,7 +186,7 @@ func validTag(tag string) bool {
 }
 
 // normalise checks one field at a time, each failure naming its field.
-func (in *Input) normalise() error {
+func (in *Form) normalise() error {
 	in.IDTag = strings.TrimSpace(in.IDTag)
 	in.ParentIDTag = strings.TrimSpace(in.ParentIDTag)
 	in.Name = strings.TrimSpace(in.Name)
@@ -241,7 +241,7 @@ func tagClash(err error) error {
 }
 
 // Add creates a token of a customer in p's scope.
-func (s *Service) Add(ctx context.Context, p *access.Principal, in Input) (int64, error) {
+func (s *Service) Add(ctx context.Context, p *access.Principal, in Form) (int64, error) {
 	if err := in.normalise(); err != nil {
 		return 0, err
 	}
@@ -257,11 +257,16 @@ func (s *Service) Add(ctx context.Context, p *access.Principal, in Input) (int64
 	return id, wrap("add", err)
 }
 
-// insert adds a token (customer already checked) with the next list version.
-func insert(ctx context.Context, tx *db.Tx, in Input, origin int) (int64, error) {
-	v, err := nextVersion(ctx, tx)
-	if err != nil {
-		return 0, err
+// insert adds a token (customer already checked) with the next list version. A token recorded
+// by the unknown-token policy takes no version (0): it joins the chargers' lists with the next
+// full list, so that chargers presenting new cards do not make every list out of date.
+func insert(ctx context.Context, tx *db.Tx, in Form, origin int) (int64, error) {
+	var v int64
+	if origin != OriginRecorded {
+		var err error
+		if v, err = nextVersion(ctx, tx); err != nil {
+			return 0, err
+		}
 	}
 	now := db.NowMS()
 	id, err := db.InsertID(ctx, tx, `INSERT INTO token (customer_id, id_tag, tag_key, parent_id_tag, parent_key, name, note, status, expires_at, origin, version,
@@ -270,7 +275,11 @@ func insert(ctx context.Context, tx *db.Tx, in Input, origin int) (int64, error)
 	if err != nil {
 		return 0, tagClash(err)
 	}
-	// a token added again after a deletion is no longer removed by a differential list
+	// a token added again after a deletion is no longer removed by a differential list; a
+	// recorded one keeps its tombstone, so chargers still drop what the deleted token was
+	if origin == OriginRecorded {
+		return id, nil
+	}
 	if _, err := tx.Exec(ctx, `DELETE FROM token_tombstone WHERE customer_id = ? AND tag_key = ?`, in.CustomerID, key(in.IDTag)); err != nil {
 		return 0, err
 	}
@@ -278,7 +287,7 @@ func insert(ctx context.Context, tx *db.Tx, in Input, origin int) (int64, error)
 }
 
 // Update changes a token in p's scope; its customer stays.
-func (s *Service) Update(ctx context.Context, p *access.Principal, in Input) error {
+func (s *Service) Update(ctx context.Context, p *access.Principal, in Form) error {
 	if err := in.normalise(); err != nil {
 		return err
 	}

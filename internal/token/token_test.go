@@ -23,7 +23,7 @@ func customerOf(id int64) *access.Principal {
 
 var root = &access.Principal{Root: true, Scope: access.FullScope()}
 
-func add(t *testing.T, s *token.Service, p *access.Principal, in token.Input) int64 {
+func add(t *testing.T, s *token.Service, p *access.Principal, in token.Form) int64 {
 	t.Helper()
 	id, err := s.Add(context.Background(), p, in)
 	if err != nil {
@@ -48,28 +48,28 @@ func TestTokenStore(t *testing.T) {
 		a, b := customerOf(org.CustomerA), customerOf(org.CustomerB)
 
 		t.Run("add and read back, idTag compared case-insensitively", func(t *testing.T) {
-			id := add(t, s, a, token.Input{IDTag: "abc123", Name: "Card 1", ParentIDTag: "fleet-a", ExpiresAt: 0})
+			id := add(t, s, a, token.Form{IDTag: "abc123", Name: "Card 1", ParentIDTag: "fleet-a", ExpiresAt: 0})
 			got, err := s.Get(ctx, a, id)
 			if err != nil || got.IDTag != "abc123" || got.CustomerID != org.CustomerA || got.ParentIDTag != "fleet-a" || got.Origin != token.OriginAdded {
 				t.Fatalf("got %+v %v", got, err)
 			}
-			_, err = s.Add(ctx, a, token.Input{IDTag: "ABC123"})
+			_, err = s.Add(ctx, a, token.Form{IDTag: "ABC123"})
 			wantKey(t, err, "err.token_exists")
 			// the same idTag in another customer is another token
-			add(t, s, b, token.Input{IDTag: "ABC123"})
+			add(t, s, b, token.Form{IDTag: "ABC123"})
 		})
 		t.Run("one check per field", func(t *testing.T) {
 			cases := []struct {
 				name string
-				in   token.Input
+				in   token.Form
 				key  string
 			}{
-				{"empty idTag", token.Input{}, "err.required"},
-				{"idTag over 20", token.Input{IDTag: "123456789012345678901"}, "err.token_tag"},
-				{"idTag with a space", token.Input{IDTag: "a b"}, "err.token_tag"},
-				{"parent is itself", token.Input{IDTag: "X1", ParentIDTag: "x1"}, "err.token_parent_self"},
-				{"bad status", token.Input{IDTag: "X2", Status: 5}, "err.invalid"},
-				{"negative expiry", token.Input{IDTag: "X3", ExpiresAt: -1}, "err.invalid"},
+				{"empty idTag", token.Form{}, "err.required"},
+				{"idTag over 20", token.Form{IDTag: "123456789012345678901"}, "err.token_tag"},
+				{"idTag with a space", token.Form{IDTag: "a b"}, "err.token_tag"},
+				{"parent is itself", token.Form{IDTag: "X1", ParentIDTag: "x1"}, "err.token_parent_self"},
+				{"bad status", token.Form{IDTag: "X2", Status: 5}, "err.invalid"},
+				{"negative expiry", token.Form{IDTag: "X3", ExpiresAt: -1}, "err.invalid"},
 			}
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
@@ -79,15 +79,15 @@ func TestTokenStore(t *testing.T) {
 			}
 		})
 		t.Run("a customer outside the scope cannot be given a token", func(t *testing.T) {
-			_, err := s.Add(ctx, a, token.Input{IDTag: "OTHER", CustomerID: org.CustomerB})
+			_, err := s.Add(ctx, a, token.Form{IDTag: "OTHER", CustomerID: org.CustomerB})
 			wantKey(t, err, "err.invalid")
 		})
 		t.Run("another customer's token is not found", func(t *testing.T) {
-			idB := add(t, s, b, token.Input{IDTag: "B-ONLY"})
+			idB := add(t, s, b, token.Form{IDTag: "B-ONLY"})
 			if _, err := s.Get(ctx, a, idB); !apperr.IsNotFound(err) {
 				t.Fatalf("get: %v", err)
 			}
-			if err := s.Update(ctx, a, token.Input{ID: idB, IDTag: "B-ONLY", Name: "taken"}); !apperr.IsNotFound(err) {
+			if err := s.Update(ctx, a, token.Form{ID: idB, IDTag: "B-ONLY", Name: "taken"}); !apperr.IsNotFound(err) {
 				t.Fatalf("update: %v", err)
 			}
 			if err := s.Delete(ctx, a, []int64{idB}); !apperr.IsNotFound(err) {
@@ -103,9 +103,9 @@ func TestTokenStore(t *testing.T) {
 			}
 		})
 		t.Run("batch block is atomic", func(t *testing.T) {
-			x := add(t, s, a, token.Input{IDTag: "BATCH-1"})
-			y := add(t, s, a, token.Input{IDTag: "BATCH-2"})
-			foreign := add(t, s, b, token.Input{IDTag: "BATCH-3"})
+			x := add(t, s, a, token.Form{IDTag: "BATCH-1"})
+			y := add(t, s, a, token.Form{IDTag: "BATCH-2"})
+			foreign := add(t, s, b, token.Form{IDTag: "BATCH-3"})
 			if err := s.SetBlocked(ctx, a, []int64{x, y, foreign}, true); !apperr.IsNotFound(err) {
 				t.Fatalf("block with a foreign id: %v", err)
 			}
@@ -124,7 +124,7 @@ func TestTokenStore(t *testing.T) {
 			}
 		})
 		t.Run("batch delete is atomic", func(t *testing.T) {
-			x := add(t, s, a, token.Input{IDTag: "DEL-1"})
+			x := add(t, s, a, token.Form{IDTag: "DEL-1"})
 			if err := s.Delete(ctx, a, []int64{x, 999999}); !apperr.IsNotFound(err) {
 				t.Fatalf("delete with an unknown id: %v", err)
 			}
@@ -139,7 +139,7 @@ func TestTokenStore(t *testing.T) {
 			}
 		})
 		t.Run("expiry filter", func(t *testing.T) {
-			x := add(t, s, a, token.Input{IDTag: "OLD-1"})
+			x := add(t, s, a, token.Form{IDTag: "OLD-1"})
 			if err := s.SetExpiry(ctx, a, []int64{x}, time.Now().Add(-time.Hour).UnixMilli()); err != nil {
 				t.Fatal(err)
 			}
@@ -173,10 +173,10 @@ func TestTokenAuthority(t *testing.T) {
 		org := fleettest.Seed(t, d)
 		s := token.New(d)
 		dev := &fleet.Device{ID: fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-AUTH"), CustomerID: org.CustomerA, SiteID: org.SiteA, SN: "SN-AUTH"}
-		add(t, s, root, token.Input{CustomerID: org.CustomerA, IDTag: "GROUP", Status: token.StatusBlocked})
-		add(t, s, root, token.Input{CustomerID: org.CustomerA, IDTag: "CHILD", ParentIDTag: "group"})
-		add(t, s, root, token.Input{CustomerID: org.CustomerA, IDTag: "GOOD", ParentIDTag: "NOGROUP", ExpiresAt: time.Now().Add(time.Hour).UnixMilli()})
-		add(t, s, root, token.Input{CustomerID: org.CustomerB, IDTag: "B-TAG"})
+		add(t, s, root, token.Form{CustomerID: org.CustomerA, IDTag: "GROUP", Status: token.StatusBlocked})
+		add(t, s, root, token.Form{CustomerID: org.CustomerA, IDTag: "CHILD", ParentIDTag: "group"})
+		add(t, s, root, token.Form{CustomerID: org.CustomerA, IDTag: "GOOD", ParentIDTag: "NOGROUP", ExpiresAt: time.Now().Add(time.Hour).UnixMilli()})
+		add(t, s, root, token.Form{CustomerID: org.CustomerB, IDTag: "B-TAG"})
 		cases := []struct{ name, tag, want string }{
 			{"active, case-insensitively", "good", fleet.TokenAccepted},
 			{"a blocked parent blocks its children", "CHILD", fleet.TokenBlocked},
@@ -200,6 +200,25 @@ func TestTokenAuthority(t *testing.T) {
 			list, err := s.List(ctx, root, token.ListFilter{IDTag: "B-TAG", CustomerID: org.CustomerA})
 			if err != nil || list.Total != 1 || list.List[0].Origin != token.OriginRecorded {
 				t.Fatalf("recorded: %+v %v", list, err)
+			}
+		})
+		t.Run("a full list holds the added tokens with their answers, not the untouched recorded one", func(t *testing.T) {
+			list, refusal, err := s.Build(ctx, dev, true)
+			if err != nil || refusal != "" || !list.Full {
+				t.Fatalf("build: %+v %q %v", list, refusal, err)
+			}
+			got := map[string]string{}
+			for _, e := range list.Entries {
+				got[e.IDTag] = e.Info.Status
+			}
+			want := map[string]string{"GROUP": fleet.TokenBlocked, "CHILD": fleet.TokenBlocked, "GOOD": fleet.TokenAccepted}
+			if len(got) != len(want) {
+				t.Fatalf("entries: %v", got)
+			}
+			for tag, st := range want {
+				if got[tag] != st {
+					t.Fatalf("entries: %v", got)
+				}
 			}
 		})
 	})

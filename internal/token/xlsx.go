@@ -152,7 +152,7 @@ func (s *Service) Import(ctx context.Context, p *access.Principal, in ImportInpu
 		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_empty")
 	}
 	var bad []RowError
-	var inputs []Input
+	var inputs []Form
 	var lines []int
 	seen := map[string]int{}
 	for _, r := range rows {
@@ -217,8 +217,8 @@ func fieldName(locale, field string) string {
 }
 
 // parseRow reads a row's cells into an input; on failure it names the field.
-func parseRow(c []string, loc *time.Location, locale string) (Input, string, error) {
-	in := Input{IDTag: c[0], Name: c[1], ParentIDTag: c[2], Note: c[5]}
+func parseRow(c []string, loc *time.Location, locale string) (Form, string, error) {
+	in := Form{IDTag: c[0], Name: c[1], ParentIDTag: c[2], Note: c[5]}
 	if c[3] != "" {
 		at, ok := parseDate(c[3], loc)
 		if !ok {

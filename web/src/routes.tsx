@@ -92,6 +92,14 @@ export const manageRoutes: RouteDef[] = [
     children: [{ path: 'list', name: 'menu.session.list', keys: ['auth_session_list'], hideInMenu: true, page: () => import('./pages/session/List') }],
   },
   {
+    path: 'token',
+    name: 'menu.token',
+    keys: ['auth_token'],
+    icon: 'token',
+    redirect: '/manage/token/list',
+    children: [{ path: 'list', name: 'menu.token.list', keys: ['auth_token_list'], hideInMenu: true, page: () => import('./pages/token') }],
+  },
+  {
     path: 'issue',
     name: 'menu.issue',
     keys: ['auth_issue'],

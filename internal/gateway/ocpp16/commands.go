@@ -177,9 +177,9 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 	case fleet.CtlCancelReservation:
 		_, err = status(reservation.CancelReservationFeatureName, reservation.NewCancelReservationRequest(int(p.ReservationID)), "Accepted")
 	case fleet.CtlSendLocalList:
-		out, err = c.sendLocalList(ctx, p)
+		out, err = c.sendLocalList(ctx, dev, p)
 	case fleet.CtlGetLocalListVersion:
-		out, err = c.getLocalListVersion(ctx)
+		out, err = c.getLocalListVersion(ctx, dev)
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}

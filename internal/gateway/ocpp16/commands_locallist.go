@@ -19,7 +19,7 @@ const errNoLists = "err.not_supported"
 
 // sendLocalList runs control type 19: a list the core refuses (too long for the charger, its
 // local list disabled) is not sent; an accepted one becomes the version the charger holds.
-func (c *conn) sendLocalList(ctx context.Context, p fleet.Params) (fleet.Outcome, error) {
+func (c *conn) sendLocalList(ctx context.Context, dev *fleet.Device, p fleet.Params) (fleet.Outcome, error) {
 	lists := c.g.opt.LocalLists
 	if lists == nil {
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: errNoLists}, nil
@@ -32,7 +32,7 @@ func (c *conn) sendLocalList(ctx context.Context, p fleet.Params) (fleet.Outcome
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.invalid_update_type"}, nil
 	}
-	list, refusal, err := lists.Build(ctx, c.dev, full)
+	list, refusal, err := lists.Build(ctx, dev, full)
 	if err != nil {
 		return fleet.Outcome{}, err
 	}
@@ -56,7 +56,7 @@ func (c *conn) sendLocalList(ctx context.Context, p fleet.Params) (fleet.Outcome
 	out := fleet.Outcome{Answer: raw, Result: fleet.ResultFailed, Message: "device answered " + string(conf.Status)}
 	if conf.Status == localauth.UpdateStatusAccepted {
 		out.Result, out.Message = fleet.ResultSuccess, "" // the answer and the version held tell the rest
-		if err := lists.Held(context.WithoutCancel(ctx), c.dev, list.Version, true); err != nil {
+		if err := lists.Held(context.WithoutCancel(ctx), dev, list.Version, true); err != nil {
 			return fleet.Outcome{}, err
 		}
 	}
@@ -65,7 +65,7 @@ func (c *conn) sendLocalList(ctx context.Context, p fleet.Params) (fleet.Outcome
 
 // getLocalListVersion runs control type 20 and keeps the answer as the version the charger
 // holds (-1: it has no local list).
-func (c *conn) getLocalListVersion(ctx context.Context) (fleet.Outcome, error) {
+func (c *conn) getLocalListVersion(ctx context.Context, dev *fleet.Device) (fleet.Outcome, error) {
 	raw, err := c.call(ctx, localauth.GetLocalListVersionFeatureName, localauth.NewGetLocalListVersionRequest())
 	if err != nil {
 		return fleet.Outcome{}, err
@@ -75,7 +75,7 @@ func (c *conn) getLocalListVersion(ctx context.Context) (fleet.Outcome, error) {
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: "bad answer: " + jerr.Error(), Answer: raw}, nil
 	}
 	if lists := c.g.opt.LocalLists; lists != nil {
-		if err := lists.Held(context.WithoutCancel(ctx), c.dev, int64(conf.ListVersion), false); err != nil {
+		if err := lists.Held(context.WithoutCancel(ctx), dev, int64(conf.ListVersion), false); err != nil {
 			return fleet.Outcome{}, err
 		}
 	}

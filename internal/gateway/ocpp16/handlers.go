@@ -114,9 +114,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		f.UseReservation(ctx, dev, req.ReservationId, id)
-		if err := f.SessionStatus(ctx, dev, id, ans.Status); err != nil {
-			return nil, err
-		}
+		f.SessionStatus(dev, id, ans.Status)
 		return core.NewStartTransactionConfirmation(idTagInfo(&ans), int(id)), nil
 	case core.StopTransactionFeatureName:
 		var req core.StopTransactionRequest

@@ -145,10 +145,11 @@ func TestTokenAuthorityOverSocket(t *testing.T) {
 			if err != nil || second.IdTagInfo.Status != types.AuthorizationStatusConcurrentTx {
 				t.Fatalf("second start: %+v %v", second, err)
 			}
-			var status string
-			if err := d.QueryRow(ctx, `SELECT auth_status FROM device_transaction WHERE id = ?`, second.TransactionId).Scan(&status); err != nil || status != "ConcurrentTx" {
-				t.Fatalf("refused session stored with %q (%v)", status, err)
-			}
+			waitFor(t, "the refused session stored with its status", func() bool {
+				var status string
+				err := d.QueryRow(ctx, `SELECT auth_status FROM device_transaction WHERE id = ?`, second.TransactionId).Scan(&status)
+				return err == nil && status == "ConcurrentTx"
+			})
 			blockedStart, err := cp.StartTransaction(3, "blocked-1", 0, types.NewDateTime(time.Now().Truncate(time.Second)))
 			if err != nil || blockedStart.IdTagInfo.Status != types.AuthorizationStatusBlocked {
 				t.Fatalf("blocked start: %+v %v", blockedStart, err)
@@ -315,6 +316,17 @@ func TestLocalListOverSocket(t *testing.T) {
 			if asked != 1 {
 				t.Fatalf("asked %d times", asked)
 			}
+			t.Run("a change of the customer's tokens is resent by the next sweep", func(t *testing.T) {
+				addToken(t, root, org.CustomerA, "CARD-4", nil)
+				if err := env.App.Tokens.Sweep(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				waitFor(t, "the new full list", func() bool { return len(lists2.sent()) == 2 })
+				if got := lists2.sent()[1]; got.UpdateType != localauth.UpdateTypeFull || len(got.LocalAuthorizationList) != 3 {
+					t.Fatalf("resent: %+v", got)
+				}
+				waitFor(t, "the new version held", func() bool { return listState(t, root, a2).InSync })
+			})
 		})
 	})
 }

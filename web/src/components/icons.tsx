@@ -8,6 +8,7 @@ import {
   FieldTimeOutlined,
   FileSearchOutlined,
   HomeOutlined,
+  IdcardOutlined,
   MenuOutlined,
   PaperClipOutlined,
   SafetyCertificateOutlined,
@@ -37,4 +38,5 @@ export const menuIcons: Record<string, ReactNode> = {
   application: <ApiOutlined />,
   openapi: <CloudServerOutlined />,
   blacklist: <StopOutlined />,
+  token: <IdcardOutlined />,
 };

@@ -3446,6 +3446,286 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/token/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a token to a customer (idTag unique per customer, case-insensitive)
+         * @description Needs any one of the permission keys: auth_token_add.
+         */
+        post: operations["postAuthSysTokenAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block tokens: all of them or none
+         * @description Needs any one of the permission keys: auth_token_edit.
+         */
+        post: operations["postAuthSysTokenBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete tokens: all of them or none
+         * @description Needs any one of the permission keys: auth_token_delete.
+         */
+        post: operations["postAuthSysTokenDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One token
+         * @description Needs any one of the permission keys: auth_token_list.
+         */
+        get: operations["getAuthSysTokenDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/expiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the expiry of tokens (0: never): all of them or none
+         * @description Needs any one of the permission keys: auth_token_edit.
+         */
+        post: operations["postAuthSysTokenExpiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a customer's tokens from xlsx (base64); all rows or none, errors by row and field
+         * @description Needs any one of the permission keys: auth_token_import.
+         */
+        post: operations["postAuthSysTokenImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The xlsx import template
+         * @description Needs any one of the permission keys: auth_token_import.
+         */
+        get: operations["getAuthSysTokenImportTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tokens in scope: idTag or name, status (0 active, 1 blocked, 2 expired), customer, origin; paged, sorted
+         * @description Needs any one of the permission keys: auth_token_list.
+         */
+        post: operations["postAuthSysTokenList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/locallist/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the local list to a charger (Full or Differential) through the command path; a list it would not take is refused
+         * @description Needs any one of the permission keys: auth_token_edit.
+         */
+        post: operations["postAuthSysTokenLocallistSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/locallist/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A charger's local list: the version it holds and its customer's current version
+         * @description Needs any one of the permission keys: auth_token_list, auth_device_detail.
+         */
+        get: operations["getAuthSysTokenLocallistState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's policy for unknown tokens (0 accept and record, 1 refuse) and its list version
+         * @description Needs any one of the permission keys: auth_token_list.
+         */
+        get: operations["getAuthSysTokenPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/policy/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a customer's policy for unknown tokens
+         * @description Needs any one of the permission keys: auth_token_edit.
+         */
+        post: operations["postAuthSysTokenPolicyUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unblock tokens: all of them or none
+         * @description Needs any one of the permission keys: auth_token_edit.
+         */
+        post: operations["postAuthSysTokenUnblock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/token/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a token (idTag, parent, name, note, status, expiry; not its customer)
+         * @description Needs any one of the permission keys: auth_token_edit.
+         */
+        post: operations["postAuthSysTokenUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/user/add": {
         parameters: {
             query?: never;
@@ -5506,6 +5786,11 @@ export interface components {
             total?: number;
             totalMore?: boolean;
         };
+        ListToken: {
+            list?: components["schemas"]["Token"][];
+            total?: number;
+            totalMore?: boolean;
+        };
         ListUser: {
             list?: components["schemas"]["User"][];
             total?: number;
@@ -6264,8 +6549,77 @@ export interface components {
             title?: string;
             updatedAt?: number;
         };
+        Token: {
+            createdAt?: number;
+            customerId?: number;
+            customerName?: string;
+            expired?: boolean;
+            expiresAt?: number;
+            id?: number;
+            idTag?: string;
+            lastUsedAt?: number;
+            name?: string;
+            note?: string;
+            origin?: number;
+            parentIdTag?: string;
+            status?: number;
+            updatedAt?: number;
+        };
+        TokenExpiryInput: {
+            expiresAt?: number;
+            ids?: number[];
+        };
+        TokenFileInput: {
+            content?: string;
+            customerId?: number;
+            fileName?: string;
+        };
+        TokenForm: {
+            customerId?: number;
+            expiresAt?: number;
+            id?: number;
+            idTag?: string;
+            name?: string;
+            note?: string;
+            parentIdTag?: string;
+            status?: number;
+        };
+        TokenImportResult: {
+            imported?: number;
+        };
         TokenInput: {
             token?: string;
+        };
+        TokenListFilter: {
+            customerId?: number;
+            idTag?: string;
+            origin?: number | null;
+            page?: number;
+            pageSize?: number;
+            sort?: string;
+            status?: number | null;
+        };
+        TokenListState: {
+            currentVersion?: number;
+            deviceId?: number;
+            enabled?: boolean | null;
+            heldAt?: number;
+            heldKnown?: boolean;
+            heldVersion?: number;
+            inSync?: boolean;
+            maxLength?: number;
+            sentAt?: number;
+            sentVersion?: number;
+            tokens?: number;
+        };
+        TokenPolicy: {
+            customerId?: number;
+            listVersion?: number;
+            unknown?: number;
+        };
+        TokenSendInput: {
+            deviceId?: number;
+            updateType?: string;
         };
         UnreadCount: {
             count?: number;
@@ -11146,6 +11500,388 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["StatsSystemOverview"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenForm"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["IDAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysTokenDetail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Token"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenExpiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenExpiryInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenFileInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["TokenImportResult"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysTokenImportTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenListFilter"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListToken"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenLocallistSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenSendInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSendResult"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysTokenLocallistState: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["TokenListState"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysTokenPolicy: {
+        parameters: {
+            query?: {
+                customerId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["TokenPolicy"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenPolicyUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenPolicy"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenUnblock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysTokenUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenForm"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
                         message: string;
                     };
                 };

@@ -8,6 +8,8 @@ export default {
   'menu.site.add': 'Add site',
   'menu.site.update': 'Edit site',
   'menu.site.detail': 'Site detail',
+  'menu.token': 'Tokens',
+  'menu.token.list': 'Token list',
   'menu.device': 'Devices',
   'menu.device.list': 'Device list',
   'menu.device.add': 'Add device',

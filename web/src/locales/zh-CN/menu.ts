@@ -8,6 +8,8 @@ export default {
   'menu.site.add': '新增站点',
   'menu.site.update': '编辑站点',
   'menu.site.detail': '站点详情',
+  'menu.token': '令牌',
+  'menu.token.list': '令牌列表',
   'menu.device': '设备',
   'menu.device.list': '设备列表',
   'menu.device.add': '新增设备',

@@ -33,6 +33,8 @@ const DeviceIssues = lazy(() => import('../issue/DeviceIssues'));
 const TicketDrawer = lazy(() => import('../issue/TicketDrawer'));
 // Charging sessions of the device (pages/session/): loaded when the tab opens.
 const SessionTab = lazy(() => import('../session/SessionTab'));
+// The charger's local authorization list (docs/tokens.md): loaded when the header shows it.
+const LocalListButton = lazy(() => import('../token/LocalListButton'));
 
 const TABS = ['details', 'remote', 'sessions', 'charging', 'issues'] as const;
 
@@ -85,6 +87,11 @@ export default function DeviceDetail() {
           <EnabledBadge enabled={d.enabled} />
           {d.maintainMode && <Tag color="orange">{t('device.maintainMode')}</Tag>}
           {d.maintenanceDue && <Tag color="red">{t('device.maintenanceDue')}</Tag>}
+          {can('auth_token_list') && (
+            <Suspense fallback={null}>
+              <LocalListButton deviceId={id} sn={d.sn} />
+            </Suspense>
+          )}
         </Space>
       )}
       <Tabs
