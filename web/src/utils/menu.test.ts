@@ -17,7 +17,7 @@ describe('buildMenu', () => {
   it('root sees group 1 (home), level-1 areas, then group 2 (system)', () => {
     expect(all[0]).toMatchObject({ kind: 'group', key: 'group:1' });
     expect(all[0].children?.map((c) => c.path)).toEqual(['/manage/home']);
-    expect(all.slice(1, -1).map((n) => n.path)).toEqual(['/manage/site/list', '/manage/device/list', '/manage/session/list', '/manage/issue/list', '/manage/attach/list']);
+    expect(all.slice(1, -1).map((n) => n.path)).toEqual(['/manage/site/list', '/manage/device/list', '/manage/session/list', '/manage/token/list', '/manage/issue/list', '/manage/attach/list']);
     const system = all[all.length - 1];
     expect(system).toMatchObject({ kind: 'group', name: 'menu.system' });
     expect(system.children?.slice(0, 6).map((c) => c.name)).toEqual([
@@ -126,7 +126,7 @@ describe('buildMenu from the caller\'s menus (menu management)', () => {
   it('siblings follow the stored sort', () => {
     const menus = stored([{ key: 'auth_attach', sort: 1 }, { key: 'auth_user', sort: 0 }]);
     const m = buildMenu(manageRoutes, root, { menus, locale: 'en-US' });
-    expect(m.slice(1, -1).map((n) => n.path)).toEqual(['/manage/attach/list', '/manage/site/list', '/manage/device/list', '/manage/session/list', '/manage/issue/list']);
+    expect(m.slice(1, -1).map((n) => n.path)).toEqual(['/manage/attach/list', '/manage/site/list', '/manage/device/list', '/manage/session/list', '/manage/token/list', '/manage/issue/list']);
     expect(m[m.length - 1].children?.[0].name).toBe('menu.user');
   });
 
@@ -141,7 +141,7 @@ describe('buildMenu from the caller\'s menus (menu management)', () => {
     const system = m[m.length - 1];
     expect(system.children?.at(-1)).toMatchObject({ kind: 'item', key: 'ext:ext_grafana', label: '监控', path: 'https://grafana.example.com', external: true });
     // top level: by sort among the areas; a parent shown as a plain item puts it at the top level
-    expect(m.slice(1, -1).map((n) => n.key)).toEqual(['/manage/site/list', 'ext:ext_under_item', '/manage/docs/home', '/manage/device/list', '/manage/session/list', '/manage/issue/list', '/manage/attach/list']);
+    expect(m.slice(1, -1).map((n) => n.key)).toEqual(['/manage/site/list', 'ext:ext_under_item', '/manage/docs/home', '/manage/device/list', '/manage/session/list', '/manage/token/list', '/manage/issue/list', '/manage/attach/list']);
     expect(flat(m).some((n) => n.menuKey === 'ext_off')).toBe(false);
   });
 
