@@ -47,10 +47,16 @@ var ocppParams = []devmodel.Item{
 	{Kind: devmodel.KindConfig, ConfigGroup: "Metering", ConfigItem: "Sampled measurands", ProtocolKey: "MeterValuesSampledData", DataType: "string", DataRange: "0~500", ReadLevel: 4, WriteLevel: 1, DisplayPriority: 2},
 }
 
+// chargerOps are the operator actions (control types 12-20, docs/ocpp16.md) the demo's chargers
+// offer; the storage unit has no connector a driver plugs into.
+var chargerOps = []int{12, 13, 14, 15, 16, 17, 18, 19, 20}
+
 func controls(codes ...int) []devmodel.Item {
 	names := map[int]string{1: "Soft reboot", 2: "Hard reboot", 3: "Disable system", 4: "Disable connector", 5: "Firmware upgrade",
-		6: "Log upload", 7: "Remote link start", 8: "Remote link stop", 9: "Refresh configuration", 10: "Refresh runtime values", 11: "Set parameters"}
-	levels := map[int]int{1: 3, 2: 2, 3: 2, 4: 3, 5: 1, 6: 3, 7: 2, 8: 2, 9: 4, 10: 4, 11: 2}
+		6: "Log upload", 7: "Remote link start", 8: "Remote link stop", 9: "Refresh configuration", 10: "Refresh runtime values", 11: "Set parameters",
+		12: "Remote start", 13: "Remote stop", 14: "Unlock connector", 15: "Clear authorization cache", 16: "Data transfer",
+		17: "Reserve connector", 18: "Cancel reservation", 19: "Send local list", 20: "Read local list version"}
+	levels := map[int]int{1: 3, 2: 2, 3: 2, 4: 3, 5: 1, 6: 3, 7: 2, 8: 2, 9: 4, 10: 4, 11: 2, 12: 3, 13: 3, 14: 3, 15: 3, 16: 1, 17: 3, 18: 3, 19: 2, 20: 4}
 	out := []devmodel.Item{}
 	for _, c := range codes {
 		it := devmodel.Item{Kind: devmodel.KindControl, ControlName: names[c], ControlTypeCode: c, ControlLevel: levels[c]}
@@ -66,11 +72,11 @@ func controls(codes ...int) []devmodel.Item {
 }
 
 var models = []modelSpec{
-	{"AC-7kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
-	{"AC-22kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)...)},
-	{"DC-120kW", devmodel.TypeChargingPile, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)...)},
+	{"AC-7kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(append([]int{1, 2, 3, 4, 5, 6, 9, 10, 11}, chargerOps...)...)...)},
+	{"AC-22kW", devmodel.TypeACPile, "Greenway", append(append([]devmodel.Item{}, ocppParams...), controls(append([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, chargerOps...)...)...)},
+	{"DC-120kW", devmodel.TypeChargingPile, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(append([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, chargerOps...)...)...)},
 	{"ESS-215kWh", devmodel.TypeEnergyPile, "Harbour Power", append(append([]devmodel.Item{}, ocppParams[:3]...), controls(1, 3, 5, 6, 7, 8, 9, 10, 11)...)},
-	{"V2G-11kW", devmodel.TypeV2G, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(1, 2, 3, 4, 5, 6, 9, 10, 11)...)},
+	{"V2G-11kW", devmodel.TypeV2G, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(append([]int{1, 2, 3, 4, 5, 6, 9, 10, 11}, chargerOps...)...)...)},
 }
 
 var sites = []siteSpec{

@@ -20,6 +20,7 @@ const (
 	KeyRemoteStart = "auth_device_remoteStart" // 12 remote start, 13 remote stop
 	KeyUnlock      = "auth_device_unlock"      // 14 unlock a connector
 	KeyReserve     = "auth_device_reserve"     // 17 reserve, 18 cancel a reservation
+	KeyTokenEdit   = "auth_token_edit"         // 19 send the local list, 20 read its version (as the console's local-list send)
 )
 
 // Bounds of the operator actions' parameters.
@@ -40,6 +41,8 @@ func operationKey(ct int) string {
 		return KeyUnlock
 	case CtlReserveNow, CtlCancelReservation:
 		return KeyReserve
+	case CtlSendLocalList, CtlGetLocalListVersion:
+		return KeyTokenEdit
 	}
 	return ""
 }
@@ -108,8 +111,8 @@ func validateOperation(ct int, p *Params, now int64) error {
 			return tooLong("params.data", maxTransferData)
 		}
 	case CtlReserveNow:
-		p.ReservationID = 0 // the core's
-		if p.ConnectorID < 1 {
+		p.ReservationID = 0    // the core's
+		if p.ConnectorID < 0 { // 0: the charge point as a whole (ReserveConnectorZeroSupported)
 			return apperr.InvalidField("params.connectorId", "err.invalid")
 		}
 		if err := checkIDTag("params.idTag", p.IDTag, true); err != nil {
@@ -166,8 +169,10 @@ func (s *Service) checkOperation(ctx context.Context, t target, p Params, ct int
 	case CtlUnlockConnector:
 		return s.checkConnector(ctx, t.id, p.ConnectorID)
 	case CtlReserveNow:
-		if err := s.checkConnector(ctx, t.id, p.ConnectorID); err != nil {
-			return err
+		if p.ConnectorID > 0 {
+			if err := s.checkConnector(ctx, t.id, p.ConnectorID); err != nil {
+				return err
+			}
 		}
 		var n int
 		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE device_id = ? AND connector_id = ? AND status IN (?, ?)`,

@@ -122,6 +122,13 @@ func (s *Service) ExpireReservations(ctx context.Context, now int64) (int64, err
 	if err != nil {
 		return 0, fmt.Errorf("fleet: expire reservations: %w", err)
 	}
+	// A ReserveNow whose command the command sweep timed out (its node died before the answer)
+	// is refused, so the connector can be reserved again before the reservation's expiry.
+	if _, err := s.db.Exec(ctx, `UPDATE reservation SET status = ?, updated_at = ? WHERE status = ?
+		AND EXISTS (SELECT 1 FROM command c WHERE c.id = reservation.command_id AND c.result = ?)`,
+		ReservationRefused, now, ReservationRequested, ResultTimeout); err != nil {
+		return 0, fmt.Errorf("fleet: refuse timed-out reservations: %w", err)
+	}
 	return res.RowsAffected()
 }
 

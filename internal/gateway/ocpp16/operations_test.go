@@ -363,6 +363,37 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			}
 		})
 
+		t.Run("the whole charge point (connector 0) can be reserved", func(t *testing.T) {
+			_, rid := reserve(t, 0, "Accepted")
+			if s := reservationStatus(t, d, rid); s != fleet.ReservationActive {
+				t.Fatalf("reservation %s", s)
+			}
+			h.set("CancelReservation", "Accepted")
+			if v := sendOne(t, root, a1, fleet.CtlCancelReservation, map[string]any{"reservationId": rid}); v.Result != fleet.ResultSuccess {
+				t.Fatalf("cancel: %d", v.Result)
+			}
+		})
+
+		t.Run("a reservation whose command its dead node left waiting is refused by the sweep", func(t *testing.T) {
+			// as the command sweep leaves a command of a node that died before the answer
+			cmd, err := db.InsertID(ctx, d, `INSERT INTO command (device_id, sn, control_type, params, result, batch_id, user_id, user_name, deadline_at, created_at, finished_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, a2, "SN-OPS2", fleet.CtlReserveNow, "{}", fleet.ResultTimeout, "b", 0, "root", 1, 1, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rid, err := db.InsertID(ctx, d, `INSERT INTO reservation (device_id, customer_id, site_id, connector_id, id_tag, expires_at, status, command_id, user_id, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, a2, org.CustomerA, org.SiteA, 1, "RES1", time.Now().Add(time.Hour).UnixMilli(), fleet.ReservationRequested, cmd, 0, 1, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := env.App.Fleet.ExpireReservations(ctx, time.Now().UnixMilli()); err != nil {
+				t.Fatal(err)
+			}
+			if s := reservationStatus(t, d, int(rid)); s != fleet.ReservationRefused {
+				t.Fatalf("reservation %s, want refused", s)
+			}
+		})
+
 		// Refusals: a localised error, no command row, nothing sent to the charger.
 		commands := func() int {
 			var n int
@@ -399,6 +430,7 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			{"remote start without its key", limited, []int64{a1}, fleet.CtlRemoteStart, map[string]any{"connectorId": 1, "idTag": "TAG1"}, apperr.NoPermission, "No permission"},
 			{"remote stop without its key", limited, []int64{a1}, fleet.CtlRemoteStop, map[string]any{"transactionId": 1}, apperr.NoPermission, "No permission"},
 			{"unlock without its key", limited, []int64{a1}, fleet.CtlUnlockConnector, map[string]any{"connectorId": 1}, apperr.NoPermission, "No permission"},
+			{"local list without the token key", limited, []int64{a1}, fleet.CtlSendLocalList, map[string]any{"updateType": "Full"}, apperr.NoPermission, "No permission"},
 			{"reserve without its key", limited, []int64{a1}, fleet.CtlReserveNow, map[string]any{"connectorId": 1, "idTag": "RES1", "expiryDate": time.Now().Add(time.Hour).UnixMilli()}, apperr.NoPermission, "No permission"},
 		}
 		for _, c := range refusals {
