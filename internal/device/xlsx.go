@@ -14,6 +14,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/devmodel"
 	"chargeops/internal/i18n"
+	"chargeops/internal/xlsxin"
 )
 
 // Import and export limits.
@@ -35,10 +36,7 @@ func Template(locale string) ([]byte, error) {
 	if err := f.SetSheetName("Sheet1", sheet); err != nil {
 		return nil, err
 	}
-	row := make([]any, len(importColumns))
-	for i, c := range importColumns {
-		row[i] = i18n.T(locale, c, nil)
-	}
+	row := xlsxin.Header(locale, importColumns)
 	if err := f.SetSheetRow(sheet, "A1", &row); err != nil {
 		return nil, err
 	}
@@ -65,18 +63,15 @@ type ImportResult struct {
 // Import adds every device of an xlsx file, or none: a bad row is reported by its row number
 // and nothing of that file is imported. The file is read within fixed bounds (xlsxread.go).
 func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, content []byte) (ImportResult, error) {
-	if len(content) == 0 {
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_no_file")
-	}
-	if len(content) > MaxImportBytes {
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_too_large")
+	if err := xlsxin.CheckSize(content, MaxImportBytes); err != nil {
+		return ImportResult{}, err
 	}
 	rows, err := readImportRows(content)
 	if err != nil {
 		return ImportResult{}, err
 	}
 	if len(rows) == 0 {
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_empty")
+		return ImportResult{}, xlsxin.Empty()
 	}
 	var inputs []Input
 	var lines []int
@@ -92,7 +87,7 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 			}
 		}
 		if rowErr != nil {
-			bad = append(bad, RowError{Row: r.line, Message: message(locale, rowErr)})
+			bad = append(bad, RowError{Row: r.line, Message: xlsxin.Reason(locale, rowErr)})
 			continue
 		}
 		seenSN[in.SN], seenName[in.Name] = r.line, r.line
@@ -108,16 +103,16 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 					if _, business := apperr.As(err); !business {
 						return err
 					}
-					bad = append(bad, RowError{Row: lines[i], Message: message(locale, err)})
+					bad = append(bad, RowError{Row: lines[i], Message: xlsxin.Reason(locale, err)})
 				}
 				added = append(added, id)
 			}
 			if len(bad) > 0 {
-				return errRollback
+				return xlsxin.ErrRollback
 			}
 			return nil
 		})
-		if err != nil && err != errRollback {
+		if err != nil && err != xlsxin.ErrRollback {
 			return ImportResult{}, fmt.Errorf("device: import: %w", err)
 		}
 	}
@@ -131,15 +126,6 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 		s.changed(ctx, id)
 	}
 	return ImportResult{Imported: len(inputs)}, nil
-}
-
-var errRollback = fmt.Errorf("rollback")
-
-func message(locale string, err error) string {
-	if e, ok := apperr.As(err); ok {
-		return i18n.T(locale, e.Key, e.Args)
-	}
-	return err.Error()
 }
 
 func cell(r []string, i int) string {

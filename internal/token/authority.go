@@ -46,8 +46,18 @@ func (s *Service) Authorize(ctx context.Context, dev *fleet.Device, idTag string
 		return s.concurrent(ctx, dev, idTag, fleet.TokenAnswer{Status: fleet.TokenAccepted})
 	}
 	s.used.note(id)
+	ans := answer(parent, status, parentStatus, expires, parentExpires, time.Now().UnixMilli())
+	if ans.Status != fleet.TokenAccepted {
+		return ans, nil
+	}
+	return s.concurrent(ctx, dev, idTag, ans)
+}
+
+// answer is the IdTagInfo of a known token at now (unix ms), as Authorize answers and the local
+// list carries it: its parent, the earlier of its own and its parent's expiry, and the status:
+// Blocked when it or its parent is blocked, Expired once that expiry has passed, else Accepted.
+func answer(parent string, status, parentStatus int, expires, parentExpires, now int64) fleet.TokenAnswer {
 	ans := fleet.TokenAnswer{ParentIDTag: parent, ExpiryDate: earliest(expires, parentExpires)}
-	now := time.Now().UnixMilli()
 	switch {
 	case status == StatusBlocked || parentStatus == StatusBlocked:
 		ans.Status = fleet.TokenBlocked
@@ -55,9 +65,8 @@ func (s *Service) Authorize(ctx context.Context, dev *fleet.Device, idTag string
 		ans.Status = fleet.TokenExpired
 	default:
 		ans.Status = fleet.TokenAccepted
-		return s.concurrent(ctx, dev, idTag, ans)
 	}
-	return ans, nil
+	return ans
 }
 
 // earliest is the sooner of two expiries (0: none).

@@ -33,17 +33,7 @@ func (s *Service) SetBlocked(ctx context.Context, p *access.Principal, ids []int
 	if blocked {
 		status = StatusBlocked
 	}
-	cond, args := p.Scope.CustomerCond("customer_id")
-	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		v, err := nextVersion(ctx, tx)
-		if err != nil {
-			return err
-		}
-		res, err := tx.Exec(ctx, `UPDATE token SET status = ?, version = ?, updated_at = ? WHERE id IN (`+db.Placeholders(len(ids))+`) AND `+cond,
-			append(append([]any{status, v, db.NowMS()}, db.Args(ids)...), args...)...)
-		return affectedAll(res, err, len(ids))
-	})
-	return wrap("block", err)
+	return wrap("block", s.setAll(ctx, p, ids, "status", status))
 }
 
 // SetExpiry sets the expiry (unix ms, 0: never) of tokens in p's scope: all of them or none.
@@ -55,17 +45,22 @@ func (s *Service) SetExpiry(ctx context.Context, p *access.Principal, ids []int6
 	if expiresAt < 0 {
 		return apperr.InvalidField("expiresAt", "err.invalid")
 	}
+	return wrap("expiry", s.setAll(ctx, p, ids, "expires_at", expiresAt))
+}
+
+// setAll sets column (a constant of this file) to value for the tokens ids in p's scope, under
+// a new version: all of them or none.
+func (s *Service) setAll(ctx context.Context, p *access.Principal, ids []int64, column string, value any) error {
 	cond, args := p.Scope.CustomerCond("customer_id")
-	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		v, err := nextVersion(ctx, tx)
 		if err != nil {
 			return err
 		}
-		res, err := tx.Exec(ctx, `UPDATE token SET expires_at = ?, version = ?, updated_at = ? WHERE id IN (`+db.Placeholders(len(ids))+`) AND `+cond,
-			append(append([]any{expiresAt, v, db.NowMS()}, db.Args(ids)...), args...)...)
+		res, err := tx.Exec(ctx, `UPDATE token SET `+column+` = ?, version = ?, updated_at = ? WHERE id IN (`+db.Placeholders(len(ids))+`) AND `+cond,
+			append(append([]any{value, v, db.NowMS()}, db.Args(ids)...), args...)...)
 		return affectedAll(res, err, len(ids))
 	})
-	return wrap("expiry", err)
 }
 
 // Delete removes tokens in p's scope, all of them or none; each leaves a tombstone so that a

@@ -93,22 +93,14 @@ const entryFrom = `token t LEFT JOIN token pa ON pa.customer_id = t.customer_id 
 func scanEntry(now int64) func(db.Scanner) (fleet.LocalListEntry, error) {
 	return func(r db.Scanner) (fleet.LocalListEntry, error) {
 		var e fleet.LocalListEntry
+		var parent string
 		var status, parentStatus int
 		var expires, parentExpires int64
-		info := &fleet.TokenAnswer{}
-		if err := r.Scan(&e.IDTag, &info.ParentIDTag, &status, &expires, &parentStatus, &parentExpires); err != nil {
+		if err := r.Scan(&e.IDTag, &parent, &status, &expires, &parentStatus, &parentExpires); err != nil {
 			return e, err
 		}
-		info.ExpiryDate = earliest(expires, parentExpires)
-		switch {
-		case status == StatusBlocked || parentStatus == StatusBlocked:
-			info.Status = fleet.TokenBlocked
-		case info.ExpiryDate > 0 && info.ExpiryDate <= now:
-			info.Status = fleet.TokenExpired
-		default:
-			info.Status = fleet.TokenAccepted
-		}
-		e.Info = info
+		info := answer(parent, status, parentStatus, expires, parentExpires, now)
+		e.Info = &info
 		return e, nil
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/i18n"
+	"chargeops/internal/xlsxin"
 )
 
 // Import limits (docs/tokens.md, "Import").
@@ -39,11 +40,7 @@ func Template(locale string) ([]byte, error) {
 	if err := f.SetSheetName("Sheet1", sheet); err != nil {
 		return nil, fmt.Errorf("token: template: %w", err)
 	}
-	row := make([]any, len(importColumns))
-	for i, c := range importColumns {
-		row[i] = i18n.T(locale, c, nil)
-	}
-	examples := [][]any{row,
+	examples := [][]any{xlsxin.Header(locale, importColumns),
 		{"04A2B3C4D5", "Fleet card 1", "FLEET-A", "2027-12-31", i18n.T(locale, "token.status_active", nil), ""},
 		{"FLEET-A", "Fleet A (group)", "", "", i18n.T(locale, "token.status_active", nil), ""},
 	}
@@ -131,11 +128,8 @@ func readRows(content []byte) ([]importRow, error) {
 // Import adds every token of an xlsx file to a customer in p's scope, or none: each bad row
 // is reported with its row number and field, and nothing of that file is imported.
 func (s *Service) Import(ctx context.Context, p *access.Principal, in ImportInput) (ImportResult, error) {
-	switch {
-	case len(in.Content) == 0:
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_no_file")
-	case len(in.Content) > MaxImportBytes:
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_too_large")
+	if err := xlsxin.CheckSize(in.Content, MaxImportBytes); err != nil {
+		return ImportResult{}, err
 	}
 	if in.Location == nil {
 		in.Location = time.UTC
@@ -149,7 +143,7 @@ func (s *Service) Import(ctx context.Context, p *access.Principal, in ImportInpu
 		return ImportResult{}, err
 	}
 	if len(rows) == 0 {
-		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_empty")
+		return ImportResult{}, xlsxin.Empty()
 	}
 	var bad []RowError
 	var inputs []Form
@@ -163,7 +157,7 @@ func (s *Service) Import(ctx context.Context, p *access.Principal, in ImportInpu
 			}
 		}
 		if rowErr != nil {
-			bad = append(bad, RowError{Row: r.line, Field: fieldName(in.Locale, field), Message: message(in.Locale, rowErr)})
+			bad = append(bad, RowError{Row: r.line, Field: fieldName(in.Locale, field), Message: xlsxin.Reason(in.Locale, rowErr)})
 			continue
 		}
 		tok.CustomerID = customerID
@@ -178,13 +172,13 @@ func (s *Service) Import(ctx context.Context, p *access.Principal, in ImportInpu
 					if _, business := apperr.As(err); !business {
 						return err
 					}
-					bad = append(bad, RowError{Row: lines[i], Field: fieldName(in.Locale, "idTag"), Message: message(in.Locale, err)})
-					return errRollback // PostgreSQL's transaction is aborted by the failed insert
+					bad = append(bad, RowError{Row: lines[i], Field: fieldName(in.Locale, "idTag"), Message: xlsxin.Reason(in.Locale, err)})
+					return xlsxin.ErrRollback // PostgreSQL's transaction is aborted by the failed insert
 				}
 			}
 			return nil
 		})
-		if err != nil && err != errRollback {
+		if err != nil && err != xlsxin.ErrRollback {
 			return ImportResult{}, wrap("import", err)
 		}
 	}
@@ -195,15 +189,6 @@ func (s *Service) Import(ctx context.Context, p *access.Principal, in ImportInpu
 			WithData(map[string]any{"rows": bad})
 	}
 	return ImportResult{Imported: len(inputs)}, nil
-}
-
-var errRollback = fmt.Errorf("rollback")
-
-func message(locale string, err error) string {
-	if e, ok := apperr.As(err); ok {
-		return i18n.T(locale, e.Key, e.Args)
-	}
-	return err.Error()
 }
 
 // fieldName is a column's header in the caller's language.
