@@ -1411,7 +1411,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a remote operation (control type 1-18; docs/gateway.md, "Commands") to one or more devices
+         * Send a remote operation (control type 1-20; docs/gateway.md, "Commands") to one or more devices
          * @description Needs any one of the permission keys: auth_device_edit.
          */
         post: operations["postAuthSysDevControlSend"];
@@ -4278,7 +4278,7 @@ export interface paths {
         get: operations["getOpenapiV1Commands"];
         put?: never;
         /**
-         * Send a remote operation (control type 1-18; docs/gateway.md, "Commands") to one or more devices; answers the command ids
+         * Send a remote operation (control type 1-20; docs/gateway.md, "Commands") to one or more devices; answers the command ids
          * @description Needs any one of the permission keys: auth_device_edit.
          */
         post: operations["postOpenapiV1Commands"];
