@@ -8,7 +8,7 @@ export type ItemInput = Omit<ModelItem, 'id'> & { id?: number };
 
 export const DEVICE_TYPES = [1, 2, 3, 4, 5, 6];
 /** Control types: the specification's 1-11, then the operator actions 12-18 (docs/gateway.md, "Commands"). */
-export const CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
+export const CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
 export const LEVELS = [0, 1, 2, 3, 4, 5];
 export const CONTROL_LEVELS = [1, 2, 3, 4, 5];
 

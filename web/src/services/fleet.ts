@@ -58,6 +58,8 @@ export const CTL = {
   dataTransfer: 16,
   reserveNow: 17,
   cancelReservation: 18,
+  sendLocalList: 19,
+  getLocalListVersion: 20,
 } as const;
 
 /** Command results: 1 waiting, 2 success, 3 failed, 4 timeout, 5 offline. */

@@ -182,6 +182,8 @@ export default {
   'control.type.16': 'Data transfer',
   'control.type.17': 'Reserve connector',
   'control.type.18': 'Cancel reservation',
+  'control.type.19': 'Send local list',
+  'control.type.20': 'Read local list version',
   'dataType.int': 'Integer',
   'dataType.float': 'Float',
   'dataType.string': 'String',

@@ -182,6 +182,8 @@ export default {
   'control.type.16': '数据传输',
   'control.type.17': '预约充电枪',
   'control.type.18': '取消预约',
+  'control.type.19': '下发本地列表',
+  'control.type.20': '读取本地列表版本',
   'dataType.int': '整数',
   'dataType.float': '浮点数',
   'dataType.string': '字符串',

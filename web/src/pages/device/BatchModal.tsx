@@ -16,9 +16,10 @@ import { useCan } from '../../components/access';
 
 /**
  * The operator actions that name one device's token, session, reservation or vendor message
- * (remote start and stop, DataTransfer, reserve, cancel) are the device page's, not a batch's.
+ * (remote start and stop, DataTransfer, reserve, cancel) are the device page's, not a batch's;
+ * local lists (19, 20) are sent from the device page and the tokens' sweep (docs/tokens.md).
  */
-const ONE_DEVICE_ONLY: readonly number[] = [CTL.remoteStart, CTL.remoteStop, CTL.dataTransfer, CTL.reserveNow, CTL.cancelReservation];
+const ONE_DEVICE_ONLY: readonly number[] = [CTL.remoteStart, CTL.remoteStop, CTL.dataTransfer, CTL.reserveNow, CTL.cancelReservation, CTL.sendLocalList, CTL.getLocalListVersion];
 
 /** The control types a batch offers the caller (unlock with its own key). */
 export function batchTypes(canUnlock: boolean): number[] {
