@@ -139,11 +139,21 @@ test('root adds, blocks and imports tokens; a customer-limited user sees only it
   await page.getByTestId('token-status-ALPHA-CARD-1').waitFor();
   assert.equal(await page.getByTestId('token-status-ALPHA-CARD-1').innerText(), 'Active');
 
-  // block through the batch action, confirmed
-  await page.locator('[data-testid="token-list"] .ant-table-row').filter({ hasText: 'ALPHA-CARD-1' }).locator('.ant-checkbox-input').check();
+  // block through the batch action, confirmed (once the add drawer has closed, so that its
+  // closing does not race the selection)
+  await page.getByTestId('token-form-save').waitFor({ state: 'hidden' });
+  const box = page.locator('[data-testid="token-list"] .ant-table-row').filter({ hasText: 'ALPHA-CARD-1' }).locator('.ant-checkbox-input');
+  await box.check();
+  assert.ok(await box.isChecked(), 'the row is selected');
   await page.getByTestId('token-block').click();
   await page.getByTestId('confirm-ok').click();
-  await page.locator('[data-testid="token-status-ALPHA-CARD-1"]', { hasText: 'Blocked' }).waitFor();
+  await page.getByTestId('confirm-ok').waitFor({ state: 'detached' });
+  await page.locator('[data-testid="token-status-ALPHA-CARD-1"]', { hasText: 'Blocked' }).waitFor({ timeout: 30_000 }).catch(async (e) => {
+    // say what the server holds and what the page said, so that a failure can be told apart
+    const held = await root.must('POST', '/api/auth/sys/token/list', { idTag: 'ALPHA-CARD-1' });
+    const said = await page.locator('.ant-message-notice').allInnerTexts();
+    throw new Error(`not shown Blocked (server status ${held.list[0]?.status}, messages ${JSON.stringify(said)}): ${e.message}`);
+  });
   const blocked = await root.must('POST', '/api/auth/sys/token/list', { idTag: 'ALPHA-CARD-1' });
   assert.equal(blocked.list[0].status, 1);
 
