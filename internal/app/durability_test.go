@@ -194,7 +194,15 @@ func TestSIGKILLUnderLoadLosesNothingAcknowledged(t *testing.T) {
 			defer cp.Stop()
 			go charge(cp, sn, base.Add(time.Duration(i)*time.Hour/100), a)
 		}
-		time.Sleep(1500 * time.Millisecond) // under load
+		// under load: kill once enough is acknowledged (a busy machine takes longer to get there)
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			a.mu.Lock()
+			enough := len(a.started) >= 30 && len(a.meter) >= 100
+			a.mu.Unlock()
+			if enough || time.Now().After(deadline) {
+				break
+			}
+		}
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}

@@ -376,9 +376,10 @@ func TestPurgeDoesNotStallIngest(t *testing.T) {
 		}
 		w := time.Duration(worst.Load())
 		t.Logf("%s: purge of %d rows took %s; %d batches of 500 written meanwhile, slowest %s", d.Dialect(), n, took.Round(time.Millisecond), batches.Load(), w.Round(time.Millisecond))
-		// the purge yields between chunks: no insert waits 100 ms, or a quarter of the purge when
-		// a busy machine (CI's other packages) slows both sides alike; figures in docs/benchmarks.md
-		if batches.Load() == 0 || w >= max(100*time.Millisecond, took/4) {
+		// the purge yields between chunks: no insert waits for the whole purge. The bound is
+		// relative (half the purge, at least 250 ms) because a busy machine (CI's other packages)
+		// slows both sides alike; the speed itself is measured in docs/benchmarks.md
+		if batches.Load() == 0 || w >= max(250*time.Millisecond, took/2) {
 			t.Fatalf("an insert batch waited %s during a purge of %s (%d batches)", w, took, batches.Load())
 		}
 	})
