@@ -23,7 +23,7 @@ test: build test-go test-web test-e2e
 
 test-go:
 	scripts/ensure-postgres.sh
-	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 ./...
+	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 -timeout 30m ./...
 
 test-web: web-deps
 	cd web && npm run gen:api && git diff --exit-code -- src/services/api.gen.d.ts
