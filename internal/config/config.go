@@ -68,7 +68,8 @@ type Config struct {
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 
 	// Charger identity (docs/gateway.md, "Admission").
-	RequireDeviceKeys bool `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone"`
+	RequireDeviceKeys bool          `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone; default false for serve and for chargeops demo alike (keyless chargers are admitted by their SN; the demo logs its choice at start)"`
+	OCPPKeyBackoff    time.Duration `name:"ocpp-key-backoff" help:"first back-off after 10 wrong charger keys for one SN or 20 from one address within 15 minutes (HTTP 429 with Retry-After, key not checked); each further wrong key doubles it, up to 16 times"`
 
 	// Object storage (docs/storage.md).
 	Storage     string        `name:"storage" help:"where uploads, firmware and diagnostics files are kept: local (files under the data folder, links signed by chargeops) or s3 (S3-compatible storage: MinIO, AWS S3, Aliyun OSS)"`
@@ -115,6 +116,7 @@ func Default() Config {
 
 		OCPPHeartbeat:    60 * time.Second,
 		OCPPPingInterval: 30 * time.Second,
+		OCPPKeyBackoff:   time.Minute,
 		CommandTimeout:   30 * time.Second,
 		ProtocolLogDays:  30,
 		MessageDays:      180,
@@ -232,6 +234,9 @@ func (c Config) Validate() error {
 	}
 	if c.ActionLogDays < 0 || c.ErrorLogDays < 0 || c.OpenAPILogDays < 0 {
 		return fmt.Errorf("action-log-retention-days, error-log-retention-days and openapi-log-retention-days must not be negative")
+	}
+	if c.OCPPKeyBackoff < time.Second {
+		return fmt.Errorf("ocpp-key-backoff must be at least 1s, not %s", c.OCPPKeyBackoff)
 	}
 	if c.OpenAPIRate < 1 {
 		return fmt.Errorf("openapi-rate-per-minute must be at least 1")

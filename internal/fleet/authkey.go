@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Device auth keys (OCPP security profiles 1 and 2) are stored as
@@ -33,4 +34,18 @@ func (s *Service) CheckAuthKey(sn, key, stored string) bool {
 		return false
 	}
 	return hmac.Equal([]byte(s.HashAuthKey(sn, key)), []byte(stored))
+}
+
+// Charger keys are 16 to 40 characters (the OCPP security whitepaper; docs/gateway.md, "Key
+// guesses"). A key is set through ChangeConfiguration AuthorizationKey (control type 11, from
+// the console, the OpenAPI or a parameter import), which refuses any other length.
+const (
+	AuthKeyMin = 16
+	AuthKeyMax = 40
+)
+
+// ValidAuthKey reports whether key has an allowed length.
+func ValidAuthKey(key string) bool {
+	n := utf8.RuneCountInString(key)
+	return n >= AuthKeyMin && n <= AuthKeyMax
 }
