@@ -156,6 +156,7 @@ func isObject(raw json.RawMessage) bool {
 // unreadableLog writes at most one log line per interval about unreadable frames, with the
 // number left out since the last one.
 type unreadableLog struct {
+	msg     string // the log message; empty: "ocpp frame unreadable"
 	mu      sync.Mutex
 	last    time.Time
 	dropped int
@@ -177,5 +178,9 @@ func (l *unreadableLog) note(sn, reason string, data []byte) {
 	if len(sample) > 200 {
 		sample = sample[:200]
 	}
-	slog.Warn("ocpp frame unreadable", "sn", sn, "reason", reason, "frame", string(sample), "unlogged_since_last", dropped)
+	msg := l.msg
+	if msg == "" {
+		msg = "ocpp frame unreadable"
+	}
+	slog.Warn(msg, "sn", sn, "reason", reason, "frame", string(sample), "unlogged_since_last", dropped)
 }

@@ -53,6 +53,7 @@ type Gateway struct {
 	// meterRefused counts MeterValues refused by the bounds (metervalues.go).
 	meterRefused atomic.Int64
 	meterLog     unreadableLog // one log line per 10 s about refused MeterValues
+	meterBuckets meterBuckets  // sampled values per charger and second (metervalues.go)
 	// unreadable counts frames that could not be handled (docs/ocpp16.md, "Framing").
 	unreadable    atomic.Int64
 	unreadableLog unreadableLog
@@ -71,7 +72,7 @@ func New(f *fleet.Service, opt Options) *Gateway {
 	if opt.KeyBackoff <= 0 {
 		opt.KeyBackoff = time.Minute
 	}
-	g := &Gateway{fleet: f, opt: opt, stop: make(chan struct{})}
+	g := &Gateway{fleet: f, opt: opt, stop: make(chan struct{}), meterLog: unreadableLog{msg: "ocpp MeterValues refused"}}
 	g.upgrader = websocket.Upgrader{
 		Subprotocols:     []string{SubProtocol},
 		HandshakeTimeout: 10 * time.Second,
