@@ -114,7 +114,7 @@ func (c *conn) run() {
 	if !c.admit() {
 		return
 	}
-	c.ws.SetReadLimit(1 << 20)
+	c.ws.SetReadLimit(MaxFrameBytes)
 	_ = c.ws.SetReadDeadline(c.readDeadline())
 	c.ws.SetPongHandler(func(string) error {
 		c.seen()

@@ -17,6 +17,12 @@ import (
 // maxIDLength is the longest message id OCPP-J allows.
 const maxIDLength = 36
 
+// MaxFrameBytes is the largest WebSocket message read from a charger (docs/ocpp16.md,
+// "Framing"): a longer one closes the socket with 1009 (message too big) before it is read
+// whole. It leaves room for the largest legitimate frame (a MeterValues of MaxSampledValues
+// signed values, a long GetConfiguration answer).
+const MaxFrameBytes = 1 << 20
+
 // frame is one readable OCPP-J message.
 type frame struct {
 	typ     int
