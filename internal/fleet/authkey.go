@@ -4,9 +4,12 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"chargeops/internal/apperr"
 )
 
 // Device auth keys (OCPP security profiles 1 and 2) are stored as
@@ -48,4 +51,14 @@ const (
 func ValidAuthKey(key string) bool {
 	n := utf8.RuneCountInString(key)
 	return n >= AuthKeyMin && n <= AuthKeyMax
+}
+
+// checkAuthKeyItem refuses a ChangeConfiguration item that sets the AuthorizationKey (the key
+// name compared as chargers do, without case) to a key of another length than 16-40.
+func checkAuthKeyItem(i int, it KV) error {
+	if !strings.EqualFold(it.Key, "AuthorizationKey") || ValidAuthKey(it.Value) {
+		return nil
+	}
+	return &apperr.Error{Code: apperr.Invalid, Key: "err.auth_key_length",
+		Args: map[string]any{"field": fmt.Sprintf("params.items[%d].value", i), "min": AuthKeyMin, "max": AuthKeyMax}}
 }

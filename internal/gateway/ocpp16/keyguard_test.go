@@ -2,6 +2,7 @@ package ocpp16_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"chargeops/internal/apperr"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
@@ -144,6 +146,92 @@ func TestChargerKeyGuessesBackOff(t *testing.T) {
 			if s, _ := strconv.Atoi(resp.Header.Get("Retry-After")); resp.StatusCode != http.StatusTooManyRequests || s <= int(backoff/time.Second) {
 				t.Fatalf("HTTP %d Retry-After %q, want 429 with more than %v", resp.StatusCode, resp.Header.Get("Retry-After"), backoff)
 			}
+		})
+	})
+}
+
+// L1 (issue 29): any AuthorizationKey length was accepted. A key is set through
+// ChangeConfiguration AuthorizationKey (console, OpenAPI and parameter import all send control
+// type 11): 16-40 characters, else a localised field error and nothing is sent. A key stored
+// before the rule keeps working and its connections are flagged in the protocol log.
+func TestAuthorizationKeyLength(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
+		org := fleettest.Seed(t, d)
+		dev := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-KEYLEN")
+		cp, h, err := startCP(t, wsBase(env), "SN-KEYLEN", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cp.BootNotification("m", "v"); err != nil {
+			t.Fatal(err)
+		}
+		root := env.Root()
+		setKey := func(key string) (apitest.Answer, sendAnswer) {
+			return control(t, root, []int64{dev}, fleet.CtlChangeConfig, map[string]any{"items": []map[string]string{
+				{"key": "HeartbeatInterval", "value": fmt.Sprint(30 + len(key))}, {"key": "authorizationkey", "value": key}}})
+		}
+		for _, c := range []struct{ name, key string }{
+			{"15 characters", strings.Repeat("k", 15)},
+			{"41 characters", strings.Repeat("k", 41)},
+			{"15 characters and a multi-byte one", strings.Repeat("键", 15)},
+		} {
+			for _, l := range []struct{ locale, want string }{
+				{"en-US", "Configuration value: the authorization key must be 16 to 40 characters long"},
+				{"zh-CN", "配置值：授权密钥长度须为 16 至 40 个字符"},
+			} {
+				t.Run(c.name+" is refused in "+l.locale, func(t *testing.T) {
+					root.Locale = l.locale
+					a, _ := setKey(c.key)
+					if a.Code != apperr.Invalid || a.Message != l.want {
+						t.Fatalf("answer %d %q, want %d %q", a.Code, a.Message, apperr.Invalid, l.want)
+					}
+				})
+			}
+		}
+		root.Locale = "en-US"
+		t.Run("a refused key changes nothing and reaches no charger", func(t *testing.T) {
+			for _, g := range h.got {
+				if strings.HasPrefix(g, "ChangeConfiguration") {
+					t.Fatalf("the charger got %s", g)
+				}
+			}
+			if n := countRows(t, d, `SELECT COUNT(*) FROM device WHERE id = ? AND auth_key_hash <> ''`, dev); n != 0 {
+				t.Fatalf("a key was stored")
+			}
+		})
+		for _, key := range []string{strings.Repeat("a", 16), strings.Repeat("b", 40)} {
+			t.Run(fmt.Sprintf("a key of %d characters is set", len(key)), func(t *testing.T) {
+				a, s := setKey(key)
+				apitest.Must(t, a)
+				if v := result(t, root, s.Commands[0].ID); v.Result != fleet.ResultSuccess {
+					t.Fatalf("result %+v", v)
+				}
+				waitFor(t, "the key stored", func() bool {
+					var hash string
+					_ = d.QueryRow(context.Background(), `SELECT auth_key_hash FROM device WHERE id = ?`, dev).Scan(&hash)
+					return env.App.Fleet.CheckAuthKey("SN-KEYLEN", key, hash)
+				})
+			})
+		}
+		t.Run("a short key stored before the rule still connects, flagged in the protocol log", func(t *testing.T) {
+			const old = "short-key-13c"
+			legacy := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-OLDKEY")
+			if _, err := d.Exec(context.Background(), `UPDATE device SET auth_key_hash = ?, security_profile = 1 WHERE id = ?`,
+				env.App.Fleet.HashAuthKey("SN-OLDKEY", old), legacy); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := startCP(t, wsBase(env), "SN-OLDKEY", old); err != nil {
+				t.Fatalf("a stored short key is refused: %v", err)
+			}
+			waitFor(t, "the flagged open row", func() bool {
+				for _, r := range logRows(t, d, "SN-OLDKEY", fleet.LogOpen) {
+					if strings.Contains(r, "key-length-outside-16-40") {
+						return true
+					}
+				}
+				return false
+			})
 		})
 	})
 }
