@@ -156,9 +156,27 @@ func EnvName(name string) string {
 	return "CHARGEOPS_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 }
 
+// DemoRequireDeviceKeys is the demo's choice for --require-device-keys (docs/configuration.md):
+// its simulated chargers have no keys, so keyless chargers are admitted, as under serve. The
+// final default of serve is decided with the security profiles.
+const DemoRequireDeviceKeys = false
+
+// DemoDefault returns the defaults of `chargeops demo`: serve's, with the demo's own choices
+// stated (a flag, the environment or the --config file still override them).
+func DemoDefault() Config {
+	c := Default()
+	c.RequireDeviceKeys = DemoRequireDeviceKeys
+	return c
+}
+
 // Load builds a Config for a sub-command: defaults, --config file, environment, then args.
 func Load(fs *flag.FlagSet, args []string, env func(string) (string, bool)) (Config, error) {
-	cfg := Default()
+	return LoadFrom(Default(), fs, args, env)
+}
+
+// LoadFrom is Load over other defaults (DemoDefault).
+func LoadFrom(def Config, fs *flag.FlagSet, args []string, env func(string) (string, bool)) (Config, error) {
+	cfg := def
 	file := fs.String("config", "", "JSON configuration file")
 	flagVals := map[string]*string{}
 	for _, o := range Options() {
