@@ -50,6 +50,7 @@ type Gateway struct {
 	refused  atomic.Int64
 	// keyBackoff counts attempts refused with 429 during a key back-off (docs/gateway.md, "Key guesses").
 	keyBackoff atomic.Int64
+	keyTurns   keyTurns // one key check per SN at a time (keyguard.go)
 	// meterRefused counts MeterValues refused by the bounds (metervalues.go).
 	meterRefused atomic.Int64
 	meterLog     unreadableLog // one log line per 10 s about refused MeterValues

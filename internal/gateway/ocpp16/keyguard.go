@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -19,6 +20,9 @@ import (
 func (g *Gateway) checkKey(w http.ResponseWriter, r *http.Request, dev *fleet.Device) (ok, weak bool) {
 	ctx := r.Context()
 	sn := dev.SN
+	// One key check of an SN at a time on this node: a burst of concurrent guesses is checked
+	// one by one, so those after the limit find the back-off instead of all reading none.
+	defer g.keyTurns.take(sn)()
 	a := fleet.KeyAttempt{SN: sn, Addr: g.clientIP(r), Backoff: g.opt.KeyBackoff}
 	state, err := g.fleet.KeyBlocked(ctx, a)
 	if err != nil {
@@ -64,3 +68,39 @@ func (g *Gateway) backoff(w http.ResponseWriter, r *http.Request, sn string, wai
 // weakKeyFlag marks, in the protocol log's open row, a connection admitted with a key outside
 // 16-40 characters.
 const weakKeyFlag = "key-length-outside-16-40"
+
+// keyTurns serialises the key checks of each SN on a node (a lock per SN in flight, none kept
+// for SNs without a check running).
+type keyTurns struct {
+	mu sync.Mutex
+	m  map[string]*keyTurn
+}
+
+type keyTurn struct {
+	mu      sync.Mutex
+	waiting int // under keyTurns.mu: checks holding or waiting for mu
+}
+
+// take waits for sn's turn and returns the function that ends it.
+func (k *keyTurns) take(sn string) func() {
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = map[string]*keyTurn{}
+	}
+	t := k.m[sn]
+	if t == nil {
+		t = &keyTurn{}
+		k.m[sn] = t
+	}
+	t.waiting++
+	k.mu.Unlock()
+	t.mu.Lock()
+	return func() {
+		t.mu.Unlock()
+		k.mu.Lock()
+		if t.waiting--; t.waiting == 0 {
+			delete(k.m, sn)
+		}
+		k.mu.Unlock()
+	}
+}

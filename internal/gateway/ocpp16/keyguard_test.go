@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -136,6 +137,27 @@ func TestChargerKeyGuessesBackOff(t *testing.T) {
 			}
 			if n := countRows(t, d, `SELECT COUNT(*) FROM charger_key_failure WHERE subject = 'sn:SN-KEY-A'`); n != 0 {
 				t.Fatalf("the SN's wrong keys stay counted after its right key")
+			}
+		})
+		t.Run("a burst of concurrent guesses for one SN gets no more than the limit checked", func(t *testing.T) {
+			const keyD = "Right-Key-Of-D-0004"
+			keyed(t, env, org, "SN-KEY-D", keyD)
+			var mu sync.Mutex
+			codes := map[int]int{}
+			var wg sync.WaitGroup
+			for i := range 40 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					resp := dialAs(t, base, "SN-KEY-D", "198.51.100.99", "concurrent-guess-"+strconv.Itoa(i))
+					mu.Lock()
+					codes[resp.StatusCode]++
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			if codes[http.StatusUnauthorized] != fleet.KeyFailuresPerSN || codes[http.StatusTooManyRequests] != 40-fleet.KeyFailuresPerSN {
+				t.Fatalf("answers %v, want %d×401 and the rest 429", codes, fleet.KeyFailuresPerSN)
 			}
 		})
 		t.Run("a wrong key after a back-off starts a doubled one", func(t *testing.T) {
