@@ -64,11 +64,16 @@ func (c *conn) boundMeter(raw json.RawMessage) error {
 	return err
 }
 
-// meterBuckets holds one token bucket of sampled values per SN.
+// meterBuckets holds one token bucket of sampled values per SN. A bucket that has refilled to
+// MeterBurst is the same as a new one: such buckets are dropped once a minute, so the map holds
+// only the chargers that sent MeterValues lately.
 type meterBuckets struct {
-	mu sync.Mutex
-	m  map[string]*meterBucket
+	mu     sync.Mutex
+	m      map[string]*meterBucket
+	pruned time.Time
 }
+
+const meterPruneEvery = time.Minute
 
 type meterBucket struct {
 	tokens float64
@@ -82,6 +87,15 @@ func (b *meterBuckets) take(sn string, n int, now time.Time) time.Duration {
 	defer b.mu.Unlock()
 	if b.m == nil {
 		b.m = map[string]*meterBucket{}
+	}
+	if now.Sub(b.pruned) >= meterPruneEvery {
+		b.pruned = now
+		full := time.Duration(MeterBurst / MeterRatePerSecond * float64(time.Second))
+		for sn, k := range b.m {
+			if now.Sub(k.at) >= full {
+				delete(b.m, sn)
+			}
+		}
 	}
 	k, ok := b.m[sn]
 	if !ok {
