@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
+	"chargeops/internal/config"
 	demoseed "chargeops/internal/demo"
 )
 
@@ -42,6 +46,45 @@ func TestDemoSignInsPrinted(t *testing.T) {
 		printDemoSignIns(&out, false, false, "", nil)
 		if !strings.Contains(out.String(), "no longer exists") {
 			t.Fatal(out.String())
+		}
+	})
+}
+
+// L4 (issue 29): the demo's choice on keyless chargers is explicit: its default, serve's, what
+// a flag makes of it, and the line it logs at start.
+func TestDemoRequireDeviceKeysIsExplicit(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"serve by default", nil, false},
+		{"demo by default", nil, config.DemoRequireDeviceKeys},
+		{"demo with the flag", []string{"--require-device-keys"}, true},
+		{"serve with the flag", []string{"--require-device-keys"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := strings.Fields(c.name)[0]
+			cfg, err := load(cmd, c.args, func(fs *flag.FlagSet) { fs.SetOutput(io.Discard) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.RequireDeviceKeys != c.want {
+				t.Fatalf("require-device-keys %v, want %v", cfg.RequireDeviceKeys, c.want)
+			}
+			var out bytes.Buffer
+			logDemoAdmission(slog.New(slog.NewTextHandler(&out, nil)), cfg)
+			want := fmt.Sprintf(`msg="demo charger admission" require_device_keys=%v`, c.want)
+			if !strings.Contains(out.String(), want) {
+				t.Fatalf("logged %q, want %q", out.String(), want)
+			}
+		})
+	}
+	t.Run("the help names both defaults", func(t *testing.T) {
+		var out bytes.Buffer
+		_, _ = load("demo", []string{"--help"}, func(fs *flag.FlagSet) { fs.SetOutput(&out) })
+		if !strings.Contains(out.String(), "default false for serve and for chargeops demo alike") {
+			t.Fatalf("demo --help does not state the defaults:\n%s", out.String())
 		}
 	})
 }

@@ -122,7 +122,11 @@ func load(name string, args []string, extra func(*flag.FlagSet)) (config.Config,
 	if extra != nil {
 		extra(fs)
 	}
-	cfg, err := config.Load(fs, args, os.LookupEnv)
+	def := config.Default()
+	if name == "demo" {
+		def = config.DemoDefault()
+	}
+	cfg, err := config.LoadFrom(def, fs, args, os.LookupEnv)
 	if err != nil {
 		return cfg, err
 	}
@@ -205,6 +209,7 @@ func serve(ctx context.Context, args []string, demo bool) error {
 		}
 	}
 	if demo {
+		logDemoAdmission(slog.Default(), cfg)
 		// The demo sites' chargers come alive: simulated OCPP clients on this node's gateway.
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
 		o, err := demoseed.SimOptions(ctx, a, "ws://127.0.0.1:"+port+"/ocpp")
@@ -228,6 +233,17 @@ func serve(ctx context.Context, args []string, demo bool) error {
 		fmt.Printf("  sign in with your account\n\n")
 	}
 	return a.Serve(ctx, ln)
+}
+
+// logDemoAdmission states at the demo's start whether keyless chargers are admitted
+// (--require-device-keys; the demo's default is config.DemoRequireDeviceKeys).
+func logDemoAdmission(l *slog.Logger, cfg config.Config) {
+	keyless := "admitted by their SN"
+	if cfg.RequireDeviceKeys {
+		keyless = "refused (HTTP 401, no_key)"
+	}
+	l.Info("demo charger admission", "require_device_keys", cfg.RequireDeviceKeys, "keyless_chargers", keyless,
+		"demo_default", config.DemoRequireDeviceKeys)
 }
 
 func consoleURL(addr net.Addr) string {

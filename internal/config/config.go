@@ -68,7 +68,8 @@ type Config struct {
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 
 	// Charger identity (docs/gateway.md, "Admission").
-	RequireDeviceKeys bool `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone"`
+	RequireDeviceKeys bool          `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone; default false for serve and for chargeops demo alike (keyless chargers are admitted by their SN; the demo logs its choice at start)"`
+	OCPPKeyBackoff    time.Duration `name:"ocpp-key-backoff" help:"first back-off after 10 wrong charger keys for one SN or 20 from one address within 15 minutes (HTTP 429 with Retry-After, key not checked); each further wrong key doubles it, up to 16 times"`
 
 	// Object storage (docs/storage.md).
 	Storage     string        `name:"storage" help:"where uploads, firmware and diagnostics files are kept: local (files under the data folder, links signed by chargeops) or s3 (S3-compatible storage: MinIO, AWS S3, Aliyun OSS)"`
@@ -115,6 +116,7 @@ func Default() Config {
 
 		OCPPHeartbeat:    60 * time.Second,
 		OCPPPingInterval: 30 * time.Second,
+		OCPPKeyBackoff:   time.Minute,
 		CommandTimeout:   30 * time.Second,
 		ProtocolLogDays:  30,
 		MessageDays:      180,
@@ -154,9 +156,27 @@ func EnvName(name string) string {
 	return "CHARGEOPS_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 }
 
+// DemoRequireDeviceKeys is the demo's choice for --require-device-keys (docs/configuration.md):
+// its simulated chargers have no keys, so keyless chargers are admitted, as under serve. The
+// final default of serve is decided with the security profiles.
+const DemoRequireDeviceKeys = false
+
+// DemoDefault returns the defaults of `chargeops demo`: serve's, with the demo's own choices
+// stated (a flag, the environment or the --config file still override them).
+func DemoDefault() Config {
+	c := Default()
+	c.RequireDeviceKeys = DemoRequireDeviceKeys
+	return c
+}
+
 // Load builds a Config for a sub-command: defaults, --config file, environment, then args.
 func Load(fs *flag.FlagSet, args []string, env func(string) (string, bool)) (Config, error) {
-	cfg := Default()
+	return LoadFrom(Default(), fs, args, env)
+}
+
+// LoadFrom is Load over other defaults (DemoDefault).
+func LoadFrom(def Config, fs *flag.FlagSet, args []string, env func(string) (string, bool)) (Config, error) {
+	cfg := def
 	file := fs.String("config", "", "JSON configuration file")
 	flagVals := map[string]*string{}
 	for _, o := range Options() {
@@ -232,6 +252,9 @@ func (c Config) Validate() error {
 	}
 	if c.ActionLogDays < 0 || c.ErrorLogDays < 0 || c.OpenAPILogDays < 0 {
 		return fmt.Errorf("action-log-retention-days, error-log-retention-days and openapi-log-retention-days must not be negative")
+	}
+	if c.OCPPKeyBackoff < time.Second {
+		return fmt.Errorf("ocpp-key-backoff must be at least 1s, not %s", c.OCPPKeyBackoff)
 	}
 	if c.OpenAPIRate < 1 {
 		return fmt.Errorf("openapi-rate-per-minute must be at least 1")

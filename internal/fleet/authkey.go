@@ -4,8 +4,12 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"chargeops/internal/apperr"
 )
 
 // Device auth keys (OCPP security profiles 1 and 2) are stored as
@@ -33,4 +37,28 @@ func (s *Service) CheckAuthKey(sn, key, stored string) bool {
 		return false
 	}
 	return hmac.Equal([]byte(s.HashAuthKey(sn, key)), []byte(stored))
+}
+
+// Charger keys are 16 to 40 characters (the OCPP security whitepaper; docs/gateway.md, "Key
+// guesses"). A key is set through ChangeConfiguration AuthorizationKey (control type 11, from
+// the console, the OpenAPI or a parameter import), which refuses any other length.
+const (
+	AuthKeyMin = 16
+	AuthKeyMax = 40
+)
+
+// ValidAuthKey reports whether key has an allowed length.
+func ValidAuthKey(key string) bool {
+	n := utf8.RuneCountInString(key)
+	return n >= AuthKeyMin && n <= AuthKeyMax
+}
+
+// checkAuthKeyItem refuses a ChangeConfiguration item that sets the AuthorizationKey (the key
+// name compared as chargers do, without case) to a key of another length than 16-40.
+func checkAuthKeyItem(i int, it KV) error {
+	if !strings.EqualFold(it.Key, "AuthorizationKey") || ValidAuthKey(it.Value) {
+		return nil
+	}
+	return &apperr.Error{Code: apperr.Invalid, Key: "err.auth_key_length",
+		Args: map[string]any{"field": fmt.Sprintf("params.items[%d].value", i), "min": AuthKeyMin, "max": AuthKeyMax}}
 }

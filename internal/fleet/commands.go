@@ -234,9 +234,12 @@ func validateParams(ct int, p *Params) error {
 		if len(p.Items) == 0 {
 			return apperr.InvalidField("params.items", "err.required")
 		}
-		for _, it := range p.Items {
+		for i, it := range p.Items {
 			if it.Key == "" || len(it.Key) > 50 || len(it.Value) > 500 {
 				return apperr.InvalidField("params.items", "err.invalid")
+			}
+			if err := checkAuthKeyItem(i, it); err != nil {
+				return err
 			}
 		}
 	case CtlVPNStart, CtlVPNStop:

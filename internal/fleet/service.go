@@ -40,6 +40,7 @@ type Service struct {
 	Hub      *Hub
 	secret   []byte
 	admit    *admissionLimiter
+	keyPurge atomic.Int64 // last purge of charger_key_failure (keybackoff.go), ms
 	hot      hotDevices
 	sessions openSessions
 	tokens   tokenAuthority

@@ -65,6 +65,8 @@ var (
 	mAccepted    = newFleetMetric("chargeops_ocpp_accepted_total", "OCPP connections admitted by this node.", prometheus.CounterValue)
 	mRefused     = newFleetMetric("chargeops_ocpp_refused_total", "OCPP connections refused by this node (blacklisted, unknown, disabled, wrong key).", prometheus.CounterValue)
 	mUnreadable  = newFleetMetric("chargeops_ocpp_unreadable_frames_total", "OCPP frames this node could not handle (not JSON, not an OCPP-J frame, a numeric or over-long message id; docs/ocpp16.md).", prometheus.CounterValue)
+	mKeyBackoff  = newFleetMetric("chargeops_ocpp_key_backoff_refused_total", "OCPP connections refused with HTTP 429 while their SN or address was in a wrong-key back-off (docs/gateway.md, \"Key guesses\").", prometheus.CounterValue)
+	mMeterLimit  = newFleetMetric("chargeops_ocpp_meter_values_refused_total", "MeterValues refused with a CALLERROR: more sampled values than one message may carry, or over the charger's rate (docs/ocpp16.md, \"MeterValues bounds\").", prometheus.CounterValue)
 	mLogRows     = newFleetMetric("chargeops_protocol_log_rows_written_total", "Protocol-log rows committed to the database by this node.", prometheus.CounterValue)
 	mUnits       = newFleetMetric("chargeops_ingest_units_total", "Units (one charger message's writes) committed by the ingest pipeline.", prometheus.CounterValue)
 	mBatches     = newFleetMetric("chargeops_ingest_batches_total", "Batch transactions committed by the ingest pipeline.", prometheus.CounterValue)
@@ -96,7 +98,7 @@ func registerFleetMetrics(reg prometheus.Registerer, d Deps) {
 func (c *fleetCollector) metrics() []fleetMetric {
 	m := []fleetMetric{mConnections, mLogRows, mUnits, mBatches, mBlocked, mFailures, mCommitSecs, mMaxBatch, mQueue, mQueueCap}
 	if c.gateway != nil {
-		m = append(m, mSockets, mAccepted, mRefused, mUnreadable)
+		m = append(m, mSockets, mAccepted, mRefused, mUnreadable, mKeyBackoff, mMeterLimit)
 	}
 	return m
 }
@@ -128,5 +130,7 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 		emit(mAccepted, float64(gs.Accepted))
 		emit(mRefused, float64(gs.Refused))
 		emit(mUnreadable, float64(gs.Unreadable))
+		emit(mKeyBackoff, float64(gs.KeyBackoff))
+		emit(mMeterLimit, float64(gs.MeterRefused))
 	}
 }

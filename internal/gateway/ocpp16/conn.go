@@ -51,6 +51,7 @@ type conn struct {
 	id       string     // fleet.NewConnID: admission-ordered
 	base     string
 	addr     string
+	weakKey  bool // admitted with a key outside 16-40 characters (set before the rule)
 	writeMu  sync.Mutex
 	callMu   chan struct{}
 	pendMu   sync.Mutex
@@ -105,11 +106,15 @@ func (c *conn) run() {
 		c.g.active.Add(-1)
 		close(c.finished)
 	}()
-	f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: "open " + c.addr + " " + SubProtocol})
+	open := "open " + c.addr + " " + SubProtocol
+	if c.weakKey {
+		open += " " + weakKeyFlag
+	}
+	f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: open})
 	if !c.admit() {
 		return
 	}
-	c.ws.SetReadLimit(1 << 20)
+	c.ws.SetReadLimit(MaxFrameBytes)
 	_ = c.ws.SetReadDeadline(c.readDeadline())
 	c.ws.SetPongHandler(func(string) error {
 		c.seen()

@@ -17,6 +17,12 @@ import (
 // maxIDLength is the longest message id OCPP-J allows.
 const maxIDLength = 36
 
+// MaxFrameBytes is the largest WebSocket message read from a charger (docs/ocpp16.md,
+// "Framing"): a longer one closes the socket with 1009 (message too big) before it is read
+// whole. It leaves room for the largest legitimate frame (a MeterValues of MaxSampledValues
+// signed values, a long GetConfiguration answer).
+const MaxFrameBytes = 1 << 20
+
 // frame is one readable OCPP-J message.
 type frame struct {
 	typ     int
@@ -156,6 +162,7 @@ func isObject(raw json.RawMessage) bool {
 // unreadableLog writes at most one log line per interval about unreadable frames, with the
 // number left out since the last one.
 type unreadableLog struct {
+	msg     string // the log message; empty: "ocpp frame unreadable"
 	mu      sync.Mutex
 	last    time.Time
 	dropped int
@@ -177,5 +184,9 @@ func (l *unreadableLog) note(sn, reason string, data []byte) {
 	if len(sample) > 200 {
 		sample = sample[:200]
 	}
-	slog.Warn("ocpp frame unreadable", "sn", sn, "reason", reason, "frame", string(sample), "unlogged_since_last", dropped)
+	msg := l.msg
+	if msg == "" {
+		msg = "ocpp frame unreadable"
+	}
+	slog.Warn(msg, "sn", sn, "reason", reason, "frame", string(sample), "unlogged_since_last", dropped)
 }

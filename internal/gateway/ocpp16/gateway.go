@@ -36,6 +36,7 @@ type Options struct {
 	TrustProxy   bool             // client address and TLS from X-Forwarded-For / -Proto
 	PublicURL    string           // base of firmware/diagnostics URLs (empty: from the request)
 	LocalLists   fleet.LocalLists // builds local authorization lists (internal/token); nil: control types 19, 20 fail
+	KeyBackoff   time.Duration    // first back-off after too many wrong keys (fleet.KeyFailed); default 1 min
 }
 
 // Gateway accepts OCPP 1.6J connections.
@@ -47,6 +48,13 @@ type Gateway struct {
 	active   atomic.Int64
 	accepted atomic.Int64
 	refused  atomic.Int64
+	// keyBackoff counts attempts refused with 429 during a key back-off (docs/gateway.md, "Key guesses").
+	keyBackoff atomic.Int64
+	keyTurns   keyTurns // one key check per SN at a time (keyguard.go)
+	// meterRefused counts MeterValues refused by the bounds (metervalues.go).
+	meterRefused atomic.Int64
+	meterLog     unreadableLog // one log line per 10 s about refused MeterValues
+	meterBuckets meterBuckets  // sampled values per charger and second (metervalues.go)
 	// unreadable counts frames that could not be handled (docs/ocpp16.md, "Framing").
 	unreadable    atomic.Int64
 	unreadableLog unreadableLog
@@ -62,7 +70,10 @@ func New(f *fleet.Service, opt Options) *Gateway {
 	if opt.WriteTimeout <= 0 {
 		opt.WriteTimeout = 10 * time.Second
 	}
-	g := &Gateway{fleet: f, opt: opt, stop: make(chan struct{})}
+	if opt.KeyBackoff <= 0 {
+		opt.KeyBackoff = time.Minute
+	}
+	g := &Gateway{fleet: f, opt: opt, stop: make(chan struct{}), meterLog: unreadableLog{msg: "ocpp MeterValues refused"}}
 	g.upgrader = websocket.Upgrader{
 		Subprotocols:     []string{SubProtocol},
 		HandshakeTimeout: 10 * time.Second,
@@ -92,11 +103,16 @@ type Stats struct {
 	Refused  int64 `json:"refused"`
 	// Unreadable frames: not JSON, not an OCPP-J frame, a numeric or over-long message id.
 	Unreadable int64 `json:"unreadable"`
+	// KeyBackoff: attempts refused (HTTP 429) while their SN or address was in a key back-off.
+	KeyBackoff int64 `json:"keyBackoff"`
+	// MeterRefused: MeterValues answered with a CALLERROR by the bounds (docs/ocpp16.md, "MeterValues bounds").
+	MeterRefused int64 `json:"meterRefused"`
 }
 
 // Stats returns the counters.
 func (g *Gateway) Stats() Stats {
-	return Stats{Active: g.active.Load(), Accepted: g.accepted.Load(), Refused: g.refused.Load(), Unreadable: g.unreadable.Load()}
+	return Stats{Active: g.active.Load(), Accepted: g.accepted.Load(), Refused: g.refused.Load(), Unreadable: g.unreadable.Load(),
+		KeyBackoff: g.keyBackoff.Load(), MeterRefused: g.meterRefused.Load()}
 }
 
 // Close ends every connection (shutdown).
@@ -178,6 +194,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.refuse(w, r, sn, fleet.RefuseBlacklisted, http.StatusUnauthorized)
 		return
 	}
+	var weakKey bool // a key outside 16-40 characters, set before the rule (flagged in the protocol log)
 	dev, err := g.fleet.DeviceBySN(ctx, sn)
 	if err != nil {
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
@@ -196,9 +213,8 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if required > 0 {
-			user, pass, ok := r.BasicAuth()
-			if !ok || user != sn || !g.fleet.CheckAuthKey(sn, pass, dev.AuthKeyHash) {
-				g.refuse(w, r, sn, fleet.RefuseWrongKey, http.StatusUnauthorized)
+			var ok bool
+			if ok, weakKey = g.checkKey(w, r, dev); !ok {
 				return
 			}
 			profile := 1
@@ -215,7 +231,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader answered the error
 	}
-	c := &conn{g: g, ws: ws, sn: sn, dev: dev, id: connID, base: g.baseURL(r), addr: g.clientIP(r),
+	c := &conn{g: g, ws: ws, sn: sn, dev: dev, id: connID, base: g.baseURL(r), addr: g.clientIP(r), weakKey: weakKey,
 		closed: make(chan struct{}), finished: make(chan struct{}), pending: map[string]chan callResult{}}
 	c.live.Store(dev)
 	g.accepted.Add(1)

@@ -75,6 +75,9 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		}
 		return core.NewStatusNotificationConfirmation(), nil
 	case core.MeterValuesFeatureName:
+		if err := c.boundMeter(raw); err != nil {
+			return nil, err
+		}
 		var req core.MeterValuesRequest
 		if err := decode(raw, &req); err != nil {
 			return nil, err
