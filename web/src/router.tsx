@@ -17,7 +17,7 @@ import { lazyPage, type LazyPage } from './components/lazyPage';
 import { Guarded, GuestOnly, PublicPage, RequireSession, RootRedirect } from './components/guards';
 import RouteError from './components/RouteError';
 import PageLoading from './components/PageLoading';
-import { HOME_PATH } from './access';
+import { HOME_PATH, type KeyRequirement } from './access';
 
 /** A route loader that loads a page's chunk and starts its data; a failure shows when the page renders. */
 const preload =
@@ -54,7 +54,7 @@ function pageOf(loader: NonNullable<RouteDef['page']>) {
   return p;
 }
 
-function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: string[]): RouteObject[] {
+function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: KeyRequirement[]): RouteObject[] {
   return defs.map((def) => {
     const pattern = joinPath(parentPath, def.path);
     const keys = [...parentKeys, ...(def.keys ?? [])];

@@ -1,12 +1,13 @@
 /** Path → route lookups over the route table, without rendering anything. */
 import { matchRoutes, type RouteObject } from 'react-router';
 import { MANAGE_BASE, manageRoutes, type RouteDef } from '../routes';
+import type { KeyRequirement } from '../access';
 
 export interface RouteInfo {
   /** Absolute path pattern, e.g. /manage/site/update/:id */
   pattern: string;
   name?: string;
-  keys: string[];
+  keys: KeyRequirement[];
   home: boolean;
   noLoading: boolean;
 }
@@ -22,7 +23,7 @@ export function walkRoutes(
   defs: RouteDef[],
   visit: (def: RouteDef, info: RouteInfo) => void,
   parentPath = MANAGE_BASE,
-  parentKeys: string[] = [],
+  parentKeys: KeyRequirement[] = [],
 ): void {
   for (const def of defs) {
     const pattern = joinPath(parentPath, def.path);
@@ -32,7 +33,7 @@ export function walkRoutes(
   }
 }
 
-function toMatchObjects(defs: RouteDef[], parentPath: string, parentKeys: string[]): RouteObject[] {
+function toMatchObjects(defs: RouteDef[], parentPath: string, parentKeys: KeyRequirement[]): RouteObject[] {
   return defs.map((def) => {
     const pattern = joinPath(parentPath, def.path);
     const keys = [...parentKeys, ...(def.keys ?? [])];
@@ -60,6 +61,6 @@ export function routeInfoFor(pathname: string): RouteInfo | null {
 }
 
 /** Effective keys of a path; null when no /manage route matches. */
-export function routeKeysFor(pathname: string): string[] | null {
+export function routeKeysFor(pathname: string): KeyRequirement[] | null {
   return routeInfoFor(pathname)?.keys ?? null;
 }

@@ -4,6 +4,7 @@
  * status badges with counts, add/import/export, enable/disable, maintenance and delete. Status
  * is live (push stream; 30 s polling while it is down); selected rows get a batch operation.
  */
+import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
 import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -84,7 +85,7 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
       dataIndex: 'sn',
       key: 'sn',
       fixed: 'left',
-      render: (v: string, r) => (can('auth_device_detail') ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
+      render: (v: string, r) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
     },
     { title: t('device.name'), dataIndex: 'name', key: 'name' },
     { title: t('device.status'), dataIndex: 'status', key: 'status', render: (v: number) => <DeviceStatus status={v} /> },

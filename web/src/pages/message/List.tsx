@@ -4,6 +4,7 @@
  * filters (in the URL). Mark read and process one row or the selected rows; mark all read.
  * The list refetches when the unread count rises (components/MessageBell.tsx).
  */
+import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
 import { Button, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -66,7 +67,7 @@ export default function MessageList() {
       key: 'sn',
       render: (v: string, r) => (
         <Space direction="vertical" size={0}>
-          {can('auth_device_detail') && r.deviceId ? (
+          {can(DEVICE_READ_KEYS) && r.deviceId ? (
             <Link to={`/manage/device/detail/${r.deviceId}`} data-testid="message-device" translate="no">
               {v}
             </Link>
