@@ -34,6 +34,8 @@ export interface RouteDef {
   home?: boolean;
   /** No page-loading indicator while its chunk loads (noauth, welcome). */
   noLoading?: boolean;
+  /** The page shows its trail (its ancestors' names and its own) above it (components/RouteBreadcrumb.tsx). */
+  breadcrumb?: boolean;
   children?: RouteDef[];
 }
 
@@ -272,7 +274,7 @@ export const manageRoutes: RouteDef[] = [
           { path: 'logDetail/:id/:appId', name: 'menu.openapi.logDetail', hideInMenu: true, page: () => import('./pages/system/openapi/LogDetail') },
         ],
       },
-      { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', page: () => import('./pages/system/blacklist') },
+      { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', breadcrumb: true, page: () => import('./pages/system/blacklist') },
     ],
   },
 ];
