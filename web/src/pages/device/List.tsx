@@ -34,6 +34,7 @@ import { formatTime } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import { deferred } from '../../components/deferred';
+import SelectionButton from '../../components/SelectionButton';
 
 // the import and batch dialogs are fetched when first opened: not part of the list's first load
 const ImportModal = deferred<{ open: boolean; onClose(): void }>(() => import('./ImportModal'), () => null);
@@ -264,9 +265,9 @@ export default function DeviceList() {
               {t('device.export')}
             </Button>
             {can('auth_device_edit') && (
-              <Button disabled={selected.length === 0} onClick={() => { setBatch(true); setBatched(true); }} data-testid="device-batch">
+              <SelectionButton count={selected.length} onClick={() => { setBatch(true); setBatched(true); }} data-testid="device-batch">
                 {t('batch.button', { count: selected.length })}
-              </Button>
+              </SelectionButton>
             )}
           </>
         }

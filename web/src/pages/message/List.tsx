@@ -20,6 +20,7 @@ import { EVENT_KINDS } from '../../services/fleet';
 import { listMessages, MESSAGE_LIST_KEY, processMessages, readMessages, type Message } from '../../services/message';
 import { FLAG_FILTERS, MESSAGE_FILTER_SPEC, messageQuery } from '../../utils/message';
 import { formatTime } from '../../utils/time';
+import SelectionButton from '../../components/SelectionButton';
 
 /** A yes/no state as a tag: `on` coloured, else plain (i18n `message.<name>.<0|1>`). */
 function StateTag({ name, on, color }: { name: (typeof FLAG_FILTERS)[number]; on: boolean; color: string }) {
@@ -143,12 +144,12 @@ export default function MessageList() {
       rowSelection={{ selectedRowKeys: ids, onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true }}
       toolbar={
         <>
-          <Button disabled={ids.length === 0} onClick={() => markRead(ids)} data-testid="message-read-selected">
+          <SelectionButton count={ids.length} onClick={() => markRead(ids)} data-testid="message-read-selected">
             {t('message.markReadSelected', { count: ids.length })}
-          </Button>
-          <Button disabled={ids.length === 0} onClick={() => process(ids)} data-testid="message-process-selected">
+          </SelectionButton>
+          <SelectionButton count={ids.length} onClick={() => process(ids)} data-testid="message-process-selected">
             {t('message.processSelected', { count: ids.length })}
-          </Button>
+          </SelectionButton>
           <Button
             onClick={() => confirm(() => readMessages([]), { title: t('message.readAllConfirm'), invalidate: [MESSAGE_LIST_KEY], onDone: refreshUnread })}
             data-testid="message-read-all"
