@@ -19,7 +19,6 @@ export default function SelectionButton({ count, onClick, ...rest }: SelectionBu
   return (
     <Button
       {...rest}
-      aria-disabled={count === 0 || undefined}
       onClick={() => {
         if (count === 0) void message.warning(t('com_select_first'));
         else onClick();
