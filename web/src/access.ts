@@ -104,7 +104,8 @@ export function afterLoginTarget(
 
 /**
  * Guard of one /manage route: null when allowed, else where to go:
- * the home page without permission goes to /manage/welcome, any other route to /manage/noauth.
+ * the home page without permission goes to /manage/welcome, any other route to /manage/noauth
+ * (which the route guard shows in place, at the refused page's address: components/guards.tsx).
  */
 export function guardRedirect(subject: Subject | null, keys: readonly KeyRequirement[], isHome = false): string | null {
   if (!subject) return LOGIN_PATH;
