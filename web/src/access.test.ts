@@ -21,13 +21,13 @@ const root: Subject = { root: true, auth: new Set() };
 describe('route table', () => {
   it('names only keys of the shared catalogue (api/permissions.json)', () => {
     const unknown: string[] = [];
-    walkRoutes(manageRoutes, (def) => (def.keys ?? []).forEach((k) => !permissionKeys.has(k) && unknown.push(k)));
+    walkRoutes(manageRoutes, (def) => (def.keys ?? []).flat().forEach((k) => !permissionKeys.has(k) && unknown.push(k)));
     expect(unknown).toEqual([]);
   });
 
   it('covers every key of spec §6 that guards a screen', () => {
     const used = new Set<string>();
-    walkRoutes(manageRoutes, (_, info) => info.keys.forEach((k) => used.add(k)));
+    walkRoutes(manageRoutes, (_, info) => info.keys.flat().forEach((k) => used.add(k)));
     for (const k of ['auth_home', 'auth_my', 'auth_site_detail', 'auth_device_add', 'auth_role_authData', 'auth_dict_group',
       'auth_deviceModel_alias', 'auth_logs_error', 'auth_customer_detail', 'auth_user_authData', 'auth_docs_category_manage',
       'auth_message_setting', 'auth_application_edit', 'auth_openapi_app', 'auth_attach_tree', 'auth_system_dashboard',
@@ -41,8 +41,8 @@ describe('route table', () => {
     expect(routeKeysFor('/manage/system/dashboard')).toEqual(['auth_system', 'auth_system_dashboard']);
     expect(routeKeysFor('/manage/system/menu')).toEqual(['auth_system', 'auth_menu']);
     expect(routeKeysFor('/manage/system/logs/action/login')).toEqual(['auth_system', 'auth_logs', 'auth_logs_action']);
-    expect(routeKeysFor('/manage/device/all/detail/5/config')).toEqual(['auth_device', 'auth_device_detail']);
-    expect(routeKeysFor('/manage/device/detail/5')).toEqual(['auth_device', 'auth_device_detail']);
+    expect(routeKeysFor('/manage/device/all/detail/5/config')).toEqual(['auth_device', ['auth_device_detail', 'auth_device_info']]);
+    expect(routeKeysFor('/manage/device/detail/5')).toEqual(['auth_device', ['auth_device_detail', 'auth_device_info']]);
     expect(routeKeysFor('/manage/system/device-model')).toEqual(['auth_system', 'auth_deviceModel']);
     expect(routeKeysFor('/manage/system/device-model-alias')).toEqual(['auth_system', 'auth_deviceModel', 'auth_deviceModel_alias']);
     expect(routeKeysFor('/manage/welcome')).toEqual([]);

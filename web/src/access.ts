@@ -16,6 +16,20 @@ export const permissions: readonly PermissionDef[] = catalogue.permissions;
 export const permissionKeys: ReadonlySet<string> = new Set(permissions.map((p) => p.key));
 /** A key of the catalogue (checked by a test for every key the route table names). */
 export type PermissionKey = string;
+/**
+ * One requirement of a route: a key, or a group of keys of which any one is enough (a page the
+ * server's interfaces open to several keys, docs/decisions.md#route-keys).
+ */
+export type KeyRequirement = string | readonly string[];
+
+/**
+ * Pages the server opens to any one of several keys (docs/decisions.md#route-keys): the route,
+ * its links and the server's interfaces name the same group.
+ */
+/** system/user/auth/:id, "Customers and sites" of a user (POST /api/auth/sys/user/assign). */
+export const USER_ASSIGN_KEYS = ['auth_user_authData', 'auth_user_customerStationList'] as const;
+/** The device page, read (GET /api/auth/sys/dev/basic/detail and the device's reads). */
+export const DEVICE_READ_KEYS = ['auth_device_detail', 'auth_device_info'] as const;
 
 export const HOME_PATH = '/manage/home';
 export const WELCOME_PATH = '/manage/welcome';
@@ -36,11 +50,11 @@ export function subjectOf(
   return { root: !!session.user?.root, auth: new Set(session.role?.auth ?? []) };
 }
 
-/** Root bypasses every check; others must hold every key. */
-export function holdsAll(subject: Subject | null, keys: readonly string[] | undefined): boolean {
+/** Root bypasses every check; others must hold every key (of a group of keys, any one). */
+export function holdsAll(subject: Subject | null, keys: readonly KeyRequirement[] | undefined): boolean {
   if (!subject) return false;
   if (subject.root) return true;
-  return (keys ?? []).every((k) => subject.auth.has(k));
+  return (keys ?? []).every((k) => (typeof k === 'string' ? subject.auth.has(k) : k.some((one) => subject.auth.has(one))));
 }
 
 export type DirectiveMode = 'any' | 'all' | 'none';
@@ -79,7 +93,7 @@ function pathnameOf(path: string): string {
 export function afterLoginTarget(
   path: string | null | undefined,
   subject: Subject | null,
-  keysOf: (pathname: string) => readonly string[] | null,
+  keysOf: (pathname: string) => readonly KeyRequirement[] | null,
 ): string {
   const p = pathnameOf(path || '/');
   if (p === '' || p === '/' || p === LOGIN_PATH) return landingPath(subject);
@@ -90,9 +104,10 @@ export function afterLoginTarget(
 
 /**
  * Guard of one /manage route: null when allowed, else where to go:
- * the home page without permission goes to /manage/welcome, any other route to /manage/noauth.
+ * the home page without permission goes to /manage/welcome, any other route to /manage/noauth
+ * (which the route guard shows in place, at the refused page's address: components/guards.tsx).
  */
-export function guardRedirect(subject: Subject | null, keys: readonly string[], isHome = false): string | null {
+export function guardRedirect(subject: Subject | null, keys: readonly KeyRequirement[], isHome = false): string | null {
   if (!subject) return LOGIN_PATH;
   if (holdsAll(subject, keys)) return null;
   return isHome ? WELCOME_PATH : NOAUTH_PATH;

@@ -90,14 +90,19 @@ describe('app routing', () => {
     expect(router.state.location.pathname).toBe('/manage/site/list');
   });
 
-  it('a route without permission goes to /manage/noauth; the home page to welcome', async () => {
+  it('a route without permission answers No access at its own address (kept in the history tabs); the home page goes to welcome', async () => {
     api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_site']) });
     const router = renderAt('/manage/site/add');
     expect(await screen.findByTestId('page-noauth')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/manage/noauth');
+    expect(router.state.location.pathname).toBe('/manage/site/add');
+    // the refused page has its own history tab, named after the page, not "No access"
+    const tabs = screen.getByTestId('history-tabs');
+    await waitFor(() => expect(tabs.textContent).toContain('Add site'));
     await act(() => router.navigate('/manage/home'));
     expect(await screen.findByTestId('page-welcome')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/manage/welcome');
+    // still there after moving on
+    expect(screen.getByTestId('history-tabs').textContent).toContain('Add site');
   });
 
   it('root passes every guard', async () => {

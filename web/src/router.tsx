@@ -12,12 +12,12 @@
 import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { MANAGE_BASE, manageRoutes, publicPages, TOP_PATHS, type RouteDef } from './routes';
-import { joinPath, type RouteInfo } from './utils/routeMatch';
+import { infoOf, joinPath } from './utils/routeMatch';
 import { lazyPage, type LazyPage } from './components/lazyPage';
 import { Guarded, GuestOnly, PublicPage, RequireSession, RootRedirect } from './components/guards';
 import RouteError from './components/RouteError';
 import PageLoading from './components/PageLoading';
-import { HOME_PATH } from './access';
+import { HOME_PATH, type KeyRequirement } from './access';
 
 /** A route loader that loads a page's chunk and starts its data; a failure shows when the page renders. */
 const preload =
@@ -54,11 +54,11 @@ function pageOf(loader: NonNullable<RouteDef['page']>) {
   return p;
 }
 
-function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: string[]): RouteObject[] {
+function toRouteObjects(defs: RouteDef[], parentPath: string, parentKeys: KeyRequirement[]): RouteObject[] {
   return defs.map((def) => {
     const pattern = joinPath(parentPath, def.path);
     const keys = [...parentKeys, ...(def.keys ?? [])];
-    const info: RouteInfo = { pattern, name: def.name, keys, home: !!def.home, noLoading: !!def.noLoading };
+    const info = infoOf(def, pattern, keys);
     const children: RouteObject[] = [];
     if (def.redirect) children.push({ index: true, handle: info, element: <Navigate to={def.redirect} replace /> });
     if (def.children) children.push(...toRouteObjects(def.children, pattern, keys));

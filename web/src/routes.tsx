@@ -7,7 +7,7 @@
  * A route's effective keys are its ancestors' keys plus its own; all of them must be held.
  */
 import type { PageModule } from './components/lazyPage';
-import type { PermissionKey } from './access';
+import { DEVICE_READ_KEYS, USER_ASSIGN_KEYS, type KeyRequirement } from './access';
 
 export type PageLoader = () => Promise<PageModule>;
 
@@ -16,8 +16,8 @@ export interface RouteDef {
   path: string;
   /** i18n key of the title (menu, tabs, breadcrumb). */
   name?: string;
-  /** Permission keys this route adds to its ancestors'. */
-  keys?: PermissionKey[];
+  /** Permission keys this route adds to its ancestors' (a group of keys: any one of them). */
+  keys?: KeyRequirement[];
   /** Absolute path the route's index redirects to. */
   redirect?: string;
   page?: PageLoader;
@@ -34,6 +34,8 @@ export interface RouteDef {
   home?: boolean;
   /** No page-loading indicator while its chunk loads (noauth, welcome). */
   noLoading?: boolean;
+  /** The page shows its trail (its ancestors' names and its own) above it (components/RouteBreadcrumb.tsx). */
+  breadcrumb?: boolean;
   children?: RouteDef[];
 }
 
@@ -77,7 +79,8 @@ export const manageRoutes: RouteDef[] = [
       {
         path: ':listtype?/detail/:id/:type?',
         name: 'menu.device.detail',
-        keys: ['auth_device_detail'],
+        // the device page, read: detail or information (the server's device reads take either)
+        keys: [DEVICE_READ_KEYS],
         hideInMenu: true,
         page: () => import('./pages/device/Detail'),
       },
@@ -234,7 +237,7 @@ export const manageRoutes: RouteDef[] = [
           { path: 'list', name: 'menu.user.list', keys: ['auth_user_list'], hideInMenu: true, page: () => import('./pages/system/user/List') },
           { path: 'add', name: 'menu.user.add', keys: ['auth_user_add'], hideInMenu: true, page: userForm },
           { path: 'update/:id', name: 'menu.user.update', keys: ['auth_user_edit'], hideInMenu: true, page: userForm },
-          { path: 'auth/:id', name: 'menu.user.auth', keys: ['auth_user_authData'], hideInMenu: true, page: () => import('./pages/system/user/Auth') },
+          { path: 'auth/:id', name: 'menu.user.auth', keys: [USER_ASSIGN_KEYS], hideInMenu: true, page: () => import('./pages/system/user/Auth') },
           { path: 'detail/:id', name: 'menu.user.detail', keys: ['auth_user_detail'], hideInMenu: true, page: () => import('./pages/system/user/Detail') },
         ],
       },
@@ -271,7 +274,7 @@ export const manageRoutes: RouteDef[] = [
           { path: 'logDetail/:id/:appId', name: 'menu.openapi.logDetail', hideInMenu: true, page: () => import('./pages/system/openapi/LogDetail') },
         ],
       },
-      { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', page: () => import('./pages/system/blacklist') },
+      { path: 'list', name: 'menu.blacklist', keys: ['auth_black_device'], icon: 'blacklist', breadcrumb: true, page: () => import('./pages/system/blacklist') },
     ],
   },
 ];

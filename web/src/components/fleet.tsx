@@ -1,4 +1,5 @@
 /** Display pieces of the live-fleet screens: command results, event tables, level tags. */
+import { DEVICE_READ_KEYS } from '../access';
 import { Badge, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
@@ -144,7 +145,7 @@ export function EventTable({ deviceId, siteId, kinds, status, level, start, end,
             title: t('device.sn'),
             dataIndex: 'sn',
             key: 'sn',
-            render: (v: string, r: DeviceEvent) => (can('auth_device_detail') ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
+            render: (v: string, r: DeviceEvent) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
           },
           { title: t('device.name'), dataIndex: 'deviceName', key: 'deviceName' },
         ]),

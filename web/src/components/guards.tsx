@@ -1,17 +1,30 @@
 /** Route guards (spec §2); the decisions are the pure functions of access.ts. */
-import { Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { afterLoginTarget, guardRedirect, landingPath, LOGIN_PATH } from '../access';
+import { afterLoginTarget, guardRedirect, landingPath, LOGIN_PATH, NOAUTH_PATH } from '../access';
 import { useSession } from '../models/session';
 import { routeKeysFor, type RouteInfo } from '../utils/routeMatch';
 import PageLoading from './PageLoading';
 
 type Page = ComponentType;
 
-/** A /manage page: its keys must all be held (root bypasses). */
+const NoAuthPage = lazy(() => import('../pages/exception/NoAuth'));
+
+/**
+ * A /manage page: its keys must all be held (root bypasses). A refused page answers "No access"
+ * where it is, at its own address, so it keeps its place in the history tabs like any visited
+ * page (docs/decisions.md#refused-pages); the home page still goes to welcome.
+ */
 export function Guarded({ info, page: PageComponent }: { info: RouteInfo; page: Page }) {
   const { subject } = useSession();
   const to = guardRedirect(subject, info.keys, info.home);
+  if (to === NOAUTH_PATH) {
+    return (
+      <Suspense fallback={null}>
+        <NoAuthPage />
+      </Suspense>
+    );
+  }
   if (to) return <Navigate to={to} replace />;
   return (
     <Suspense fallback={info.noLoading ? null : <PageLoading />}>

@@ -10,7 +10,8 @@ import type { UploadKind } from '../utils/uploadRules';
 
 let seq = 0;
 
-export function useUpload(kind: UploadKind) {
+/** `requiredName`: every file must have exactly this name (utils/uploadRules.ts, checkUpload). */
+export function useUpload(kind: UploadKind, requiredName?: string) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [progress, setProgress] = useState<Record<string, number>>({});
@@ -27,7 +28,7 @@ export function useUpload(kind: UploadKind) {
         });
       set(0);
       try {
-        return await uploadObject(file, kind, { onProgress: set });
+        return await uploadObject(file, kind, { onProgress: set, requiredName });
       } catch (e) {
         const m = uploadErrorMessage(e, (k, p) => t(k, p));
         if (m) void message.error(m);
@@ -36,7 +37,7 @@ export function useUpload(kind: UploadKind) {
         set(undefined);
       }
     },
-    [kind, t, message],
+    [kind, requiredName, t, message],
   );
 
   const percents = Object.values(progress);

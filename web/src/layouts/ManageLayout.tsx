@@ -18,6 +18,7 @@ import { useObjectUrl } from '../services/storage';
 import { menuIcons } from '../components/icons';
 import LanguageSwitch from '../components/LanguageSwitch';
 import PrivacyModal from '../components/PrivacyModal';
+import RouteBreadcrumb from '../components/RouteBreadcrumb';
 import HistoryTabs from '../components/HistoryTabs';
 import MessageBell from '../components/MessageBell';
 import { holdsAll } from '../access';
@@ -145,6 +146,7 @@ export default function ManageLayout() {
           </Dropdown>
         </Layout.Header>
         <HistoryTabs />
+        <RouteBreadcrumb />
         <Layout.Content style={{ margin: 16, padding: 16, background: '#fff', borderRadius: 8 }}>
           <Outlet />
         </Layout.Content>

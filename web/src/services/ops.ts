@@ -7,6 +7,7 @@
 import { get, type RequestOptions } from './request';
 import { CTL, sendControl } from './fleet';
 import type { ApiData } from './typings';
+import { isPastOrWithin30Min } from '../utils/time';
 
 export type ConnectorOps = ApiData<'/api/auth/sys/dev/ops/connectors', 'get'>[number];
 export type ReservationPage = ApiData<'/api/auth/sys/dev/reservation/list', 'get'>;
@@ -31,6 +32,17 @@ export const RESERVATION_COLORS: Record<string, string> = {
 
 /** The bounds the server checks (internal/fleet/operations.go). */
 export const OPS_LIMITS = { idTag: 20, vendorId: 255, messageId: 50, data: 8192, reserveDays: 7 } as const;
+
+/**
+ * A reservation's expiry: within the server's 7 days and past the time check (more than 30
+ * minutes ahead: a reservation that ends sooner is gone before a driver can use it;
+ * docs/decisions.md#time-check). `null` when valid, else the i18n key of the reason.
+ */
+export function reserveExpiryError(expiry: number | null | undefined, now: number = Date.now()): 'ops.expiryRule' | 'ops.expirySoon' | null {
+  if (expiry === null || expiry === undefined || expiry >= now + OPS_LIMITS.reserveDays * 86_400_000) return 'ops.expiryRule';
+  if (isPastOrWithin30Min(expiry, now)) return 'ops.expirySoon';
+  return null;
+}
 
 export const opsKeys = {
   connectors: (deviceId: number) => ['dev/ops/connectors', deviceId] as const,

@@ -210,6 +210,18 @@ describe('request: HTTP and network failures', () => {
     expect(ui.notifyError).toHaveBeenCalledWith('t:com_api_error_404');
   });
 
+  it('HTTP 429 and 503 (an overloaded server or proxy) → com_error_busy, "The network is busy"', async () => {
+    for (const status of [429, 503]) {
+      ui.notifyError.mockClear();
+      mockFetch(() => new Response('<html>busy</html>', { status, headers: { 'Content-Type': 'text/html' } }));
+      await expect(request('/api/x')).rejects.toMatchObject({ status, message: 't:com_error_busy' });
+      expect(ui.notifyError).toHaveBeenCalledWith('t:com_error_busy');
+    }
+    // an envelope's own message does not hide the busy answer either
+    mockFetch(() => json({ code: 10004, message: 'slow down' }, 429));
+    await expect(request('/api/x')).rejects.toMatchObject({ status: 429, message: 't:com_error_busy' });
+  });
+
   it('HTTP 500 → com_error_500', async () => {
     mockFetch(() => new Response('boom', { status: 500 }));
     await expect(request('/api/x')).rejects.toMatchObject({ status: 500, message: 't:com_error_500' });

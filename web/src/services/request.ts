@@ -153,6 +153,13 @@ function handleSessionExpired(url: string): void {
   });
 }
 
+/**
+ * Answers that mean "try again shortly": too many requests (429) or the server, or a proxy in
+ * front of it, overloaded for the moment (503) → "The network is busy"
+ * (docs/decisions.md#network-busy). Other statuses keep their messages (502: "System error").
+ */
+export const BUSY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
 function fail(url: string, silent: boolean, error: RequestError): never {
   if (!silent && !isSuppressed(url)) ui.notifyError(error.message);
   throw error;
@@ -220,6 +227,7 @@ export async function request<T = unknown>(url: string, options: RequestOptions 
       let msg: string;
       if (res.status === 404) msg = ui.t('com_api_error_404');
       else if (res.status === 500) msg = ui.t('com_error_500');
+      else if (BUSY_STATUSES.has(res.status)) msg = ui.t('com_error_busy');
       else {
         const serverMsg = (payload as { message?: unknown } | undefined)?.message;
         msg = typeof serverMsg === 'string' && serverMsg ? serverMsg : ui.t('com_error_system');

@@ -51,6 +51,8 @@ export interface UploadOptions {
   /** 0-100 while the file is sent. */
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
+  /** The file must have exactly this name (a required file name); else "file name mismatch". */
+  requiredName?: string;
 }
 
 function sameOrigin(url: string): boolean {
@@ -117,7 +119,7 @@ export function uploadErrorMessage(e: unknown, t: (key: string, params?: Record<
  * message is the spec's, or a RequestError of the API call.
  */
 export async function uploadObject(file: File, kind: UploadKind, o: UploadOptions = {}): Promise<Uploaded> {
-  const problem = checkUpload(kind, file);
+  const problem = checkUpload(kind, file, o.requiredName);
   if (problem) throw new UploadError(problem.key, problem);
   const grant = await getWriteGrant(kind, o.objectName ?? file.name, o.downloadFileName);
   o.onProgress?.(0);

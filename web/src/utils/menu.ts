@@ -14,7 +14,7 @@
  *   window) under their parent when that parent is a submenu or group, else at the top level.
  * Built-in menus keep their place in the route table: their parent and URL come from the routes.
  */
-import { holdsAll, permissions, type Subject } from '../access';
+import { holdsAll, permissions, type KeyRequirement, type Subject } from '../access';
 import { MANAGE_BASE, type PageLoader, type RouteDef } from '../routes';
 import type { SessionInfo } from '../services/typings';
 import { joinPath } from './routeMatch';
@@ -100,7 +100,7 @@ export function menuLink(pattern: string): string | null {
   return parts.join('/') || '/';
 }
 
-function findByPattern(defs: RouteDef[], target: string, parentPath: string, parentKeys: string[]): string[] | null {
+function findByPattern(defs: RouteDef[], target: string, parentPath: string, parentKeys: KeyRequirement[]): KeyRequirement[] | null {
   for (const d of defs) {
     const pattern = joinPath(parentPath, d.path);
     const keys = [...parentKeys, ...(d.keys ?? [])];
@@ -113,7 +113,7 @@ function findByPattern(defs: RouteDef[], target: string, parentPath: string, par
   return null;
 }
 
-function build(defs: RouteDef[], ctx: Ctx, parentPath: string, parentKeys: string[]): MenuNode[] {
+function build(defs: RouteDef[], ctx: Ctx, parentPath: string, parentKeys: KeyRequirement[]): MenuNode[] {
   const { subject } = ctx;
   const out: MenuNode[] = [];
   for (const def of defs) {
@@ -121,7 +121,7 @@ function build(defs: RouteDef[], ctx: Ctx, parentPath: string, parentKeys: strin
     const pattern = joinPath(parentPath, def.path);
     const keys = [...parentKeys, ...(def.keys ?? [])];
     if (!holdsAll(subject, keys)) continue;
-    const menuKey = def.keys?.find((k) => menuType.get(k)?.type === 'menu');
+    const menuKey = def.keys?.find((k): k is string => typeof k === 'string' && menuType.get(k)?.type === 'menu');
     const stored = menuKey ? ctx.byKey?.get(menuKey) : undefined;
     if (stored?.hidden) continue;
     const own = { name: def.name ?? pattern, label: renamed(stored, ctx.locale), menuKey, sort: stored?.sort };

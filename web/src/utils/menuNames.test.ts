@@ -18,7 +18,7 @@ const menuPerms = new Map(permissions.filter((p) => p.type === 'menu').map((p) =
 /** Every route that stands for a menu key (its own keys name a menu of the catalogue). */
 function menuRoutes(defs: RouteDef[], out: { key: string; name: string }[] = []): { key: string; name: string }[] {
   for (const d of defs) {
-    const key = d.keys?.find((k) => menuPerms.has(k));
+    const key = d.keys?.find((k): k is string => typeof k === 'string' && menuPerms.has(k));
     if (key && d.name) out.push({ key, name: d.name });
     if (d.children) menuRoutes(d.children, out);
   }

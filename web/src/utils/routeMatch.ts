@@ -1,14 +1,17 @@
 /** Path → route lookups over the route table, without rendering anything. */
 import { matchRoutes, type RouteObject } from 'react-router';
 import { MANAGE_BASE, manageRoutes, type RouteDef } from '../routes';
+import type { KeyRequirement } from '../access';
 
 export interface RouteInfo {
   /** Absolute path pattern, e.g. /manage/site/update/:id */
   pattern: string;
   name?: string;
-  keys: string[];
+  keys: KeyRequirement[];
   home: boolean;
   noLoading: boolean;
+  /** Shows its trail above the page (RouteDef.breadcrumb). */
+  breadcrumb?: boolean;
 }
 
 export function joinPath(parent: string, child: string): string {
@@ -17,26 +20,31 @@ export function joinPath(parent: string, child: string): string {
   return `${parent.replace(/\/+$/, '')}/${child}`;
 }
 
+/** What the guards, tabs and breadcrumb need of a route. */
+export function infoOf(def: RouteDef, pattern: string, keys: KeyRequirement[]): RouteInfo {
+  return { pattern, name: def.name, keys, home: !!def.home, noLoading: !!def.noLoading, breadcrumb: !!def.breadcrumb };
+}
+
 /** Walks the table with the effective (inherited + own) keys of each route. */
 export function walkRoutes(
   defs: RouteDef[],
   visit: (def: RouteDef, info: RouteInfo) => void,
   parentPath = MANAGE_BASE,
-  parentKeys: string[] = [],
+  parentKeys: KeyRequirement[] = [],
 ): void {
   for (const def of defs) {
     const pattern = joinPath(parentPath, def.path);
     const keys = [...parentKeys, ...(def.keys ?? [])];
-    visit(def, { pattern, name: def.name, keys, home: !!def.home, noLoading: !!def.noLoading });
+    visit(def, infoOf(def, pattern, keys));
     if (def.children) walkRoutes(def.children, visit, pattern, keys);
   }
 }
 
-function toMatchObjects(defs: RouteDef[], parentPath: string, parentKeys: string[]): RouteObject[] {
+function toMatchObjects(defs: RouteDef[], parentPath: string, parentKeys: KeyRequirement[]): RouteObject[] {
   return defs.map((def) => {
     const pattern = joinPath(parentPath, def.path);
     const keys = [...parentKeys, ...(def.keys ?? [])];
-    const info: RouteInfo = { pattern, name: def.name, keys, home: !!def.home, noLoading: !!def.noLoading };
+    const info = infoOf(def, pattern, keys);
     const children: RouteObject[] = [];
     if (def.redirect) children.push({ index: true, handle: info });
     if (def.children) children.push(...toMatchObjects(def.children, pattern, keys));
@@ -60,6 +68,29 @@ export function routeInfoFor(pathname: string): RouteInfo | null {
 }
 
 /** Effective keys of a path; null when no /manage route matches. */
-export function routeKeysFor(pathname: string): string[] | null {
+export function routeKeysFor(pathname: string): KeyRequirement[] | null {
   return routeInfoFor(pathname)?.keys ?? null;
+}
+
+/** One step of a breadcrumb: the i18n key of its name and the path it opens. */
+export interface Crumb {
+  name: string;
+  path: string;
+}
+
+/** The trail of matched routes (outermost first): each named route once, at its own pattern. */
+export function trailOf(infos: readonly (RouteInfo | undefined)[]): Crumb[] {
+  const out: Crumb[] = [];
+  for (const info of infos) {
+    if (!info?.name || out.some((c) => c.path === info.pattern)) continue;
+    out.push({ name: info.name, path: info.pattern });
+  }
+  return out;
+}
+
+/** The breadcrumb of a /manage path: empty unless its route asks for one. */
+export function breadcrumbFor(pathname: string): Crumb[] {
+  const m = matchRoutes(matchTree, pathname);
+  const infos = (m ?? []).map((x) => x.route.handle as RouteInfo | undefined);
+  return infos[infos.length - 1]?.breadcrumb ? trailOf(infos) : [];
 }

@@ -41,3 +41,15 @@ export function toPicker(ms: number): dayjs.Dayjs {
 export function fromPicker(d: { format: (f: string) => string }): number {
   return dayjs.tz(d.format(TIME_FORMAT), TIME_FORMAT, zone).valueOf();
 }
+
+/** The time check's window: 30 minutes (docs/decisions.md#time-check). */
+export const TIME_CHECK_MS = 30 * 60 * 1000;
+
+/**
+ * The time check: true when `target` is in the past or less than 30 minutes ahead of `now`
+ * (exactly 30 minutes ahead still counts as too soon). Used to refuse a schedule that would
+ * start or end before anyone could act on it (a reservation's expiry).
+ */
+export function isPastOrWithin30Min(target: number | Date | { valueOf(): number }, now: number = Date.now()): boolean {
+  return target.valueOf() <= now + TIME_CHECK_MS;
+}

@@ -34,6 +34,24 @@ describe('upload rules (docs/storage.md, the same table as internal/storage/rule
   });
 });
 
+describe('checkUpload: a required file name', () => {
+  it('refuses a file whose name differs from the required one, with the name in the message', () => {
+    const want = { key: 'upload.nameMismatch', params: { name: 'params.json' } };
+    expect(checkUpload('legacy', { name: 'other.json', size: 10 }, 'params.json')).toEqual(want);
+    expect(checkUpload('legacy', { name: 'PARAMS.JSON', size: 10 }, 'params.json')).toEqual(want);
+    expect(checkUpload('legacy', { name: 'params.json.txt', size: 10 }, 'params.json')).toEqual(want);
+  });
+  it('takes the exact name (a browser path\'s base name), then applies the kind\'s rules', () => {
+    expect(checkUpload('legacy', { name: 'params.json', size: 10 }, 'params.json')).toBeNull();
+    expect(checkUpload('legacy', { name: 'C:\\fakepath\\params.json', size: 10 }, 'params.json')).toBeNull();
+    expect(checkUpload('image', { name: 'logo.png', size: 20 * MB + 1 }, 'logo.png')).toEqual({ key: 'upload.tooBig', params: { maxSize: '20 MB' } });
+  });
+  it('no required name: any name of the kind', () => {
+    expect(checkUpload('legacy', { name: 'anything.json', size: 10 })).toBeNull();
+    expect(checkUpload('legacy', { name: 'anything.json', size: 10 }, '')).toBeNull();
+  });
+});
+
 describe('checkUpload', () => {
   const cases: { name: string; kind: UploadKind; file: { name: string; size: number }; want: ReturnType<typeof checkUpload> }[] = [
     { name: 'a small PNG image', kind: 'image', file: { name: 'site.png', size: 1000 }, want: null },

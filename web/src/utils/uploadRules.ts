@@ -35,9 +35,14 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRule> = {
   icon: { kind: 'icon', exts: ['jpg', 'png'], maxBytes: 500 * 1024, typeList: 'jpg, png' },
 };
 
+/** The base name of a path as a browser may give it (a Windows path keeps its backslashes). */
+function baseName(name: string): string {
+  return name.replace(/\\/g, '/').split('/').pop() ?? '';
+}
+
 /** Lower-cased extension of a file name, without the dot ('' when it has none). */
 export function extOf(name: string): string {
-  const base = name.replace(/\\/g, '/').split('/').pop() ?? '';
+  const base = baseName(name);
   const dot = base.lastIndexOf('.');
   return dot > 0 || (dot === 0 && base.length > 1) ? base.slice(dot + 1).toLowerCase() : '';
 }
@@ -53,13 +58,20 @@ export function acceptOf(kind: UploadKind): string {
 }
 
 /** A refused file: a message key of the locales with its parameters. */
-export type UploadProblem = { key: 'upload.tooBig'; params: { maxSize: string } } | { key: 'upload.type'; params: { typeList: string } };
+export type UploadProblem =
+  | { key: 'upload.tooBig'; params: { maxSize: string } }
+  | { key: 'upload.type'; params: { typeList: string } }
+  | { key: 'upload.nameMismatch'; params: { name: string } };
+
 
 /**
  * Checks a file's name and size against its kind's rule, in the server's order: extension,
  * then size (an empty file is refused as the wrong type, as the server does). null when allowed.
+ * A required file name, when the uploader sets one, is checked first: the file's base name must
+ * be exactly that name (case and extension included; docs/decisions.md#upload-file-name).
  */
-export function checkUpload(kind: UploadKind, file: { name: string; size: number }): UploadProblem | null {
+export function checkUpload(kind: UploadKind, file: { name: string; size: number }, requiredName?: string): UploadProblem | null {
+  if (requiredName && baseName(file.name) !== requiredName) return { key: 'upload.nameMismatch', params: { name: requiredName } };
   const rule = UPLOAD_RULES[kind];
   const typeProblem: UploadProblem = { key: 'upload.type', params: { typeList: rule.typeList } };
   if (!rule.exts.includes(extOf(file.name))) return typeProblem;

@@ -16,6 +16,7 @@ export default {
   com_btn_reload: 'Reload',
   com_btn_back: 'Go Back',
   com_value_required: 'Value cannot be empty',
+  com_select_first: 'Select an item, group or params first',
   com_not_available: 'This screen is not available yet.',
   com_msg_save_success: 'Saved',
   com_msg_copy_success: 'Copied',

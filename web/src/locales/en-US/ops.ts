@@ -30,6 +30,7 @@ export default {
   'ops.confirmClearCache': 'Clear the authorization cache of {{sn}}?',
   'ops.idTagRule': 'At most 20 printable characters',
   'ops.expiryRule': 'Choose a time in the next 7 days',
+  'ops.expirySoon': 'Choose a time more than 30 minutes from now',
   'ops.dataTransfer': 'Data transfer (engineers)',
   'ops.vendorId': 'Vendor ID',
   'ops.messageId': 'Message ID',

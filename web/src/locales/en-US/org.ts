@@ -27,6 +27,7 @@ export default {
   'upload.maxCount': 'At most {{count}}: the earliest are dropped.',
   'upload.tooBig': 'File size cannot exceed {{maxSize}}',
   'upload.type': 'Only {{typeList}} can be uploaded',
+  'upload.nameMismatch': 'File name mismatch: the file must be named {{name}}',
   'upload.failed': 'Upload failed, please try again',
   'customer.name': 'Customer name',
   'customer.code': 'Customer code',

@@ -16,6 +16,7 @@ export default {
   com_btn_reload: '重新加载',
   com_btn_back: '返回上一页',
   com_value_required: '值不能为空',
+  com_select_first: '请先选择条目、分组或参数',
   com_not_available: '该页面暂未开放。',
   com_msg_save_success: '保存成功',
   com_msg_copy_success: '复制成功',

@@ -30,6 +30,7 @@ export default {
   'ops.confirmClearCache': '清除 {{sn}} 的授权缓存？',
   'ops.idTagRule': '最多 20 个可打印字符',
   'ops.expiryRule': '请选择未来 7 天内的时间',
+  'ops.expirySoon': '请选择 30 分钟以后的时间',
   'ops.dataTransfer': '数据传输（工程师）',
   'ops.vendorId': '厂商标识',
   'ops.messageId': '消息标识',

@@ -27,6 +27,7 @@ export default {
   'upload.maxCount': '最多 {{count}} 张：超出时移除最早的。',
   'upload.tooBig': '文件大小不能超过 {{maxSize}}',
   'upload.type': '只能上传 {{typeList}} 格式的文件',
+  'upload.nameMismatch': '文件名不匹配：文件名必须为 {{name}}',
   'upload.failed': '上传失败，请重试',
   'customer.name': '客户名称',
   'customer.code': '客户编码',

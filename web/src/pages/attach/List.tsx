@@ -33,6 +33,7 @@ import { EditModal, FolderModal, MoveModal, toTreeSelect, UploadModal } from './
 import { ShareModal, SharesModal } from './shares';
 import { registerTexts } from '../../locales/domains';
 import { attachTexts } from '../../locales/domains/attach';
+import SelectionButton from '../../components/SelectionButton';
 
 registerTexts(attachTexts);
 
@@ -244,12 +245,13 @@ export default function AttachList() {
           )}
           toolbar={
             <>
-              <Button disabled={selected.length === 0 || selected.some((f) => !f.writable)} onClick={() => setMoving(selected)} data-testid="attach-move-selected">
+              <SelectionButton count={selected.length} disabled={selected.some((f) => !f.writable)} onClick={() => setMoving(selected)} data-testid="attach-move-selected">
                 {t('attach.moveSelected', { count: selected.length })}
-              </Button>
-              <Button
+              </SelectionButton>
+              <SelectionButton
                 danger
-                disabled={selected.length === 0 || selected.some((f) => !f.writable)}
+                count={selected.length}
+                disabled={selected.some((f) => !f.writable)}
                 onClick={() =>
                   confirm(() => deleteFiles(selectedIds), {
                     title: t('attach.deleteSelectedConfirm', { count: selected.length }),
@@ -261,7 +263,7 @@ export default function AttachList() {
                 data-testid="attach-delete-selected"
               >
                 {t('attach.deleteSelected', { count: selected.length })}
-              </Button>
+              </SelectionButton>
               <Button type="primary" disabled={!folder?.writable} title={folder ? undefined : t('attach.pickFolder')} onClick={() => setUploading(true)} data-testid="attach-upload">
                 {t('attach.upload')}
               </Button>

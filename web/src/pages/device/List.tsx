@@ -4,6 +4,7 @@
  * status badges with counts, add/import/export, enable/disable, maintenance and delete. Status
  * is live (push stream; 30 s polling while it is down); selected rows get a batch operation.
  */
+import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
 import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -33,6 +34,7 @@ import { formatTime } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import { deferred } from '../../components/deferred';
+import SelectionButton from '../../components/SelectionButton';
 
 // the import and batch dialogs are fetched when first opened: not part of the list's first load
 const ImportModal = deferred<{ open: boolean; onClose(): void }>(() => import('./ImportModal'), () => null);
@@ -84,7 +86,7 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
       dataIndex: 'sn',
       key: 'sn',
       fixed: 'left',
-      render: (v: string, r) => (can('auth_device_detail') ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
+      render: (v: string, r) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
     },
     { title: t('device.name'), dataIndex: 'name', key: 'name' },
     { title: t('device.status'), dataIndex: 'status', key: 'status', render: (v: number) => <DeviceStatus status={v} /> },
@@ -263,9 +265,9 @@ export default function DeviceList() {
               {t('device.export')}
             </Button>
             {can('auth_device_edit') && (
-              <Button disabled={selected.length === 0} onClick={() => { setBatch(true); setBatched(true); }} data-testid="device-batch">
+              <SelectionButton count={selected.length} onClick={() => { setBatch(true); setBatched(true); }} data-testid="device-batch">
                 {t('batch.button', { count: selected.length })}
-              </Button>
+              </SelectionButton>
             )}
           </>
         }

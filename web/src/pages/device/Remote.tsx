@@ -40,6 +40,7 @@ import DataTransferCard from './ops/DataTransferCard';
 import ReservationList from './ops/ReservationList';
 import { OPS_KEYS } from '../../services/ops';
 import { useCan } from '../../components/access';
+import SelectionButton from '../../components/SelectionButton';
 
 /**
  * Operations run from the operations card (the others have their own cards; VPN start and stop
@@ -217,14 +218,14 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
                 </Button>
               )}
               {offered.has(CTL.changeConfiguration) && (
-                <Button
+                <SelectionButton
                   type="primary"
-                  disabled={selected.length === 0}
+                  count={selected.length}
                   onClick={() => setEditing((config.data ?? []).filter((c) => selected.includes(c.key)))}
                   data-testid="config-set-selected"
                 >
                   {t('config.setSelected', { count: selected.length })}
-                </Button>
+                </SelectionButton>
               )}
             </Space>
           }

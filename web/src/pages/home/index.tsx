@@ -12,6 +12,7 @@
  * fleet module), are fetched when the page first renders, alongside its three calls, with
  * placeholders of their size meanwhile.
  */
+import { DEVICE_READ_KEYS } from '../../access';
 import { useCallback, useState } from 'react';
 import { Alert, Card, Col, Row, Space, Typography } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -80,7 +81,7 @@ export default function HomeDashboard() {
 
   const canEvents = can(EVENT_LIST_KEYS);
   const canDevices = can('auth_device_list');
-  const canDevice = can('auth_device_detail');
+  const canDevice = can(DEVICE_READ_KEYS);
   const canSite = can('auth_site_detail');
   const openEvents = (title: string, filter: EventFilter) => setDrawer({ title, filter });
   const failed = overview.isError && faults.isError && events.isError;

@@ -3,6 +3,7 @@
  * (comments and every change) as a timeline, a comment box, and the actions its state and the
  * caller's keys allow: Edit, Pending, Close and Reopen (with a required comment), Share.
  */
+import { DEVICE_READ_KEYS } from '../../access';
 import { lazy, Suspense, useState } from 'react';
 import { Button, Card, Descriptions, Form, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -99,7 +100,7 @@ export default function TicketDetail() {
             <Descriptions.Item label={t('ticket.occurredAt')}>{formatTime(x.occurredAt)}</Descriptions.Item>
             <Descriptions.Item label={t('ticket.device')}>
               {x.deviceId ? (
-                can('auth_device_detail') ? (
+                can(DEVICE_READ_KEYS) ? (
                   <Link to={`/manage/device/detail/${x.deviceId}`} translate="no">
                     {x.deviceSn}
                   </Link>

@@ -4,6 +4,7 @@
  * filters (in the URL). Mark read and process one row or the selected rows; mark all read.
  * The list refetches when the unread count rises (components/MessageBell.tsx).
  */
+import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
 import { Button, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -19,6 +20,7 @@ import { EVENT_KINDS } from '../../services/fleet';
 import { listMessages, MESSAGE_LIST_KEY, processMessages, readMessages, type Message } from '../../services/message';
 import { FLAG_FILTERS, MESSAGE_FILTER_SPEC, messageQuery } from '../../utils/message';
 import { formatTime } from '../../utils/time';
+import SelectionButton from '../../components/SelectionButton';
 
 /** A yes/no state as a tag: `on` coloured, else plain (i18n `message.<name>.<0|1>`). */
 function StateTag({ name, on, color }: { name: (typeof FLAG_FILTERS)[number]; on: boolean; color: string }) {
@@ -66,7 +68,7 @@ export default function MessageList() {
       key: 'sn',
       render: (v: string, r) => (
         <Space direction="vertical" size={0}>
-          {can('auth_device_detail') && r.deviceId ? (
+          {can(DEVICE_READ_KEYS) && r.deviceId ? (
             <Link to={`/manage/device/detail/${r.deviceId}`} data-testid="message-device" translate="no">
               {v}
             </Link>
@@ -142,12 +144,12 @@ export default function MessageList() {
       rowSelection={{ selectedRowKeys: ids, onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true }}
       toolbar={
         <>
-          <Button disabled={ids.length === 0} onClick={() => markRead(ids)} data-testid="message-read-selected">
+          <SelectionButton count={ids.length} onClick={() => markRead(ids)} data-testid="message-read-selected">
             {t('message.markReadSelected', { count: ids.length })}
-          </Button>
-          <Button disabled={ids.length === 0} onClick={() => process(ids)} data-testid="message-process-selected">
+          </SelectionButton>
+          <SelectionButton count={ids.length} onClick={() => process(ids)} data-testid="message-process-selected">
             {t('message.processSelected', { count: ids.length })}
-          </Button>
+          </SelectionButton>
           <Button
             onClick={() => confirm(() => readMessages([]), { title: t('message.readAllConfirm'), invalidate: [MESSAGE_LIST_KEY], onDone: refreshUnread })}
             data-testid="message-read-all"

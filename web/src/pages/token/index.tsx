@@ -22,6 +22,7 @@ import { formatTime } from '../../utils/time';
 import TokenDrawer from './TokenDrawer';
 import ImportModal from './ImportModal';
 import PolicyBar from './PolicyBar';
+import SelectionButton from '../../components/SelectionButton';
 
 registerTexts(tokenTexts);
 
@@ -101,18 +102,18 @@ export default function TokenList() {
             {selected.length > 0 && <Typography.Text type="secondary">{t('token.selected', { count: selected.length })}</Typography.Text>}
             {can('auth_token_edit') && (
               <>
-                <Button disabled={selected.length === 0} onClick={() => batch('block')} data-testid="token-block">
+                <SelectionButton count={selected.length} onClick={() => batch('block')} data-testid="token-block">
                   {t('token.block')}
-                </Button>
-                <Button disabled={selected.length === 0} onClick={() => batch('unblock')} data-testid="token-unblock">
+                </SelectionButton>
+                <SelectionButton count={selected.length} onClick={() => batch('unblock')} data-testid="token-unblock">
                   {t('token.unblock')}
-                </Button>
+                </SelectionButton>
               </>
             )}
             {can('auth_token_delete') && (
-              <Button danger disabled={selected.length === 0} onClick={() => batch('delete')} data-testid="token-delete">
+              <SelectionButton danger count={selected.length} onClick={() => batch('delete')} data-testid="token-delete">
                 {t('token.delete')}
-              </Button>
+              </SelectionButton>
             )}
           </Space>
         }

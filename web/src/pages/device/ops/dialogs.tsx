@@ -6,7 +6,7 @@
 import { DatePicker, Form, Input, Modal } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { OPS_LIMITS, validIdTag } from '../../../services/ops';
+import { OPS_LIMITS, reserveExpiryError, validIdTag } from '../../../services/ops';
 
 export interface StartValues {
   idTag: string;
@@ -58,7 +58,10 @@ export function ReserveModal({ sn, connectorId, onClose, onSubmit }: { sn: strin
   const [form] = Form.useForm<ReserveValues>();
   const required = useIdTagRules(true);
   const optional = useIdTagRules(false);
-  const inRange = (d?: Dayjs) => !!d && d.isAfter(dayjs()) && d.isBefore(dayjs().add(OPS_LIMITS.reserveDays, 'day'));
+  const expiryRule = (_: unknown, v?: Dayjs) => {
+    const err = reserveExpiryError(v?.valueOf());
+    return err ? Promise.reject(new Error(t(err))) : Promise.resolve();
+  };
   return (
     <Modal
       open={connectorId !== null}
@@ -70,7 +73,7 @@ export function ReserveModal({ sn, connectorId, onClose, onSubmit }: { sn: strin
       okButtonProps={{ 'data-testid': 'ops-reserve-ok' } as Record<string, string>}
       destroyOnHidden
     >
-      <Form<ReserveValues> form={form} layout="vertical" onFinish={onSubmit} preserve={false} initialValues={{ expiry: dayjs().add(30, 'minute') }}>
+      <Form<ReserveValues> form={form} layout="vertical" onFinish={onSubmit} preserve={false} initialValues={{ expiry: dayjs().add(1, 'hour') }}>
         <Form.Item name="idTag" label={t('ops.idTag')} extra={t('ops.idTagHint')} rules={required}>
           <Input maxLength={OPS_LIMITS.idTag} autoFocus data-testid="ops-reserve-idtag" />
         </Form.Item>
@@ -80,7 +83,7 @@ export function ReserveModal({ sn, connectorId, onClose, onSubmit }: { sn: strin
         <Form.Item
           name="expiry"
           label={t('ops.expiry')}
-          rules={[{ validator: (_: unknown, v?: Dayjs) => (inRange(v) ? Promise.resolve() : Promise.reject(new Error(t('ops.expiryRule')))) }]}
+          rules={[{ validator: expiryRule }]}
         >
           <DatePicker showTime disabledDate={(d) => d.isBefore(dayjs().startOf('day')) || d.isAfter(dayjs().add(OPS_LIMITS.reserveDays, 'day'))} />
         </Form.Item>

@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { validIdTag } from '../../../services/ops';
+import { reserveExpiryError, validIdTag } from '../../../services/ops';
 import { batchTypes, paramsOf } from '../BatchModal';
 import { transferAnswer } from './DataTransferCard';
 
 describe('charging operations', () => {
+  it('refuses a reservation expiry that fails the 30-minute time check or leaves the 7 days', () => {
+    const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+    expect(reserveExpiryError(now - 60_000, now)).toBe('ops.expirySoon');
+    expect(reserveExpiryError(now + 10 * 60_000, now)).toBe('ops.expirySoon');
+    expect(reserveExpiryError(now + 30 * 60_000, now)).toBe('ops.expirySoon');
+    expect(reserveExpiryError(now + 31 * 60_000, now)).toBeNull();
+    expect(reserveExpiryError(now + 6 * 86_400_000, now)).toBeNull();
+    expect(reserveExpiryError(now + 7 * 86_400_000, now)).toBe('ops.expiryRule');
+    expect(reserveExpiryError(undefined, now)).toBe('ops.expiryRule');
+  });
+
   it('takes the idTags the server takes: 1-20 printable characters', () => {
     expect(validIdTag('TAG-0001')).toBe(true);
     expect(validIdTag('x'.repeat(20))).toBe(true);

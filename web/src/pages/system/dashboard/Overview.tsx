@@ -4,6 +4,7 @@
  * figures (root and platform roles only: hidden when `system` is null); the recent system events.
  * Refreshed every 30 s and after status changes (at most once a second).
  */
+import { DEVICE_READ_KEYS } from '../../../access';
 import { useMemo, type ReactNode } from 'react';
 import { Badge, Card, Col, Descriptions, Progress, Row, Space, Statistic, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -53,7 +54,7 @@ function Events() {
       title: t('device.sn'),
       dataIndex: 'sn',
       key: 'sn',
-      render: (v: string, r) => (can('auth_device_detail') ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
+      render: (v: string, r) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
     },
     {
       title: t('stats.sys.eventKind'),

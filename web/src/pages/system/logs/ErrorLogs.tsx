@@ -6,6 +6,7 @@
  * time) as column sorters; all in the URL. Export writes the filtered rows, in the same order,
  * to an xlsx file (bounded by the server).
  */
+import { DEVICE_READ_KEYS } from '../../../access';
 import { useState } from 'react';
 import { App, Badge, Button, Tag } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
@@ -51,7 +52,7 @@ export default function ErrorLogs() {
       title: t('device.sn'),
       dataIndex: 'sn',
       key: 'sn',
-      render: (v: string, r) => (can('auth_device_detail') ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
+      render: (v: string, r) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
     },
     { title: t('device.name'), dataIndex: 'deviceName', key: 'deviceName' },
     { title: t('event.connector'), dataIndex: 'connectorId', key: 'connectorId' },

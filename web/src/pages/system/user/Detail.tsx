@@ -5,6 +5,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import { useCan } from '../../../components/access';
+import { USER_ASSIGN_KEYS } from '../../../access';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
 import { getUser, USER_ENABLED } from '../../../services/user';
 import { formatTime } from '../../../utils/time';
@@ -39,7 +40,7 @@ export default function UserDetail() {
               {!u.root && (
                 <>
                   {can('auth_user_edit') && <Button onClick={() => void navigate(`/manage/system/user/update/${id}`)}>{t('com_edit')}</Button>}
-                  {can(['auth_user_authData', 'auth_user_customerStationList']) && (
+                  {can(USER_ASSIGN_KEYS) && (
                     <Button onClick={() => void navigate(`/manage/system/user/auth/${id}`)}>{t('user.assign')}</Button>
                   )}
                   {can('auth_user_edit') && <Button onClick={() => actions.toggle(u)}>{u.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</Button>}

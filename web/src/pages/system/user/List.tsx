@@ -8,6 +8,7 @@ import ListPage from '../../../components/ListPage';
 import FormDrawer from '../../../components/FormDrawer';
 import PasswordFields from '../../../components/PasswordFields';
 import { useCan } from '../../../components/access';
+import { USER_ASSIGN_KEYS } from '../../../access';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
 import { useRoleOptions } from '../../../hooks/useOptions';
@@ -75,7 +76,7 @@ export default function UserList() {
         !r.root && (
           <Space>
             {can('auth_user_edit') && <Link to={`/manage/system/user/update/${r.id}`}>{t('com_edit')}</Link>}
-            {can(['auth_user_authData', 'auth_user_customerStationList']) && <Link to={`/manage/system/user/auth/${r.id}`}>{t('user.assign')}</Link>}
+            {can(USER_ASSIGN_KEYS) && <Link to={`/manage/system/user/auth/${r.id}`}>{t('user.assign')}</Link>}
             {can('auth_user_edit') && <a onClick={() => actions.toggle(r)}>{r.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</a>}
             {can('auth_user_edit') && <a onClick={() => actions.setPassword(r)}>{t('user.password')}</a>}
           </Space>
