@@ -144,7 +144,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		}
 	}
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
-		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, Node: cfg.NodeName, Registry: fleetRegistry,
+		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, IngestRetryMax: cfg.IngestRetryMax, Node: cfg.NodeName, Registry: fleetRegistry,
 		Location: loc, Files: files})
 	if err != nil {
 		return nil, err

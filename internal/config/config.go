@@ -64,6 +64,7 @@ type Config struct {
 	OpenAPILogDays   int           `name:"openapi-log-retention-days" help:"OpenAPI request-log rows older than this many days are purged; the daily access statistics stay (0 keeps them)"`
 	OpenAPIRate      int           `name:"openapi-rate-per-minute" help:"signed OpenAPI calls one application may make per minute, across nodes (HTTP 429, code 40007, beyond)"`
 	ProtocolLogQueue int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
+	IngestRetryMax   time.Duration `name:"ingest-retry-max" help:"longest wait between attempts at a batch of charger data the database cannot take now; the batch is held and retried without a deadline (docs/operations.md)"`
 	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 
@@ -123,6 +124,7 @@ func Default() Config {
 		OpenAPILogDays:   90,
 		OpenAPIRate:      600,
 		ProtocolLogQueue: 10000,
+		IngestRetryMax:   2 * time.Second,
 
 		Storage:  "local",
 		S3Region: "oss-cn-hongkong",

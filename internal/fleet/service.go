@@ -24,6 +24,7 @@ type Options struct {
 	DataDir           string         // default home of Files: DataDir/objects
 	LogQueue          int            // ingest queue size (units; see PipelineOptions)
 	LogBatch          int            // ingest batch size (rows and steps per transaction)
+	IngestRetryMax    time.Duration  // longest back-off of a held ingest batch (PipelineOptions.RetryMax)
 	Node              string         // this node's name (default host name + pid)
 	Registry          Registry       // default: in-process
 	Location          *time.Location // days and months of the statistics (default UTC)
@@ -80,7 +81,7 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	}
 	s := &Service{db: d, opt: opt, Registry: opt.Registry, Hub: NewHub(), secret: secret,
 		admit: newAdmissionLimiter(admitWindow)}
-	s.Ingest = NewPipeline(d, PipelineOptions{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch})
+	s.Ingest = NewPipeline(d, PipelineOptions{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch, RetryMax: opt.IngestRetryMax})
 	s.hot.m = map[int64]*hotDevice{}
 	return s, nil
 }

@@ -370,10 +370,3 @@ func (s *Server) clearCookies(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	if err := s.DB.Pool().PingContext(r.Context()); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "db unavailable"})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.opt.Version, "db": s.DB.Dialect().String()})
-}
