@@ -369,4 +369,3 @@ func (s *Server) clearCookies(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: name == TokenCookie, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 	}
 }
-
