@@ -134,6 +134,7 @@ type fleetLoad struct {
 	mu     sync.Mutex
 	frames []*frame
 	stopc  chan struct{}
+	halted sync.Once
 	wg     sync.WaitGroup
 }
 
@@ -184,10 +185,13 @@ func (l *fleetLoad) charger(ws *websocket.Conn, sn string, base time.Time) {
 	}
 }
 
+// halt tells the chargers to send nothing after the frame each one waits on.
+func (l *fleetLoad) halt() { l.halted.Do(func() { close(l.stopc) }) }
+
 // stop ends the sending and waits for the chargers' last answers (bounded: a charger still
 // waiting is closed by the test's clean-up).
 func (l *fleetLoad) stop() {
-	close(l.stopc)
+	l.halt()
 	done := make(chan struct{})
 	go func() { l.wg.Wait(); close(done) }()
 	select {
