@@ -215,6 +215,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	defer endStreams()
 	srv := &http.Server{Handler: endOnShutdown(streams, a.Server), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
 	srv.RegisterOnShutdown(endStreams)
+	a.endInterrupted(ctx)
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)
 	go a.Remote.Run(ctx)
@@ -246,6 +247,21 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	return nil
 }
+
+// endInterrupted ends the commands this node had in flight when it last stopped, before it
+// serves a request (docs/operations.md, "Commands in flight at a crash"): their devices are not
+// left busy. A database that does not answer within interruptedWait does not hold the start up;
+// the ending is then committed when the database returns.
+func (a *App) endInterrupted(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, interruptedWait)
+	defer cancel()
+	if _, err := a.Fleet.EndInterrupted(ctx); err != nil {
+		slog.Warn("commands interrupted by the last stop not ended", "err", err)
+	}
+}
+
+// interruptedWait bounds endInterrupted.
+const interruptedWait = 30 * time.Second
 
 // endOnShutdown gives long-lived streams (a request that accepts text/event-stream, as every
 // EventSource does) a context that also ends when streams does, so Shutdown does not wait for

@@ -138,9 +138,10 @@ func (s *Service) hourly(ctx context.Context) {
 
 func (s *Service) sweep(ctx context.Context) {
 	now := db.NowMS()
-	// Commands whose node died before they ended.
-	if _, err := s.db.Exec(ctx, `UPDATE command SET result = ?, finished_at = ? WHERE result = ? AND deadline_at < ?`,
-		ResultTimeout, now, ResultWaiting, now-5000); err != nil {
+	// Commands whose node died before they ended (and did not start again to end them:
+	// EndInterrupted); a live node ends its own at the deadline.
+	if _, err := s.db.Exec(ctx, `UPDATE command SET result = ?, message = ?, finished_at = ? WHERE result = ? AND deadline_at < ?`,
+		ResultTimeout, msgCommandInterrupted, now, ResultWaiting, now-5000); err != nil {
 		slog.Warn("command sweep", "err", err)
 	}
 	if _, err := s.ExpireReservations(ctx, now); err != nil {
