@@ -213,7 +213,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	srv := &http.Server{Handler: endOnShutdown(streams, a.Server), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	srv := a.httpServer(endOnShutdown(streams, a.Server))
 	srv.RegisterOnShutdown(endStreams)
 	a.endInterrupted(ctx)
 	go a.housekeeping(ctx)
@@ -363,7 +363,7 @@ func (a *App) serveOCPP(ctx context.Context) error {
 	mux := http.NewServeMux()
 	mux.Handle(ocpp16.Path, a.Gateway)
 	mux.Handle(fleet.FilesPrefix, a.Fleet.FilesHandler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := a.httpServer(mux)
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()

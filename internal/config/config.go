@@ -89,6 +89,10 @@ type Config struct {
 	// Webhooks of the OpenAPI (docs/webhooks.md): where deliveries may go.
 	WebhookAllowPrivate bool   `name:"webhook-allow-private" help:"let webhooks reach loopback, private (RFC 1918, fc00::/7), shared (100.64.0.0/10) and link-local addresses; cloud metadata addresses stay refused"`
 	WebhookAllowCIDRs   string `name:"webhook-allow-cidrs" help:"comma-separated networks (e.g. 10.20.0.0/16,192.168.5.7) webhooks may reach whatever their kind"`
+
+	// Slow clients (docs/operations.md, "Slow clients"): every listener cuts them.
+	ReadHeaderTimeout time.Duration `name:"read-header-timeout" help:"a request's headers must arrive within this time, on every listener"`
+	ReadTimeout       time.Duration `name:"read-timeout" help:"a request's body must arrive within this time plus one second per 8 KiB it declares, on every listener (WebSockets and streams are not cut once upgraded)"`
 }
 
 // Default returns the built-in defaults.
@@ -131,6 +135,9 @@ func Default() Config {
 		LinkTTL:  time.Hour,
 
 		RemoteIdle: 10 * time.Minute,
+
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
 	}
 }
 
@@ -237,6 +244,9 @@ func (c Config) Validate() error {
 	}
 	if c.OpenAPIRate < 1 {
 		return fmt.Errorf("openapi-rate-per-minute must be at least 1")
+	}
+	if c.ReadHeaderTimeout <= 0 || c.ReadTimeout <= 0 {
+		return fmt.Errorf("read-header-timeout and read-timeout must be positive")
 	}
 	if err := c.checkPublicURL(); err != nil {
 		return err
