@@ -205,8 +205,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	return a, nil
 }
 
-// Serve listens until ctx ends, then shuts down gracefully: live streams (server-sent events)
-// end at once, ordinary in-flight requests get 20 s.
+// Serve listens until ctx ends, then shuts down gracefully (shutdown): live streams
+// (server-sent events) end at once, ordinary in-flight requests get --shutdown-grace (20 s).
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	if a.linkBaseErr != nil {
 		return a.linkBaseErr
@@ -232,20 +232,30 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	slog.Info("shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	a.Gateway.Close() // hijacked WebSockets are not closed by Shutdown
-	a.Remote.Shutdown()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		return err
-	}
-	a.Fleet.Close()
-	a.RequestLog.Close()
+	a.shutdown(srv)
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// shutdown stops the node on SIGTERM: the chargers' sockets close with a close frame, the
+// ingest pipeline commits every queued frame, and only then do the running requests get
+// --shutdown-grace to finish; those still running after it are cut, which is not an error: the
+// node exits 0 after a clean flush (docs/operations.md, "SIGTERM").
+func (a *App) shutdown(srv *http.Server) {
+	slog.Info("shutting down")
+	a.Gateway.Close()      // hijacked WebSockets are not closed by Shutdown
+	a.Fleet.Ingest.Close() // queued frames first: later units are written one by one
+	a.Remote.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), a.Cfg.ShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		slog.Warn("requests still running after the shutdown grace are cut", "grace", a.Cfg.ShutdownGrace, "err", err)
+		_ = srv.Close()
+	}
+	a.Fleet.Close()
+	a.RequestLog.Close()
 }
 
 // endInterrupted ends the commands this node had in flight when it last stopped, before it

@@ -93,6 +93,7 @@ type Config struct {
 	// Slow clients (docs/operations.md, "Slow clients"): every listener cuts them.
 	ReadHeaderTimeout time.Duration `name:"read-header-timeout" help:"a request's headers must arrive within this time, on every listener"`
 	ReadTimeout       time.Duration `name:"read-timeout" help:"a request's body must arrive within this time plus one second per 8 KiB it declares, on every listener (WebSockets and streams are not cut once upgraded)"`
+	ShutdownGrace     time.Duration `name:"shutdown-grace" help:"on SIGTERM, after the chargers' queued data is committed, how long running requests may finish before they are cut"`
 }
 
 // Default returns the built-in defaults.
@@ -138,6 +139,7 @@ func Default() Config {
 
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
+		ShutdownGrace:     20 * time.Second,
 	}
 }
 
@@ -245,8 +247,8 @@ func (c Config) Validate() error {
 	if c.OpenAPIRate < 1 {
 		return fmt.Errorf("openapi-rate-per-minute must be at least 1")
 	}
-	if c.ReadHeaderTimeout <= 0 || c.ReadTimeout <= 0 {
-		return fmt.Errorf("read-header-timeout and read-timeout must be positive")
+	if c.ReadHeaderTimeout <= 0 || c.ReadTimeout <= 0 || c.ShutdownGrace <= 0 {
+		return fmt.Errorf("read-header-timeout, read-timeout and shutdown-grace must be positive")
 	}
 	if err := c.checkPublicURL(); err != nil {
 		return err
