@@ -15,7 +15,8 @@ const checkpointEvery = time.Second
 
 // WALTruncateAbove is the size of the write-ahead log past which the checkpointer truncates it
 // (a TRUNCATE checkpoint) instead of only copying it: a log that grew during a burst, or while
-// the disk was full, gives its space back (docs/operations.md, "Disk full (SQLite)").
+// the disk was full, gives its space back (docs/operations.md, "Disk full (SQLite)"). A database
+// takes the value in force when it is opened.
 var WALTruncateAbove int64 = 64 << 20
 
 // startCheckpointer runs SQLite's WAL checkpoints on a connection of their own, once a second,
@@ -26,6 +27,7 @@ var WALTruncateAbove int64 = 64 << 20
 // A PASSIVE checkpoint never shrinks the log file, so once it is larger than WALTruncateAbove
 // the checkpoint is a TRUNCATE one. It returns the function that stops it.
 func startCheckpointer(d *DB) (stop func()) {
+	limit := WALTruncateAbove
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -38,7 +40,7 @@ func startCheckpointer(d *DB) (stop func()) {
 				return
 			case <-t.C:
 			}
-			if d.WALSize() > WALTruncateAbove {
+			if d.WALSize() > limit {
 				if err := d.TruncateWAL(ctx); err != nil && ctx.Err() == nil {
 					slog.Warn("wal truncate", "err", err)
 				}
