@@ -144,7 +144,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		}
 	}
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
-		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, Node: cfg.NodeName, Registry: fleetRegistry,
+		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, IngestRetryMax: cfg.IngestRetryMax, Node: cfg.NodeName, Registry: fleetRegistry,
 		Location: loc, Files: files})
 	if err != nil {
 		return nil, err
@@ -205,16 +205,17 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	return a, nil
 }
 
-// Serve listens until ctx ends, then shuts down gracefully: live streams (server-sent events)
-// end at once, ordinary in-flight requests get 20 s.
+// Serve listens until ctx ends, then shuts down gracefully (shutdown): live streams
+// (server-sent events) end at once, ordinary in-flight requests get --shutdown-grace (20 s).
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	if a.linkBaseErr != nil {
 		return a.linkBaseErr
 	}
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	srv := &http.Server{Handler: endOnShutdown(streams, a.Server), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	srv := a.httpServer(endOnShutdown(streams, a.Server))
 	srv.RegisterOnShutdown(endStreams)
+	a.endInterrupted(ctx)
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)
 	go a.Remote.Run(ctx)
@@ -231,21 +232,46 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	slog.Info("shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	a.Gateway.Close() // hijacked WebSockets are not closed by Shutdown
-	a.Remote.Shutdown()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		return err
-	}
-	a.Fleet.Close()
-	a.RequestLog.Close()
+	a.shutdown(srv)
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// shutdown stops the node on SIGTERM: the chargers' sockets close with a close frame, the
+// ingest pipeline commits every queued frame, and only then do the running requests get
+// --shutdown-grace to finish; those still running after it are cut, which is not an error: the
+// node exits 0 after a clean flush (docs/operations.md, "SIGTERM").
+func (a *App) shutdown(srv *http.Server) {
+	slog.Info("shutting down")
+	a.Gateway.Close()      // hijacked WebSockets are not closed by Shutdown
+	a.Fleet.Ingest.Close() // queued frames first: later units are written one by one
+	a.Remote.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), a.Cfg.ShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		slog.Warn("requests still running after the shutdown grace are cut", "grace", a.Cfg.ShutdownGrace, "err", err)
+		_ = srv.Close()
+	}
+	a.Fleet.Close()
+	a.RequestLog.Close()
+}
+
+// endInterrupted ends the commands this node had in flight when it last stopped, before it
+// serves a request (docs/operations.md, "Commands in flight at a crash"): their devices are not
+// left busy. A database that does not answer within interruptedWait does not hold the start up;
+// the ending is then committed when the database returns.
+func (a *App) endInterrupted(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, interruptedWait)
+	defer cancel()
+	if _, err := a.Fleet.EndInterrupted(ctx); err != nil {
+		slog.Warn("commands interrupted by the last stop not ended", "err", err)
+	}
+}
+
+// interruptedWait bounds endInterrupted.
+const interruptedWait = 30 * time.Second
 
 // endOnShutdown gives long-lived streams (a request that accepts text/event-stream, as every
 // EventSource does) a context that also ends when streams does, so Shutdown does not wait for
@@ -347,7 +373,7 @@ func (a *App) serveOCPP(ctx context.Context) error {
 	mux := http.NewServeMux()
 	mux.Handle(ocpp16.Path, a.Gateway)
 	mux.Handle(fleet.FilesPrefix, a.Fleet.FilesHandler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := a.httpServer(mux)
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()

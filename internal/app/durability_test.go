@@ -35,6 +35,8 @@ const (
 	childDSN  = "CHARGEOPS_CHILD_DSN"
 	childDir  = "CHARGEOPS_CHILD_DIR"
 	childAddr = "CHARGEOPS_CHILD_ADDR"
+	// childGrace, when set, is the child's --shutdown-grace
+	childGrace = "CHARGEOPS_CHILD_GRACE"
 )
 
 func TestMain(m *testing.M) {
@@ -53,6 +55,9 @@ func serveChild(addr, dsn, dir string) error {
 	defer stop()
 	cfg := config.Default()
 	cfg.DB, cfg.DataDir, cfg.Captcha, cfg.Addr = dsn, dir, false, addr
+	if g, err := time.ParseDuration(os.Getenv(childGrace)); err == nil {
+		cfg.ShutdownGrace = g
+	}
 	d, err := app.OpenDB(ctx, cfg)
 	if err != nil {
 		return err
@@ -78,7 +83,7 @@ type child struct {
 
 // startChild starts a chargeops server in another process on the test's database and waits
 // until it answers.
-func startChild(t *testing.T, at testutil.Where) *child {
+func startChild(t *testing.T, at testutil.Where, env ...string) *child {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -88,6 +93,7 @@ func startChild(t *testing.T, at testutil.Where) *child {
 	ln.Close()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childAddr+"="+addr, childDSN+"="+at.DSN, childDir+"="+at.DataDir, "CHARGEOPS_LOG_LEVEL=error")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -327,5 +333,89 @@ func TestSIGTERMUnderLoadClosesFlushesAndExits(t *testing.T) {
 			t.Fatalf("%d answers seen, %d received and %d sent frames logged", n, received, sent)
 		}
 		t.Logf("%s: %d answers under load; SIGTERM → exit in %s; %d received and %d sent frames logged", d.Dialect(), answered.Load(), took.Round(time.Millisecond), received, sent)
+	})
+}
+
+// SIGTERM while a request runs past the shutdown grace (a body trickling a byte a second): the
+// chargers' queued frames are committed first (every answered frame in the protocol log, every
+// charger's disconnect stored), then the request is cut at the grace, and the process exits 0.
+func TestSIGTERMWithLongRequestFlushesAndExits0(t *testing.T) {
+	testutil.ForEachDBAt(t, func(t *testing.T, d *db.DB, at testutil.Where) {
+		ctx := context.Background()
+		o := fleettest.Seed(t, d)
+		sns := fleettest.Devices(t, d, o, "LONG-", 20)
+		const grace = 3 * time.Second
+		srv := startChild(t, at, childGrace+"="+grace.String())
+		dialer := websocket.Dialer{Subprotocols: []string{"ocpp1.6"}}
+		var answered atomic.Int64
+		for _, sn := range sns {
+			ws, _, err := dialer.Dial("ws://"+srv.addr+"/ocpp/"+sn, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", sn, err)
+			}
+			defer ws.Close()
+			go func() {
+				for i := 0; ; i++ {
+					frame := fmt.Sprintf(`[2,"%d","MeterValues",{"connectorId":1,"meterValue":[{"timestamp":"%s","sampledValue":[{"value":"%d","measurand":"Voltage"}]}]}]`,
+						i, time.Now().UTC().Format(time.RFC3339Nano), i)
+					if ws.WriteMessage(websocket.TextMessage, []byte(frame)) != nil {
+						return
+					}
+					if _, _, err := ws.ReadMessage(); err != nil {
+						return
+					}
+					answered.Add(1)
+				}
+			}()
+		}
+		// the long request: a body of 100,000 bytes sent a byte a second (its read deadline,
+		// 30 s + 12 s, is far past the grace)
+		long, err := net.Dial("tcp", srv.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer long.Close()
+		if _, err := long.Write([]byte("POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			for range time.Tick(time.Second) {
+				if _, err := long.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}()
+		time.Sleep(1500 * time.Millisecond)
+		start := time.Now()
+		if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-srv.exited:
+		case <-time.After(grace + 15*time.Second):
+			t.Fatal("the server did not exit within the grace and 15 s")
+		}
+		took := time.Since(start)
+		if !srv.cmd.ProcessState.Success() {
+			t.Fatalf("the server exited with %v after %s", srv.cmd.ProcessState, took.Round(time.Millisecond))
+		}
+		if took < grace {
+			t.Fatalf("the server exited after %s, before the long request's grace of %s", took.Round(time.Millisecond), grace)
+		}
+		var received, sent, online int64
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM protocol_log WHERE type = ? AND sn LIKE 'LONG-%'`, fleet.LogReceived).Scan(&received); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM protocol_log WHERE type = ? AND sn LIKE 'LONG-%'`, fleet.LogSent).Scan(&sent); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM device_state s JOIN device d ON d.id = s.device_id WHERE s.online = 1 AND d.sn LIKE 'LONG-%'`).Scan(&online); err != nil {
+			t.Fatal(err)
+		}
+		if n := answered.Load(); n < 200 || received < n || sent < n || online != 0 {
+			t.Fatalf("%d answers seen, %d received and %d sent frames logged, %d chargers still online", n, received, sent, online)
+		}
+		t.Logf("%s: SIGTERM with a request running → exit 0 after %s (grace %s); %d answers, %d received and %d sent frames logged, every disconnect stored",
+			d.Dialect(), took.Round(time.Millisecond), grace, answered.Load(), received, sent)
 	})
 }

@@ -64,6 +64,7 @@ type Config struct {
 	OpenAPILogDays   int           `name:"openapi-log-retention-days" help:"OpenAPI request-log rows older than this many days are purged; the daily access statistics stay (0 keeps them)"`
 	OpenAPIRate      int           `name:"openapi-rate-per-minute" help:"signed OpenAPI calls one application may make per minute, across nodes (HTTP 429, code 40007, beyond)"`
 	ProtocolLogQueue int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
+	IngestRetryMax   time.Duration `name:"ingest-retry-max" help:"longest wait between attempts at a batch of charger data the database cannot take now; the batch is held and retried without a deadline (docs/operations.md)"`
 	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
 	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 
@@ -89,6 +90,11 @@ type Config struct {
 	// Webhooks of the OpenAPI (docs/webhooks.md): where deliveries may go.
 	WebhookAllowPrivate bool   `name:"webhook-allow-private" help:"let webhooks reach loopback, private (RFC 1918, fc00::/7), shared (100.64.0.0/10) and link-local addresses; cloud metadata addresses stay refused"`
 	WebhookAllowCIDRs   string `name:"webhook-allow-cidrs" help:"comma-separated networks (e.g. 10.20.0.0/16,192.168.5.7) webhooks may reach whatever their kind"`
+
+	// Slow clients (docs/operations.md, "Slow clients"): every listener cuts them.
+	ReadHeaderTimeout time.Duration `name:"read-header-timeout" help:"a request's headers must arrive within this time, on every listener"`
+	ReadTimeout       time.Duration `name:"read-timeout" help:"a request's body must arrive within this time plus one second per 8 KiB it declares, on every listener (WebSockets and streams are not cut once upgraded)"`
+	ShutdownGrace     time.Duration `name:"shutdown-grace" help:"on SIGTERM, after the chargers' queued data is committed, how long running requests may finish before they are cut"`
 }
 
 // Default returns the built-in defaults.
@@ -125,12 +131,17 @@ func Default() Config {
 		OpenAPILogDays:   90,
 		OpenAPIRate:      600,
 		ProtocolLogQueue: 10000,
+		IngestRetryMax:   2 * time.Second,
 
 		Storage:  "local",
 		S3Region: "oss-cn-hongkong",
 		LinkTTL:  time.Hour,
 
 		RemoteIdle: 10 * time.Minute,
+
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		ShutdownGrace:     20 * time.Second,
 	}
 }
 
@@ -258,6 +269,9 @@ func (c Config) Validate() error {
 	}
 	if c.OpenAPIRate < 1 {
 		return fmt.Errorf("openapi-rate-per-minute must be at least 1")
+	}
+	if c.ReadHeaderTimeout <= 0 || c.ReadTimeout <= 0 || c.ShutdownGrace <= 0 {
+		return fmt.Errorf("read-header-timeout, read-timeout and shutdown-grace must be positive")
 	}
 	if err := c.checkPublicURL(); err != nil {
 		return err

@@ -45,6 +45,7 @@ type DB struct {
 	pool    *sql.DB
 	dialect Dialect
 	stop    func() // ends the SQLite checkpointer
+	walPath string // SQLite's write-ahead log file
 }
 
 // Open connects. An empty dsn means SQLite in dataDir/chargeops.db; "postgres://" or
@@ -70,6 +71,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 			path = filepath.Join(dataDir, "chargeops.db")
 		}
 		d.dialect = SQLite
+		d.walPath = path + "-wal"
 		// WAL lets readers run beside the single writer; IMMEDIATE transactions take the write
 		// lock up front so two writers queue on busy_timeout instead of failing to upgrade.
 		// Statement journals (a multi-row INSERT inside a transaction, savepoints) stay in
@@ -91,7 +93,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("connect to %s: %w", d.dialect, err)
 	}
 	if d.dialect == SQLite {
-		d.stop = startCheckpointer(d.pool)
+		d.stop = startCheckpointer(&d)
 	}
 	return &d, nil
 }

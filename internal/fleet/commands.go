@@ -534,8 +534,8 @@ func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct i
 		return id, ResultOffline, err
 	}
 	deadline := now + s.opt.CommandTimeout.Milliseconds()
-	id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, batch_id, user_id, user_name, deadline_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, ResultWaiting, batch, p.UserID, p.UserName, deadline, now)
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, batch_id, user_id, user_name, deadline_at, created_at, node)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, ResultWaiting, batch, p.UserID, p.UserName, deadline, now, s.opt.Node)
 	if db.IsUniqueViolation(err) {
 		return 0, 0, errBusy
 	}

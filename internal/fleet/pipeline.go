@@ -5,7 +5,6 @@ import (
 	"errors"
 	"hash/fnv"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +29,11 @@ type PipelineOptions struct {
 	// BeforeCommit, when set, runs before each batch's transaction (tests use it to slow the
 	// database down).
 	BeforeCommit func(units int)
+	// RetryMin and RetryMax bound the back-off between attempts at a batch the database could
+	// not take (it grows by RetryMin per attempt up to RetryMax); defaults 100 ms and 2 s. There
+	// is no last attempt: while the database is unavailable the batch is held, and with it its
+	// chargers, who are not answered (docs/operations.md, "Database outage").
+	RetryMin, RetryMax time.Duration
 }
 
 // Step is the part of a unit that needs the database: reads, conditional writes, ids. It runs
@@ -205,8 +209,9 @@ func (u *Unit) rows() int {
 // after Linger or BatchRows, whichever comes first, and while one batch commits the next one
 // fills. A unit goes to the writer its Key picks, so one charger's units stay in order. Submit
 // blocks while the queue is full, so a charger whose message cannot be queued is not read
-// from: chargers are slowed, memory stays bounded and nothing is dropped. A failed commit is
-// retried with back-off until it succeeds or the database is gone.
+// from: chargers are slowed, memory stays bounded and nothing is dropped. A batch the database
+// cannot take now (down, disk full) is held and retried with back-off without a deadline, and
+// Health says so; only a batch the database refuses is split to find the unit it refuses.
 type Pipeline struct {
 	db   *db.DB
 	opt  PipelineOptions
@@ -216,6 +221,7 @@ type Pipeline struct {
 	done chan struct{}
 
 	stats pipelineCounters
+	hold  holdState
 }
 
 type pipelineCounters struct {
@@ -246,6 +252,13 @@ func NewPipeline(d *db.DB, opt PipelineOptions) *Pipeline {
 	if opt.Linger <= 0 {
 		opt.Linger = 2 * time.Millisecond
 	}
+	if opt.RetryMin <= 0 {
+		opt.RetryMin = 100 * time.Millisecond
+	}
+	if opt.RetryMax <= 0 {
+		opt.RetryMax = 2 * time.Second
+	}
+	opt.RetryMin = min(opt.RetryMin, opt.RetryMax)
 	if opt.Writers <= 0 {
 		opt.Writers = 1
 		if d.Dialect() == db.Postgres {
@@ -253,6 +266,7 @@ func NewPipeline(d *db.DB, opt PipelineOptions) *Pipeline {
 		}
 	}
 	p := &Pipeline{db: d, opt: opt, done: make(chan struct{})}
+	p.hold.lastWrite.Store(time.Now().UnixMilli())
 	var wg sync.WaitGroup
 	for range opt.Writers {
 		ch := make(chan *Unit, max(opt.QueueSize/opt.Writers, 1))
@@ -385,7 +399,11 @@ func (p *Pipeline) loop(ch chan *Unit) {
 }
 
 // commit writes a batch in one transaction, retrying the whole batch while the database fails,
-// then runs the after-commit work and answers the waiting submitters.
+// then runs the after-commit work and answers the waiting submitters. While the database is
+// unavailable (db.Unavailable, or it does not answer a ping) the batch is held and retried
+// without a deadline: its submitters are not answered, so chargers re-send rather than lose
+// what they sent. A batch the database answers but refuses three times is committed in halves
+// until the unit it refuses is alone, and that unit's submitter gets the error.
 func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 	if p.opt.BeforeCommit != nil {
 		p.opt.BeforeCommit(len(units))
@@ -393,6 +411,8 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 	var b *Batch
 	var unitErrs []error
 	var err error
+	held := false
+	refusals := 0
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
 		b, unitErrs, err = p.run(ctx, units)
@@ -401,27 +421,36 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 			break
 		}
 		p.stats.failures.Add(1)
-		refused := attempt >= 2 && p.db.Pool().PingContext(ctx) == nil
-		if refused && len(units) > 1 {
-			// the database answers but refuses this batch: commit its halves apart, so that
-			// one unit it cannot take costs only that unit
-			slog.Warn("ingest batch refused, committing its halves apart", "units", len(units), "err", err)
-			p.commit(ctx, units[:len(units)/2])
-			p.commit(ctx, units[len(units)/2:])
+		if db.Closed(err) { // shutting down after the pool was closed: nothing will succeed
+			slog.Error("ingest batch not written: the database is closed", "units", len(units), "err", err)
+			p.fail(units, err)
+			p.release(&held)
 			return
 		}
-		if refused || attempt >= 50 || strings.Contains(err.Error(), "database is closed") {
-			slog.Error("ingest batch not written", "units", len(units), "refused", refused, "attempts", attempt+1, "err", err)
-			for _, u := range units {
-				if u.done != nil {
-					u.done <- err
-				}
+		if !db.Unavailable(err) && p.db.Pool().PingContext(ctx) == nil {
+			refusals++
+		}
+		if refusals >= 3 {
+			p.release(&held)
+			if len(units) > 1 {
+				// the database answers but refuses this batch: commit its halves apart, so that
+				// one unit it cannot take costs only that unit
+				slog.Warn("ingest batch refused, committing its halves apart", "units", len(units), "err", err)
+				p.commit(ctx, units[:len(units)/2])
+				p.commit(ctx, units[len(units)/2:])
+				return
 			}
+			slog.Error("ingest unit refused by the database", "err", err)
+			p.fail(units, err)
 			return
 		}
-		slog.Warn("ingest batch failed, retrying", "units", len(units), "err", err)
-		time.Sleep(time.Duration(min(attempt+1, 20)) * 100 * time.Millisecond)
+		if refusals == 0 {
+			p.enterHold(&held, err, len(units))
+		}
+		time.Sleep(min(time.Duration(attempt+1)*p.opt.RetryMin, p.opt.RetryMax))
 	}
+	p.release(&held)
+	p.hold.lastWrite.Store(time.Now().UnixMilli())
 	p.stats.batches.Add(1)
 	p.stats.units.Add(int64(len(units)))
 	p.stats.rows.Add(int64(len(b.logs)))

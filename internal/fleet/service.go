@@ -24,6 +24,7 @@ type Options struct {
 	DataDir           string         // default home of Files: DataDir/objects
 	LogQueue          int            // ingest queue size (units; see PipelineOptions)
 	LogBatch          int            // ingest batch size (rows and steps per transaction)
+	IngestRetryMax    time.Duration  // longest back-off of a held ingest batch (PipelineOptions.RetryMax)
 	Node              string         // this node's name (default host name + pid)
 	Registry          Registry       // default: in-process
 	Location          *time.Location // days and months of the statistics (default UTC)
@@ -81,7 +82,7 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	}
 	s := &Service{db: d, opt: opt, Registry: opt.Registry, Hub: NewHub(), secret: secret,
 		admit: newAdmissionLimiter(admitWindow)}
-	s.Ingest = NewPipeline(d, PipelineOptions{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch})
+	s.Ingest = NewPipeline(d, PipelineOptions{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch, RetryMax: opt.IngestRetryMax})
 	s.hot.m = map[int64]*hotDevice{}
 	return s, nil
 }
@@ -138,9 +139,10 @@ func (s *Service) hourly(ctx context.Context) {
 
 func (s *Service) sweep(ctx context.Context) {
 	now := db.NowMS()
-	// Commands whose node died before they ended.
-	if _, err := s.db.Exec(ctx, `UPDATE command SET result = ?, finished_at = ? WHERE result = ? AND deadline_at < ?`,
-		ResultTimeout, now, ResultWaiting, now-5000); err != nil {
+	// Commands whose node died before they ended (and did not start again to end them:
+	// EndInterrupted); a live node ends its own at the deadline.
+	if _, err := s.db.Exec(ctx, `UPDATE command SET result = ?, message = ?, finished_at = ? WHERE result = ? AND deadline_at < ?`,
+		ResultTimeout, msgCommandInterrupted, now, ResultWaiting, now-5000); err != nil {
 		slog.Warn("command sweep", "err", err)
 	}
 	if _, err := s.ExpireReservations(ctx, now); err != nil {

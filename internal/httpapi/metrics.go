@@ -71,11 +71,16 @@ var (
 	mUnits       = newFleetMetric("chargeops_ingest_units_total", "Units (one charger message's writes) committed by the ingest pipeline.", prometheus.CounterValue)
 	mBatches     = newFleetMetric("chargeops_ingest_batches_total", "Batch transactions committed by the ingest pipeline.", prometheus.CounterValue)
 	mBlocked     = newFleetMetric("chargeops_ingest_blocked_total", "Submits that found the ingest queue full and waited (backpressure on chargers).", prometheus.CounterValue)
-	mFailures    = newFleetMetric("chargeops_ingest_failures_total", "Ingest batch transactions that failed and were retried.", prometheus.CounterValue)
+	mFailures    = newFleetMetric("chargeops_ingest_failures_total", "Ingest batch transactions that failed and were retried (the retries while the database is down or full).", prometheus.CounterValue)
 	mCommitSecs  = newFleetMetric("chargeops_ingest_commit_seconds_total", "Time spent in ingest batch transactions.", prometheus.CounterValue)
 	mMaxBatch    = newFleetMetric("chargeops_ingest_max_batch", "Largest ingest batch so far.", prometheus.GaugeValue)
 	mQueue       = newFleetMetric("chargeops_ingest_queue", "Units waiting in the ingest queue.", prometheus.GaugeValue)
 	mQueueCap    = newFleetMetric("chargeops_ingest_queue_capacity", "Units the ingest queue holds before submitters wait.", prometheus.GaugeValue)
+	// what an operator watches during a database outage or a full disk (docs/operations.md)
+	mHeld       = newFleetMetric("chargeops_ingest_held", "1 while the ingest pipeline holds batches the database cannot take (chargers are not answered), else 0.", prometheus.GaugeValue)
+	mHeldSecs   = newFleetMetric("chargeops_ingest_held_seconds", "How long the oldest held ingest batch has waited for the database (0 when none is held).", prometheus.GaugeValue)
+	mSinceWrite = newFleetMetric("chargeops_ingest_seconds_since_write", "Seconds since the ingest pipeline last committed a batch.", prometheus.GaugeValue)
+	mWALBytes   = newFleetMetric("chargeops_sqlite_wal_bytes", "Size of SQLite's write-ahead log file (truncated after a recovery and when over 64 MiB).", prometheus.GaugeValue)
 )
 
 // registerFleetMetrics registers the fleet collector; nothing without a fleet (the openapi
@@ -96,7 +101,7 @@ func registerFleetMetrics(reg prometheus.Registerer, d Deps) {
 }
 
 func (c *fleetCollector) metrics() []fleetMetric {
-	m := []fleetMetric{mConnections, mLogRows, mUnits, mBatches, mBlocked, mFailures, mCommitSecs, mMaxBatch, mQueue, mQueueCap}
+	m := []fleetMetric{mConnections, mLogRows, mUnits, mBatches, mBlocked, mFailures, mCommitSecs, mMaxBatch, mQueue, mQueueCap, mHeld, mHeldSecs, mSinceWrite, mWALBytes}
 	if c.gateway != nil {
 		m = append(m, mSockets, mAccepted, mRefused, mUnreadable, mKeyBackoff, mMeterLimit)
 	}
@@ -124,6 +129,15 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 	emit(mMaxBatch, float64(st.MaxBatch))
 	emit(mQueue, float64(st.Queue))
 	emit(mQueueCap, float64(st.QueueCap))
+	h := c.fleet.Ingest.Health()
+	held := 0.0
+	if h.Held {
+		held = 1
+	}
+	emit(mHeld, held)
+	emit(mHeldSecs, h.HeldFor.Seconds())
+	emit(mSinceWrite, h.SinceWrite.Seconds())
+	emit(mWALBytes, float64(c.fleet.DB().WALSize()))
 	if c.gateway != nil {
 		gs := c.gateway.Stats()
 		emit(mSockets, float64(gs.Active))

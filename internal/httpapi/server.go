@@ -369,11 +369,3 @@ func (s *Server) clearCookies(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: name == TokenCookie, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 	}
 }
-
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	if err := s.DB.Pool().PingContext(r.Context()); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "db unavailable"})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.opt.Version, "db": s.DB.Dialect().String()})
-}
