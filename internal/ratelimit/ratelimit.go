@@ -35,16 +35,3 @@ func (l *Limiter) Purge(ctx context.Context, horizon time.Duration) error {
 	_, err := l.db.Exec(ctx, `DELETE FROM rate_counter WHERE window_start < ?`, db.NowMS()-horizon.Milliseconds())
 	return err
 }
-
-// Hits is how many hits key has in the current window, without counting one (a lock-out check
-// before the attempt it guards).
-func (l *Limiter) Hits(ctx context.Context, key string, window time.Duration) (int, error) {
-	now := db.NowMS()
-	start := now - now%window.Milliseconds()
-	var hits int
-	err := l.db.QueryRow(ctx, `SELECT hits FROM rate_counter WHERE key = ? AND window_start = ?`, key, start).Scan(&hits)
-	if db.NotFound(err) {
-		return 0, nil
-	}
-	return hits, err
-}
