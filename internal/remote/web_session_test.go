@@ -2,7 +2,6 @@ package remote_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,14 +20,8 @@ func page(t *testing.T, u, lang string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", u, nil)
 	req.Header.Set("Accept-Language", lang)
-	client := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	resp, body := fetchReq(t, req)
+	return resp.StatusCode, body
 }
 
 // Issue 29 M3: the charger's web-page link answered 200 after its user signed out or was
