@@ -34,7 +34,7 @@ type Options struct {
 	// BadSignatures: wrong signatures per application and client address in 10 minutes before
 	// further wrong ones from that address are refused as a lock-out until the window ends (20).
 	// A right signature is never refused by it: the appId is not secret, so counting per
-	// application alone would let anyone lock the application out (docs/openapi.md, "Limits").
+	// application alone would let anyone lock the application out (docs/openapi.md, "Errors").
 	BadSignatures int
 }
 

@@ -14,7 +14,10 @@ type Limiter struct{ db *db.DB }
 
 func New(d *db.DB) *Limiter { return &Limiter{db: d} }
 
-// Allow counts one hit for key and reports whether it is within limit hits per window.
+// Allow counts one hit for key and reports whether it is within limit hits per window: one
+// atomic increment-and-read (an upsert returning the count) on both databases, so concurrent
+// hits on any node each see their own count. Count first, then act on the answer: a separate
+// read before the attempt (check-then-act) lets a burst past the limit (issue 29, L3).
 func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, error) {
 	now := db.NowMS()
 	start := now - now%window.Milliseconds()
