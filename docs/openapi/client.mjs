@@ -44,9 +44,14 @@ export function signHeaders({ method, url, body = '', appId, secret, timestamp, 
   };
 }
 
-/** Calls the OpenAPI: path with its query, an optional JSON body; answers the envelope. */
+/** Calls the OpenAPI: path with its query, an optional JSON body; answers the envelope. The
+ * query is sent as it is signed, in canonical form (the server refuses other encodings and a
+ * key sent twice: docs/openapi.md, "The query"). */
 export async function signedFetch(base, appId, secret, method, path, body) {
-  const url = new URL(path, base).toString();
+  const u = new URL(path, base);
+  const query = canonicalQuery(u.searchParams);
+  u.search = query ? `?${query}` : '';
+  const url = u.toString();
   const text = body === undefined ? '' : JSON.stringify(body);
   const headers = { ...signHeaders({ method, url, body: text, appId, secret }), 'Content-Type': 'application/json' };
   const res = await fetch(url, { method, headers, body: text || undefined });

@@ -178,7 +178,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	})
 	apps := application.New(d, setting.NewStore(d), a.Users, uploads)
 	if a.Remote, err = remote.New(ctx, d, setting.NewStore(d), a.Fleet, actions, remote.Options{Node: a.Fleet.Options().Node,
-		NodeURL: cfg.NodeBase(), PublicURL: linkBase, IdleTimeout: cfg.RemoteIdle}); err != nil {
+		NodeURL: cfg.NodeBase(), PublicURL: linkBase, IdleTimeout: cfg.RemoteIdle, Sessions: a.Sessions}); err != nil {
 		return nil, err
 	}
 	a.RequestLog = openapi.NewLog(d, loc)

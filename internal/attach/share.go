@@ -257,7 +257,6 @@ type PublicInfo struct {
 type shared struct {
 	id, fileID, expires int64
 	codeSalt, codeHash  string
-	wrong               int
 	locked              bool
 }
 
@@ -292,8 +291,8 @@ func (s *Service) open(ctx context.Context, token, ip, action string) (shared, e
 	}
 	token = strings.TrimSpace(token)
 	var locked int
-	err := s.db.QueryRow(ctx, `SELECT id, file_id, expires_at, code_salt, code_hash, wrong_codes, locked FROM attach_share WHERE token_hash = ?`, session.HashToken(token)).
-		Scan(&sh.id, &sh.fileID, &sh.expires, &sh.codeSalt, &sh.codeHash, &sh.wrong, &locked)
+	err := s.db.QueryRow(ctx, `SELECT id, file_id, expires_at, code_salt, code_hash, locked FROM attach_share WHERE token_hash = ?`, session.HashToken(token)).
+		Scan(&sh.id, &sh.fileID, &sh.expires, &sh.codeSalt, &sh.codeHash, &locked)
 	if db.NotFound(err) || token == "" {
 		s.logAccess(ctx, 0, ip, action, shareLogNone)
 		return sh, ErrShareExpired
@@ -336,27 +335,35 @@ func (s *Service) Info(ctx context.Context, token, ip string) (PublicInfo, error
 }
 
 // Download checks the code and answers a signed link (3600 s) to the shared file. A wrong code
-// counts; the fifth locks the share until its owner resets it.
+// counts; the fifth locks the share until its owner resets it. Every attempt is counted before
+// its code is compared (claimAttempt), so a burst of guesses cannot compare more codes than the
+// limit.
 func (s *Service) Download(ctx context.Context, token, code, ip string) (Link, error) {
 	sh, err := s.open(ctx, token, ip, "download")
 	if err != nil {
 		return Link{}, err
 	}
-	if sh.locked {
+	n, ok, err := s.claimAttempt(ctx, sh.id)
+	if err != nil {
+		return Link{}, err
+	}
+	if !ok {
 		s.logAccess(ctx, sh.id, ip, "download", shareLogLocked)
 		return Link{}, errShareLocked
 	}
 	if subtle.ConstantTimeCompare([]byte(hashCode(sh.codeSalt, strings.TrimSpace(code))), []byte(sh.codeHash)) != 1 {
-		if _, err := s.db.Exec(ctx, `UPDATE attach_share SET wrong_codes = wrong_codes + 1, locked = CASE WHEN wrong_codes + 1 >= ? THEN 1 ELSE locked END WHERE id = ?`,
-			MaxWrongCodes, sh.id); err != nil {
-			return Link{}, fmt.Errorf("attach: count wrong code: %w", err)
-		}
 		s.logAccess(ctx, sh.id, ip, "download", shareLogWrong)
-		var wrong, locked int
-		if err := s.db.QueryRow(ctx, `SELECT wrong_codes, locked FROM attach_share WHERE id = ?`, sh.id).Scan(&wrong, &locked); err == nil && locked == 1 {
+		if n >= MaxWrongCodes {
+			if _, err := s.db.Exec(ctx, `UPDATE attach_share SET locked = 1 WHERE id = ? AND wrong_codes >= ?`, sh.id, MaxWrongCodes); err != nil {
+				return Link{}, fmt.Errorf("attach: lock share: %w", err)
+			}
 			return Link{}, errShareLocked
 		}
-		return Link{}, errWrongCode.With(map[string]any{"left": max(MaxWrongCodes-wrong, 0)})
+		return Link{}, errWrongCode.With(map[string]any{"left": MaxWrongCodes - n})
+	}
+	// The right code: its attempt is given back.
+	if _, err := s.db.Exec(ctx, `UPDATE attach_share SET wrong_codes = wrong_codes - 1 WHERE id = ? AND wrong_codes > 0`, sh.id); err != nil {
+		return Link{}, fmt.Errorf("attach: count right code: %w", err)
 	}
 	x, err := s.sharedFile(ctx, sh.fileID)
 	if err != nil {
@@ -364,6 +371,22 @@ func (s *Service) Download(ctx context.Context, token, code, ip string) (Link, e
 	}
 	s.logAccess(ctx, sh.id, ip, "download", shareLogOK)
 	return s.link(ctx, x)
+}
+
+// claimAttempt counts one code attempt on a share before its code is compared, in one atomic
+// increment-and-read: at most MaxWrongCodes attempts are ever in hand, however many arrive
+// at once on however many nodes. It answers the count with this attempt, and ok false when
+// the share is locked or its attempts are spent.
+func (s *Service) claimAttempt(ctx context.Context, shareID int64) (n int, ok bool, err error) {
+	err = s.db.QueryRow(ctx, `UPDATE attach_share SET wrong_codes = wrong_codes + 1 WHERE id = ? AND locked = 0 AND wrong_codes < ? RETURNING wrong_codes`,
+		shareID, MaxWrongCodes).Scan(&n)
+	if db.NotFound(err) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("attach: count code attempt: %w", err)
+	}
+	return n, true, nil
 }
 
 // AccessLog is one signed-out access of a share.

@@ -39,9 +39,10 @@ const openapiV1Description = "The API for third-party applications. Every reques
 	"X-Timestamp (unix seconds, at most 300 s off), X-Nonce (16-64 characters of A-Z a-z 0-9 - _, used once) and X-Signature: lowercase hex " +
 	"HMAC-SHA256, keyed with the appSecret, of these lines joined by \\n: \"CHARGEOPS-HMAC-SHA256\", the method, the path, the canonical query " +
 	"(pairs percent-encoded as RFC 3986, sorted by key then value, joined by &), the hex SHA-256 of the body (of the empty string when none), " +
-	"the appId, the timestamp, the nonce. The application acts as its bound user: the same keys and data scope as that user in the console. " +
+	"the appId, the timestamp, the nonce. The query must be sent in that encoding, each key once (pairs in any order); any other form is refused with 10001. " +
+	"The application acts as its bound user: the same keys and data scope as that user in the console. " +
 	"Answers are an envelope {code, message, data}; refusals: 40001 headers missing or malformed, 40002 unknown appId, 40003 application disabled, " +
-	"40004 timestamp out of window, 40005 nonce replayed, 40006 wrong signature, 40007 rate limit (HTTP 429), 40008 too many wrong signatures, " +
+	"40004 timestamp out of window, 40005 nonce replayed, 40006 wrong signature, 40007 rate limit (HTTP 429), 40008 too many wrong signatures from this client address (a right signature is never refused by it), " +
 	"40009 bound user disabled, 20013 no permission, 10002 not found, 10001 invalid input."
 
 func document(routes []Route, title, description string) []byte {

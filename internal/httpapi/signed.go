@@ -18,7 +18,7 @@ func (s *Server) signedCaller(c *Ctx) error {
 	if s.Signatures == nil {
 		return apperr.ErrNotFound
 	}
-	caller, err := s.Signatures.Check(c.R.Context(), c.R, c.body)
+	caller, err := s.Signatures.Check(c.R.Context(), c.R, c.body, c.Client.IP)
 	if caller.App.ID != 0 {
 		c.App = &caller.App
 	}

@@ -9,8 +9,10 @@ var openapiMessages = map[string][2]string{
 	"err.openapi_nonce":            {"This nonce was already used: send every request with a new nonce", "该 nonce 已使用过：每个请求须使用新的 nonce"},
 	"err.openapi_signature":        {"The signature does not match the request", "签名与请求不符"},
 	"err.openapi_rate_limited":     {"Too many calls: at most {limit} per minute for one application", "调用过于频繁：每个应用每分钟最多 {limit} 次"},
-	"err.openapi_signature_locked": {"Too many wrong signatures: this application is refused for a while", "签名错误次数过多：该应用暂时被拒绝"},
+	"err.openapi_signature_locked": {"Too many wrong signatures from this address: its wrong signatures are refused for a while (correctly signed requests still pass)", "来自该地址的签名错误次数过多：其错误签名暂时被拒绝（签名正确的请求仍可通过）"},
 	"err.openapi_app_user":         {"The application's bound user is disabled or no longer exists", "应用绑定的用户已停用或不存在"},
+	"err.openapi_query_duplicate":  {"The query names \"{key}\" more than once: send each key once", "查询参数“{key}”出现了多次：每个参数只能出现一次"},
+	"err.openapi_query_encoding":   {"The query's key \"{key}\" or its value is not in the canonical encoding: send keys and values percent-encoded as RFC 3986 (A-Z a-z 0-9 - . _ ~ as they are, every other byte as %XX in upper case, a space as %20)", "查询参数“{key}”或其值的编码不是规范编码：键和值须按 RFC 3986 百分号编码（A-Z a-z 0-9 - . _ ~ 保持原样，其他字节一律写成大写的 %XX，空格写成 %20）"},
 }
 
 // openapiInterfaceNames: the Chinese names of the OpenAPI v1 routes

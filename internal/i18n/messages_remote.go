@@ -14,6 +14,7 @@ var remoteMessages = map[string][2]string{
 	"err.remote_link_busy":         {"Another remote link of this device is open or opening: close it first", "该设备已有打开或正在打开的远程链接，请先关闭"},
 	"err.remote_minutes":           {"The validity is {min} to {max} minutes", "有效期为 {min} 到 {max} 分钟"},
 	"err.remote_web_expired":       {"This remote web page link has expired; open the page again from the device", "远程网页链接已失效，请从设备页面重新打开"},
+	"err.remote_web_signed_out":    {"Your console session has ended (signed out, expired, or the account or its role changed): sign in and open the page again from the device", "控制台会话已结束（已退出、已过期，或账号或其角色已变更）：请登录后从设备页面重新打开"},
 	"err.remote_need_websocket":    {"The terminal needs a WebSocket connection", "终端需要 WebSocket 连接"},
 	"term.connection_closed":       {"Connection closed", "连接已关闭"},
 	"term.connection_failed":       {"Connection failed", "连接失败"},

@@ -26,8 +26,8 @@ type Answer struct {
 	Data    json.RawMessage `json:"data"`
 }
 
-// Do sends a signed request: pathQuery is the path with its query, body (nil: none) is sent as
-// JSON.
+// Do sends a signed request: pathQuery is the path with its query (sent in canonical form),
+// body (nil: none) is sent as JSON.
 func (c *Client) Do(ctx context.Context, method, pathQuery string, body any) (Answer, error) {
 	var raw []byte
 	if body != nil {
@@ -40,6 +40,8 @@ func (c *Client) Do(ctx context.Context, method, pathQuery string, body any) (An
 	if err != nil {
 		return Answer{}, err
 	}
+	// Sent as signed: the guard refuses a query that is not in canonical form (CheckQuery).
+	req.URL.RawQuery = CanonicalQuery(req.URL.RawQuery)
 	req.Header.Set("Content-Type", "application/json")
 	SignRequest(req, raw, c.AppID, c.Secret, time.Now())
 	hc := c.HTTP

@@ -31,8 +31,10 @@ type Options struct {
 	Window time.Duration
 	// RatePerMinute: calls one application may make per minute, across nodes (600).
 	RatePerMinute int
-	// BadSignatures: wrong signatures per application in 10 minutes before every call of it is
-	// refused until the window ends (20).
+	// BadSignatures: wrong signatures per application and client address in 10 minutes before
+	// further wrong ones from that address are refused as a lock-out until the window ends (20).
+	// A right signature is never refused by it: the appId is not secret, so counting per
+	// application alone would let anyone lock the application out (docs/openapi.md, "Errors").
 	BadSignatures int
 }
 
@@ -86,17 +88,21 @@ var (
 	ErrRateLimited    = apperr.New(apperr.AppRateLimited, "err.openapi_rate_limited")
 	ErrSignatureLock  = apperr.New(apperr.SignatureLocked, "err.openapi_signature_locked")
 	ErrAppUserMissing = apperr.New(apperr.AppUserDisabled, "err.openapi_app_user")
+	// A query whose meaning the signature does not pin (CheckQuery): {key}.
+	ErrQueryDuplicate = apperr.New(apperr.Invalid, "err.openapi_query_duplicate")
+	ErrQueryEncoding  = apperr.New(apperr.Invalid, "err.openapi_query_encoding")
 )
 
-// Check verifies r (with its body already read) and answers the caller. The application is
-// answered too when the refusal came after it was known (for the request log): check
-// App.ID != 0.
+// Check verifies r (with its body already read), sent from the client address ip, and answers
+// the caller. The application is answered too when the refusal came after it was known (for the
+// request log): check App.ID != 0.
 //
-// Order: the headers' form, the timestamp window, the application, a lock-out after too many
-// wrong signatures, the signature (current secret, then the previous one during its grace),
-// the application's status, the nonce (once per application, across nodes), the call budget,
-// the bound user.
-func (g *Guard) Check(ctx context.Context, r *http.Request, body []byte) (Caller, error) {
+// Order: the headers' form, the query's form (CheckQuery), the timestamp window, the
+// application, the signature (current secret, then the previous one during its grace; a wrong
+// one is counted per application and address, and past the limit answered as a lock-out), the
+// application's status, the nonce (once per application, across nodes), the call budget, the
+// bound user.
+func (g *Guard) Check(ctx context.Context, r *http.Request, body []byte, ip string) (Caller, error) {
 	var c Caller
 	h := r.Header
 	req := Request{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Body: body,
@@ -105,6 +111,9 @@ func (g *Guard) Check(ctx context.Context, r *http.Request, body []byte) (Caller
 	ts, err := strconv.ParseInt(req.Timestamp, 10, 64)
 	if req.AppID == "" || len(req.AppID) > 64 || err != nil || !ValidNonce(req.Nonce) || len(sig) != 64 {
 		return c, ErrHeaders
+	}
+	if err := CheckQuery(req.RawQuery); err != nil {
+		return c, err
 	}
 	now := g.Now()
 	if d := now.Sub(time.Unix(ts, 0)); d > g.opt.Window || d < -g.opt.Window {
@@ -118,15 +127,16 @@ func (g *Guard) Check(ctx context.Context, r *http.Request, body []byte) (Caller
 		return c, fmt.Errorf("openapi: application %s: %w", req.AppID, err)
 	}
 	c.App = app
-	badKey := "openapi-badsig:" + app.AppID
-	if n, err := g.limiter.Hits(ctx, badKey, badSignatureWindow); err != nil {
-		return c, err
-	} else if n >= g.opt.BadSignatures {
-		return c, ErrSignatureLock
-	}
 	if !Verify(sig, req, cur, prev) {
-		if _, err := g.limiter.Allow(ctx, badKey, g.opt.BadSignatures, badSignatureWindow); err != nil {
-			return c, err
+		// One atomic count-and-read per wrong signature, per application and address: a burst
+		// cannot slip past the limit, and another address (the application itself) is not
+		// touched.
+		ok, err := g.limiter.Allow(ctx, "openapi-badsig:"+app.AppID+"@"+ip, g.opt.BadSignatures, badSignatureWindow)
+		if err != nil {
+			return c, fmt.Errorf("openapi: count wrong signature: %w", err)
+		}
+		if !ok {
+			return c, ErrSignatureLock
 		}
 		return c, ErrSignature
 	}

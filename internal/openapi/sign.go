@@ -123,6 +123,50 @@ func CanonicalQuery(raw string) string {
 	return strings.Join(out, "&")
 }
 
+// CheckQuery refuses a query the signature would not pin (docs/openapi.md, "The query"): the
+// canonical query sorts pairs and decodes them, so a key sent twice (which of its values a
+// handler reads depends on the order) and a pair whose encoding is not the canonical one
+// ("%3B" and ";", "%41" and "A", "+" and "%20", an escape that does not decode) could mean one
+// thing to the signature and another to the handler. Every pair must be sent as the canonical
+// query writes it (RFC 3986: A-Z a-z 0-9 - . _ ~ as they are, every other byte as %XX in upper
+// case), each key once; the pairs may come in any order.
+func CheckQuery(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	for part := range strings.SplitSeq(raw, "&") {
+		k, v, _ := strings.Cut(part, "=")
+		key, ok := canonicalPart(k)
+		if !ok || key == "" {
+			return ErrQueryEncoding.With(map[string]any{"key": shown(k)})
+		}
+		if _, ok := canonicalPart(v); !ok {
+			return ErrQueryEncoding.With(map[string]any{"key": shown(key)})
+		}
+		if seen[key] {
+			return ErrQueryDuplicate.With(map[string]any{"key": shown(key)})
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// shown is a key as a refusal names it: at most 64 bytes of valid UTF-8.
+func shown(k string) string {
+	if len(k) > 64 {
+		k = k[:64]
+	}
+	return strings.ToValidUTF8(k, "")
+}
+
+// canonicalPart decodes one side of a query pair and reports whether it was sent in the
+// canonical encoding.
+func canonicalPart(s string) (string, bool) {
+	d, err := url.PathUnescape(s)
+	return d, err == nil && encode(d) == s
+}
+
 // encode percent-encodes s as RFC 3986: unreserved characters stay, every other byte is %XX
 // in upper case.
 func encode(s string) string {

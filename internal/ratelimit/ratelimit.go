@@ -14,7 +14,10 @@ type Limiter struct{ db *db.DB }
 
 func New(d *db.DB) *Limiter { return &Limiter{db: d} }
 
-// Allow counts one hit for key and reports whether it is within limit hits per window.
+// Allow counts one hit for key and reports whether it is within limit hits per window: one
+// atomic increment-and-read (an upsert returning the count) on both databases, so concurrent
+// hits on any node each see their own count. Count first, then act on the answer: a separate
+// read before the attempt (check-then-act) lets a burst past the limit (issue 29, L3).
 func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, error) {
 	now := db.NowMS()
 	start := now - now%window.Milliseconds()
@@ -34,17 +37,4 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.
 func (l *Limiter) Purge(ctx context.Context, horizon time.Duration) error {
 	_, err := l.db.Exec(ctx, `DELETE FROM rate_counter WHERE window_start < ?`, db.NowMS()-horizon.Milliseconds())
 	return err
-}
-
-// Hits is how many hits key has in the current window, without counting one (a lock-out check
-// before the attempt it guards).
-func (l *Limiter) Hits(ctx context.Context, key string, window time.Duration) (int, error) {
-	now := db.NowMS()
-	start := now - now%window.Milliseconds()
-	var hits int
-	err := l.db.QueryRow(ctx, `SELECT hits FROM rate_counter WHERE key = ? AND window_start = ?`, key, start).Scan(&hits)
-	if db.NotFound(err) {
-		return 0, nil
-	}
-	return hits, err
 }

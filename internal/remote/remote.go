@@ -12,6 +12,7 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -72,6 +73,15 @@ type Options struct {
 	TokenTTL    time.Duration // how long the one-time token is valid (default 60 s)
 	WebIdle     time.Duration // a web token ends after this long unused (default 15 min)
 	Sweep       time.Duration // how often Run looks for links to end (default 5 s)
+	// Sessions are the console sessions (required): a web token lives only while the session
+	// it was given to does (webproxy.go).
+	Sessions ConsoleSessions
+}
+
+// ConsoleSessions tells whether a console session still lives (session.Store.Check): nil, or
+// the business error that ended it (signed out, expired, forced re-login, account disabled).
+type ConsoleSessions interface {
+	Check(ctx context.Context, id string) error
 }
 
 // Service is remote access on one node.
@@ -106,6 +116,9 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, f *fleet.Servic
 	}
 	if opt.Sweep <= 0 {
 		opt.Sweep = 5 * time.Second
+	}
+	if opt.Sessions == nil {
+		return nil, errors.New("remote: Options.Sessions is required")
 	}
 	opt.PublicURL = strings.TrimRight(opt.PublicURL, "/")
 	opt.NodeURL = strings.TrimRight(opt.NodeURL, "/")
@@ -178,8 +191,8 @@ func (s *Service) Shutdown() {
 var system = &access.Principal{Root: true, UserName: "system", Scope: access.FullScope()}
 
 // Sweep ends links whose validity ran out, whose token expired without a tunnel or whose device
-// was disabled or blacklisted, web tokens unused for too long, and tunnels held here whose link
-// another node closed.
+// was disabled or blacklisted, web tokens unused for too long or whose console session ended,
+// and tunnels held here whose link another node closed.
 func (s *Service) Sweep(ctx context.Context) {
 	now := db.NowMS()
 	links, err := s.links(ctx, `l.status < ? AND (l.expires_at <= ? OR (l.status = ? AND l.token_expires_at < ?) OR d.enabled = 0
@@ -201,6 +214,9 @@ func (s *Service) Sweep(ctx context.Context) {
 	}
 	if err := s.endIdleWeb(ctx, now-s.opt.WebIdle.Milliseconds()); err != nil {
 		slog.Warn("remote sweep: web sessions", "err", err)
+	}
+	if err := s.endSignedOutWeb(ctx); err != nil {
+		slog.Warn("remote sweep: web sessions of ended console sessions", "err", err)
 	}
 	for _, t := range s.held() {
 		var st int

@@ -140,6 +140,12 @@ func fetch(t *testing.T, method, u string, form url.Values) (*http.Response, str
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	return fetchReq(t, req)
+}
+
+// fetchReq sends req without following redirects.
+func fetchReq(t *testing.T, req *http.Request) (*http.Response, string) {
+	t.Helper()
 	client := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {

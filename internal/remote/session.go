@@ -50,12 +50,14 @@ type sessionStart struct {
 	userID           int64
 	userName, ip     string
 	tokenHash        string
+	consoleSession   string // a web token's console session (session.id)
 }
 
 func (s *Service) startSession(ctx context.Context, in sessionStart) (int64, error) {
 	now := db.NowMS()
-	id, err := db.InsertID(ctx, s.db, `INSERT INTO remote_session (link_id, device_id, sn, kind, user_id, user_name, token_hash, node, ip, started_at, last_seen_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.linkID, in.deviceID, in.sn, in.kind, in.userID, in.userName, in.tokenHash, s.opt.Node, in.ip, now, now)
+	id, err := db.InsertID(ctx, s.db, `INSERT INTO remote_session (link_id, device_id, sn, kind, user_id, user_name, token_hash, console_session, node, ip,
+		started_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.linkID, in.deviceID, in.sn, in.kind, in.userID, in.userName, in.tokenHash,
+		in.consoleSession, s.opt.Node, in.ip, now, now)
 	if err != nil {
 		return 0, fmt.Errorf("remote: add session: %w", err)
 	}
@@ -85,7 +87,9 @@ func (s *Service) endSessions(ctx context.Context, cond string, args ...any) err
 		if r.kind == KindWeb { // a web session lasted from its token to its last request
 			ended = max(r.lastSeen, r.startedAt)
 		}
-		res, err := s.db.Exec(ctx, `UPDATE remote_session SET ended_at = ?, token_hash = '' WHERE id = ? AND ended_at = 0`, ended, r.id)
+		// A web session keeps its token's hash: a request on it after the end is told why it
+		// is refused (webGrant).
+		res, err := s.db.Exec(ctx, `UPDATE remote_session SET ended_at = ? WHERE id = ? AND ended_at = 0`, ended, r.id)
 		if err != nil {
 			return fmt.Errorf("remote: end session: %w", err)
 		}
@@ -99,6 +103,13 @@ func (s *Service) endSessions(ctx context.Context, cond string, args ...any) err
 // endIdleWeb ends web sessions unused since before.
 func (s *Service) endIdleWeb(ctx context.Context, before int64) error {
 	return s.endSessions(ctx, `kind = ? AND last_seen_at < ?`, KindWeb, before)
+}
+
+// endSignedOutWeb ends web sessions whose console session ended (signed out, forced re-login,
+// account disabled) or is gone (account deleted); a request on one is refused anyway
+// (webGrant), this writes their audit rows without waiting for a request or WebIdle.
+func (s *Service) endSignedOutWeb(ctx context.Context) error {
+	return s.endSessions(ctx, `kind = ? AND NOT EXISTS (SELECT 1 FROM session cs WHERE cs.id = remote_session.console_session AND cs.ended_at = 0)`, KindWeb)
 }
 
 // audit writes the action-log row of an ended session.

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -30,11 +31,18 @@ type WebLink struct {
 	URL string `json:"url"`
 }
 
+// errWebSignedOut refuses a web token whose console session ended (403).
+const errWebSignedOut = "err.remote_web_signed_out"
+
 // WebToken gives p a path token for the web page of the device's open link: per user and
-// link, valid while used (it ends after WebIdle without a request) and never past the link.
-// Models that support WEB; a web link needs p's WEB/SSH access to allow web, an SSH link also
-// needs the Only Root access (or root).
+// link, valid while used (it ends after WebIdle without a request), never past the link and
+// never past p's console session (signed out, expired, account disabled or deleted, role
+// changed: docs/remote-access.md, "The web page"). Models that support WEB; a web link needs
+// p's WEB/SSH access to allow web, an SSH link also needs the Only Root access (or root).
 func (s *Service) WebToken(ctx context.Context, p *access.Principal, deviceID int64, ip string) (WebLink, error) {
+	if p.SessionID == "" { // only a console session may hold the page
+		return WebLink{}, apperr.ErrNotLoggedIn
+	}
 	t, err := s.device(ctx, p, deviceID)
 	if err != nil {
 		return WebLink{}, err
@@ -54,7 +62,7 @@ func (s *Service) WebToken(ctx context.Context, p *access.Principal, deviceID in
 	}
 	tok := newToken()
 	if _, err := s.startSession(ctx, sessionStart{linkID: l.ID, deviceID: t.id, sn: t.sn, kind: KindWeb, userID: p.UserID, userName: p.UserName,
-		ip: ip, tokenHash: hashToken(tok)}); err != nil {
+		ip: ip, tokenHash: hashToken(tok), consoleSession: p.SessionID}); err != nil {
 		return WebLink{}, err
 	}
 	return WebLink{URL: fmt.Sprintf("%s%d/%s/", WebPrefix, l.ID, tok)}, nil
@@ -66,20 +74,59 @@ type webAccess struct {
 	lastSeen      int64
 }
 
-// webGrant checks a path token against its link: the web session is open and used within
-// WebIdle, the link open.
-func (s *Service) webGrant(ctx context.Context, linkID int64, tok string) (webAccess, bool) {
+// Outcomes of webGrant.
+type webOutcome int
+
+const (
+	webGranted   webOutcome = iota
+	webExpired              // unknown token, ended session or link, idle too long: 404
+	webSignedOut            // the console session it was given to ended: 403 (the web session ends)
+	webUnchecked            // the console session could not be read (database): 503
+)
+
+// webGrant checks a path token against its console session and its link: the console session
+// alive (else the page is refused as signed out, whether or not the web session ended already),
+// the web session open and used within WebIdle, the link open.
+func (s *Service) webGrant(ctx context.Context, linkID int64, tok string) (webAccess, webOutcome) {
 	if !validToken(tok) {
-		return webAccess{}, false
+		return webAccess{}, webExpired
 	}
 	var a webAccess
 	var status int
-	err := s.db.QueryRow(ctx, `SELECT rs.id, rs.link_id, rs.last_seen_at, l.status FROM remote_session rs JOIN remote_link l ON l.id = rs.link_id
-		WHERE rs.token_hash = ? AND rs.link_id = ? AND rs.kind = ? AND rs.ended_at = 0`, hashToken(tok), linkID, KindWeb).Scan(&a.session, &a.link, &a.lastSeen, &status)
-	if err != nil || status != StatusOpen || a.lastSeen < db.NowMS()-s.opt.WebIdle.Milliseconds() {
-		return a, false
+	var ended int64
+	var console string
+	err := s.db.QueryRow(ctx, `SELECT rs.id, rs.link_id, rs.last_seen_at, rs.ended_at, rs.console_session, l.status FROM remote_session rs
+		JOIN remote_link l ON l.id = rs.link_id WHERE rs.token_hash = ? AND rs.link_id = ? AND rs.kind = ?`, hashToken(tok), linkID, KindWeb).
+		Scan(&a.session, &a.link, &a.lastSeen, &ended, &console, &status)
+	if err != nil {
+		return a, webExpired
 	}
-	return a, true
+	over := console == ""
+	if !over {
+		err := s.opt.Sessions.Check(ctx, console)
+		if _, business := apperr.As(err); err != nil && !business {
+			slog.Warn("remote web: console session not checked", "session", a.session, "err", err)
+			return a, webUnchecked
+		}
+		over = err != nil
+	}
+	if over {
+		if ended == 0 {
+			s.endSignedOut(ctx, a)
+		}
+		return a, webSignedOut
+	}
+	if ended != 0 || status != StatusOpen || a.lastSeen < db.NowMS()-s.opt.WebIdle.Milliseconds() {
+		return a, webExpired
+	}
+	return a, webGranted
+}
+
+// endSignedOut ends a web session whose console session ended (its audit row written now).
+func (s *Service) endSignedOut(ctx context.Context, a webAccess) {
+	if err := s.endSessions(ctx, `id = ?`, a.session); err != nil {
+		slog.Warn("remote web: session of an ended console session not ended", "session", a.session, "err", err)
+	}
 }
 
 // webTarget carries what the proxy needs from the request's path.
@@ -148,9 +195,16 @@ func (s *Service) newProxy() http.Handler {
 			webError(w, r, http.StatusNotFound, "err.remote_web_expired")
 			return
 		}
-		a, ok := s.webGrant(r.Context(), linkID, parts[1])
-		if !ok {
+		a, outcome := s.webGrant(r.Context(), linkID, parts[1])
+		switch outcome {
+		case webExpired:
 			webError(w, r, http.StatusNotFound, "err.remote_web_expired")
+			return
+		case webSignedOut:
+			webError(w, r, http.StatusForbidden, errWebSignedOut)
+			return
+		case webUnchecked:
+			webError(w, r, http.StatusServiceUnavailable, "err.remote_connection_failed")
 			return
 		}
 		prefix := WebPrefix + parts[0] + "/" + parts[1]

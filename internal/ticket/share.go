@@ -216,7 +216,8 @@ func (s *Service) open(ctx context.Context, token, ip string) (shareID, ticketID
 	return
 }
 
-// Shared is what a share's visitor sees: no customer, site or user ids.
+// Shared is what a share's visitor sees: no customer, site or user ids, no login names
+// (entries name staff by display name or not at all).
 type Shared struct {
 	Title           string  `json:"title"`
 	Category        int     `json:"category"`
@@ -254,8 +255,15 @@ func (s *Service) PublicDetail(ctx context.Context, token, ip string) (*Shared, 
 	if err := s.fill(ctx, x); err != nil {
 		return nil, err
 	}
+	names, err := s.staffNames(ctx, ticketID)
+	if err != nil {
+		return nil, err
+	}
 	for i := range x.Entries {
 		e := &x.Entries[i]
+		// Staff show by display name, or unnamed (the page says "Staff"): never a login name
+		// or an email, which are half of a sign-in.
+		e.UserName = names[e.UserID]
 		e.UserID = 0
 		// Where the ticket belongs is not the visitor's business.
 		if e.Field == "site" || e.Field == "customer" {
@@ -268,6 +276,29 @@ func (s *Service) PublicDetail(ctx context.Context, token, ip string) (*Shared, 
 	return &Shared{Title: x.Title, Category: x.Category, Priority: x.Priority, State: x.State, DeviceSN: x.DeviceSN, SoftwareVersion: x.SoftwareVersion,
 		OccurredAt: x.OccurredAt, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, ClosedAt: x.ClosedAt, Description: x.Description,
 		ExpiresAt: expires, Entries: x.Entries}, nil
+}
+
+// staffNames maps the users of a ticket's entries to what a share's visitor may see of them:
+// their display name, unless it is empty, their login name or holds an "@" (an email).
+func (s *Service) staffNames(ctx context.Context, ticketID int64) (map[int64]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT u.id, u.nick_name, u.user_name FROM app_user u
+		WHERE u.id IN (SELECT DISTINCT e.user_id FROM ticket_entry e WHERE e.ticket_id = ?)`, ticketID)
+	if err != nil {
+		return nil, fmt.Errorf("ticket: staff names: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var nick, login string
+		if err := rows.Scan(&id, &nick, &login); err != nil {
+			return nil, fmt.Errorf("ticket: staff names: %w", err)
+		}
+		if nick = strings.TrimSpace(nick); nick != "" && !strings.EqualFold(nick, login) && !strings.Contains(nick, "@") {
+			out[id] = nick
+		}
+	}
+	return out, rows.Err()
 }
 
 // PublicCommentInput is a visitor's comment: the name they type (1-50 characters) and the

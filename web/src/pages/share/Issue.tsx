@@ -109,7 +109,7 @@ export default function ShareIssue() {
           <Typography.Text type="secondary">{x.expiresAt ? t('ticket.share.until', { time: formatTime(x.expiresAt) }) : t('ticket.share.permanent')}</Typography.Text>
         </Card>
         <Card title={t('ticket.process')}>
-          <Timeline entries={x.entries ?? []} />
+          <Timeline entries={x.entries ?? []} unnamed={t('ticket.staff')} />
           <Form form={form} layout="vertical" onFinish={submit} data-testid="share-issue-comment-form">
             <Form.Item name="name" label={t('ticket.visitorName')} rules={[{ required: true, whitespace: true, message: t('ticket.visitorNameRequired') }, { max: MAX_VISITOR_NAME }]}>
               <Input maxLength={MAX_VISITOR_NAME} style={{ maxWidth: 320 }} data-testid="share-issue-name" />

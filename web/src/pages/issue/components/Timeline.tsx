@@ -1,7 +1,8 @@
 /**
  * A ticket's process, oldest first: who did what and when — created, a field from -> to, a
  * state from -> to (with its comment), comments (rich text the server sanitised and signed),
- * shares made and revoked; a share's visitor shows as "anonymous: name".
+ * shares made and revoked; a share's visitor shows as "anonymous: name". On the anonymous share
+ * page staff come by display name or not named (unnamed: "Staff"), never by login name.
  */
 import { Card, Empty, Space, Tag, Timeline as AntTimeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -15,14 +16,16 @@ registerTexts(ticketTexts);
 
 const COLORS: Record<string, string> = { create: 'green', state: 'blue', comment: 'gray', field: 'gray', share: 'purple', unshare: 'purple' };
 
-function Who({ e }: { e: TicketEntry }) {
+function Who({ e, unnamed }: { e: TicketEntry; unnamed: string }) {
   const { t } = useTranslation();
   return e.anonymous ? (
     <Tag color="orange" data-testid="ticket-entry-anonymous">
       {t('ticket.anonymous', { name: e.anonymous })}
     </Tag>
   ) : (
-    <Typography.Text strong>{e.userName || '-'}</Typography.Text>
+    <Typography.Text strong data-testid="ticket-entry-who">
+      {e.userName || unnamed}
+    </Typography.Text>
   );
 }
 
@@ -38,7 +41,8 @@ function useValue() {
   };
 }
 
-export default function Timeline({ entries }: { entries: TicketEntry[] }) {
+/** unnamed is what an entry without a user name shows ('-' in the console). */
+export default function Timeline({ entries, unnamed = '-' }: { entries: TicketEntry[]; unnamed?: string }) {
   const { t } = useTranslation();
   const value = useValue();
   if (!entries.length) return <Empty />;
@@ -71,7 +75,7 @@ export default function Timeline({ entries }: { entries: TicketEntry[] }) {
         children: (
           <div data-testid={`ticket-entry-${e.kind}`}>
             <Space wrap size={6}>
-              <Who e={e} />
+              <Who e={e} unnamed={unnamed} />
               <span>{what(e)}</span>
               <Typography.Text type="secondary">{formatTime(e.createdAt)}</Typography.Text>
             </Space>
