@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -131,24 +132,99 @@ type cluster struct {
 	names []string
 }
 
-func newCluster(t *testing.T, d *db.DB, natsURL, prefix string) *cluster {
+// newCluster starts nodes a and b on d, a on NATS at urlA and b at urlB.
+func newCluster(t *testing.T, d *db.DB, prefix, urlA, urlB string) *cluster {
 	t.Helper()
 	c := &cluster{t: t, d: d, org: fleettest.Seed(t, d)}
-	for _, n := range []string{"a", "b"} {
-		name := fmt.Sprintf("%s-%s-%d", prefix, n, time.Now().UnixNano()%1e9)
+	for i, url := range []string{urlA, urlB} {
+		name := fmt.Sprintf("%s-%c-%d", prefix, 'a'+i, time.Now().UnixNano()%1e9)
 		c.names = append(c.names, name)
 		c.nodes = append(c.nodes, apitest.New(t, d, func(cfg *config.Config) {
-			cfg.NATSURL, cfg.NodeName, cfg.CommandTimeout, cfg.DataDir = natsURL, name, 5*time.Second, t.TempDir()
+			cfg.NATSURL, cfg.NodeName, cfg.CommandTimeout, cfg.DataDir = url, name, 5*time.Second, t.TempDir()
 		}))
 	}
 	return c
+}
+
+// linkCut is a TCP relay to a NATS server that the test can cut (every relayed connection
+// closed, new ones refused) and heal on the same port: one node's own partition from the bus
+// while the other node keeps it.
+type linkCut struct {
+	t      *testing.T
+	target string
+	addr   string
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  []net.Conn
+}
+
+func newLinkCut(t *testing.T, target string) *linkCut {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &linkCut{t: t, target: strings.TrimPrefix(target, "nats://"), addr: ln.Addr().String(), ln: ln}
+	go p.serve(ln)
+	t.Cleanup(p.cut)
+	return p
+}
+
+func (p *linkCut) url() string { return "nats://" + p.addr }
+
+func (p *linkCut) serve(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			_ = c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		go func() { _, _ = io.Copy(s, c); _ = s.Close() }()
+		go func() { _, _ = io.Copy(c, s); _ = c.Close() }()
+	}
+}
+
+// cut closes the relay's listener and every connection through it.
+func (p *linkCut) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		_ = p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+	p.conns = nil
+}
+
+// heal listens again on the same address.
+func (p *linkCut) heal() {
+	p.t.Helper()
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Fatalf("heal: %v", err)
+	}
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go p.serve(ln)
 }
 
 func (c *cluster) registry(i int) *natsreg.Registry {
 	return c.nodes[i].App.Fleet.Registry.(*natsreg.Registry)
 }
 
-func (c *cluster) ws(i int) string { return "ws" + strings.TrimPrefix(c.nodes[i].URL, "http") + "/ocpp" }
+func (c *cluster) ws(i int) string {
+	return "ws" + strings.TrimPrefix(c.nodes[i].URL, "http") + "/ocpp"
+}
 
 // charger connects an ocpp-go charge point as sn to node i and boots it.
 func (c *cluster) charger(i int, sn string) *cpHandler {

@@ -29,7 +29,7 @@ func TestClusterLinkDownIsNotOffline(t *testing.T) {
 			}
 		})
 		logs := captureLogs(t)
-		c := newCluster(t, d, ns.url(), "down")
+		c := newCluster(t, d, "down", ns.url(), ns.url())
 		sn := fmt.Sprintf("DOWN-%d", time.Now().UnixNano()%1e9)
 		id := fleettest.Device(t, d, c.org, c.org.CustomerA, c.org.SiteA, sn)
 		offID := fleettest.Device(t, d, c.org, c.org.CustomerA, c.org.SiteA, sn+"-OFF")
@@ -120,53 +120,74 @@ func dialSilent(t *testing.T, url string) *silentPeer {
 }
 
 // After a partition the newest connection wins everywhere: a charger connected to node a
-// reconnects to node b while NATS is down (its socket on node a left open and silent); when
-// NATS is back both nodes agree node b holds it, node a has closed the stale socket, and a
-// command sent through node a reaches the charger on node b.
+// reconnects to node b during the partition (its socket on node a left open and silent); once
+// the partition heals both nodes agree node b holds it, node a has closed the stale socket, and
+// a command sent through node a reaches the charger on node b. Two partitions: the NATS server
+// stopped and started again, and node a alone cut off from NATS while node b keeps it (node b's
+// announcement of the new socket then reaches nobody, so only the re-announcement after the
+// reconnect tells node a).
 func TestRegistryConvergesAfterPartition(t *testing.T) {
 	ns := startNATS(t)
-	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		t.Cleanup(func() {
-			if ns.cmd == nil {
-				ns.start()
-			}
-		})
-		c := newCluster(t, d, ns.url(), "heal")
-		sn := fmt.Sprintf("HEAL-%d", time.Now().UnixNano()%1e9)
-		id := fleettest.Device(t, d, c.org, c.org.CustomerA, c.org.SiteA, sn)
-		stale := dialSilent(t, c.ws(0)+"/"+sn)
-		waitFor(t, 10*time.Second, "online on node a", func() bool {
-			online, node, _ := c.state(id)
-			return online && node == c.names[0]
-		})
-
-		ns.stop()
-		waitFor(t, 10*time.Second, "both nodes notice the bus is down", func() bool {
-			return !c.registry(0).Conn().IsConnected() && !c.registry(1).Conn().IsConnected()
-		})
-		h := c.charger(1, sn)
-		var newest string
-		waitFor(t, 10*time.Second, "recorded online on node b", func() bool {
-			online, node, conn := c.state(id)
-			newest = conn
-			return online && node == c.names[1]
-		})
-		if l, ok := c.registry(0).Lookup(sn); !ok || l.ConnID() == newest || stale.closed.Load() {
-			t.Fatal("precondition: during the partition node a still holds its own, older socket")
-		}
-
-		ns.start()
-		took := waitFor(t, 20*time.Second, "both nodes agree node b holds it, node a closed its stale socket", func() bool {
-			la, oka := c.registry(0).Lookup(sn)
-			lb, okb := c.registry(1).Lookup(sn)
-			return stale.closed.Load() && oka && okb && la.ConnID() == newest && lb.ConnID() == newest
-		})
-		t.Logf("converged %s after NATS came back", took)
-		if _, v := c.send(0, id); v.Result != fleet.ResultSuccess || h.resets.Load() != 1 {
-			t.Fatalf("command through node a to the charger on node b: result %d %q, resets %d", v.Result, v.Message, h.resets.Load())
-		}
-		if online, node, conn := c.state(id); !online || node != c.names[1] || conn != newest {
-			t.Fatalf("device_state after healing: online %v node %s conn %s", online, node, conn)
+	t.Cleanup(func() {
+		if ns.cmd == nil {
+			ns.start()
 		}
 	})
+	type partition struct {
+		name        string
+		urlA        func() string
+		split, heal func()
+		down        func(c *cluster) bool // the bus is down where the partition puts it
+	}
+	var cutA *linkCut
+	partitions := []partition{
+		{name: "NATS server stopped", urlA: ns.url, split: ns.stop, heal: ns.start, down: func(c *cluster) bool {
+			return !c.registry(0).Conn().IsConnected() && !c.registry(1).Conn().IsConnected()
+		}},
+		{name: "node a cut off", urlA: func() string { cutA = newLinkCut(t, ns.url()); return cutA.url() },
+			split: func() { cutA.cut() }, heal: func() { cutA.heal() }, down: func(c *cluster) bool {
+				return !c.registry(0).Conn().IsConnected() && c.registry(1).Conn().IsConnected()
+			}},
+	}
+	for _, pt := range partitions {
+		t.Run(pt.name, func(t *testing.T) {
+			testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+				c := newCluster(t, d, "heal", pt.urlA(), ns.url())
+				sn := fmt.Sprintf("HEAL-%d", time.Now().UnixNano()%1e9)
+				id := fleettest.Device(t, d, c.org, c.org.CustomerA, c.org.SiteA, sn)
+				stale := dialSilent(t, c.ws(0)+"/"+sn)
+				waitFor(t, 10*time.Second, "online on node a", func() bool {
+					online, node, _ := c.state(id)
+					return online && node == c.names[0]
+				})
+
+				pt.split()
+				waitFor(t, 10*time.Second, "the nodes notice the partition", func() bool { return pt.down(c) })
+				h := c.charger(1, sn)
+				var newest string
+				waitFor(t, 10*time.Second, "recorded online on node b", func() bool {
+					online, node, conn := c.state(id)
+					newest = conn
+					return online && node == c.names[1]
+				})
+				if l, ok := c.registry(0).Lookup(sn); !ok || l.ConnID() == newest || stale.closed.Load() {
+					t.Fatal("precondition: during the partition node a still holds its own, older socket")
+				}
+
+				pt.heal()
+				took := waitFor(t, 20*time.Second, "both nodes agree node b holds it, node a closed its stale socket", func() bool {
+					la, oka := c.registry(0).Lookup(sn)
+					lb, okb := c.registry(1).Lookup(sn)
+					return stale.closed.Load() && oka && okb && la.ConnID() == newest && lb.ConnID() == newest
+				})
+				t.Logf("converged %s after the partition healed", took)
+				if _, v := c.send(0, id); v.Result != fleet.ResultSuccess || h.resets.Load() != 1 {
+					t.Fatalf("command through node a to the charger on node b: result %d %q, resets %d", v.Result, v.Message, h.resets.Load())
+				}
+				if online, node, conn := c.state(id); !online || node != c.names[1] || conn != newest {
+					t.Fatalf("device_state after healing: online %v node %s conn %s", online, node, conn)
+				}
+			})
+		})
+	}
 }
