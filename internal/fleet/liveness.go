@@ -43,7 +43,8 @@ func (o LivenessOptions) Lapse() time.Duration {
 
 // RunLiveness beats for this node and ends lapsed nodes' connections until ctx ends. A node
 // restarted under the same name first ends what its previous run left online and no longer
-// holds.
+// holds; a node whose own beat lapsed (it could not write for a while, and a survivor may have
+// ended its connections) records the connections it still holds online again.
 func (s *Service) RunLiveness(ctx context.Context, o LivenessOptions) {
 	o = o.withDefaults()
 	if err := s.endLeftovers(ctx); err != nil {
@@ -51,11 +52,20 @@ func (s *Service) RunLiveness(ctx context.Context, o LivenessOptions) {
 	}
 	t := time.NewTicker(o.Beat)
 	defer t.Stop()
+	var lastBeat time.Time // zero: reclaim after the first beat
 	for {
 		if err := s.Beat(ctx); err != nil {
 			slog.Warn("node liveness: beat not written", "node", s.opt.Node, "err", err)
-		} else if _, err := s.ExpireLapsedNodes(ctx, o.Lapse()); err != nil {
-			slog.Warn("node liveness: lapsed nodes", "node", s.opt.Node, "err", err)
+		} else {
+			if time.Since(lastBeat) > o.Lapse() {
+				if n := s.reclaim(ctx); n > 0 {
+					slog.Warn("node liveness: this node's beat had lapsed; its connections recorded online again", "node", s.opt.Node, "connections", n)
+				}
+			}
+			lastBeat = time.Now()
+			if _, err := s.ExpireLapsedNodes(ctx, o.Lapse()); err != nil {
+				slog.Warn("node liveness: lapsed nodes", "node", s.opt.Node, "err", err)
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -180,4 +190,48 @@ func (s *Service) endNodeConnections(ctx context.Context, node string) (int, err
 	}
 	wg.Wait()
 	return ended, nil
+}
+
+// sqlReclaimed records a connection held here online again, if it is still the recorded one.
+const sqlReclaimed = `UPDATE device_state SET online = 1, node = ?, updated_at = ? WHERE device_id = ? AND conn_id = ? AND online = 0`
+
+// reclaim records online again the connections this node holds that device_state shows offline
+// under the same conn_id (a survivor ended them while this node's beat had lapsed): the Offline
+// event ends and the status is recomputed, as a connect would. It returns how many it changed.
+func (s *Service) reclaim(ctx context.Context) int {
+	s.hot.mu.Lock()
+	held := make(map[int64]string, len(s.hot.m))
+	for id, d := range s.hot.m {
+		held[id] = d.connID
+	}
+	s.hot.mu.Unlock()
+	n := 0
+	for id, conn := range held {
+		dev, err := s.DeviceByID(ctx, id)
+		if err != nil || dev == nil {
+			continue
+		}
+		now := db.NowMS()
+		changed := false
+		err = s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+			res, err := b.Tx.Exec(ctx, sqlReclaimed, s.opt.Node, now, id, conn)
+			if err != nil {
+				return err
+			}
+			if k, err := res.RowsAffected(); err != nil || k == 0 {
+				return err
+			}
+			changed = true
+			if err := s.endEvents(ctx, b, eventEnd{DeviceID: id, SN: dev.SN, Kinds: []int{KindOffline}, Connector: anyConnector, At: now}); err != nil {
+				return err
+			}
+			return s.recompute(ctx, b, id)
+		}})
+		if err != nil {
+			slog.Warn("node liveness: connection not recorded again", "sn", dev.SN, "err", err)
+		} else if changed {
+			n++
+		}
+	}
+	return n
 }

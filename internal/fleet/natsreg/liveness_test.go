@@ -78,3 +78,50 @@ func TestCrashedNodeChargersGoOffline(t *testing.T) {
 		}
 	})
 }
+
+// A node whose beats stop for a while without crashing (it could not write to the database) is
+// taken for crashed and its charger marked offline; when it beats again it records the charger
+// it still holds online again, the Offline event ends, and commands reach the charger.
+func TestLapsedNodeReclaimsItsChargers(t *testing.T) {
+	ns := startNATS(t)
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		c := newCluster(t, d, "lapse", ns.url(), ns.url())
+		opts := fleet.LivenessOptions{Beat: 200 * time.Millisecond, Misses: 3}
+		liveA, pauseA := context.WithCancel(ctx)
+		liveB, stopB := context.WithCancel(ctx)
+		t.Cleanup(stopB)
+		doneA := make(chan struct{})
+		go func() { defer close(doneA); c.nodes[0].App.Fleet.RunLiveness(liveA, opts) }()
+		go c.nodes[1].App.Fleet.RunLiveness(liveB, opts)
+
+		sn := fmt.Sprintf("LAPSE-%d", time.Now().UnixNano()%1e9)
+		id := fleettest.Device(t, d, c.org, c.org.CustomerA, c.org.SiteA, sn)
+		h := c.charger(0, sn)
+		waitFor(t, 10*time.Second, "online on node a", func() bool {
+			online, node, _ := c.state(id)
+			return online && node == c.names[0]
+		})
+		pauseA()
+		<-doneA
+		waitFor(t, 15*time.Second, "node b takes node a for crashed", func() bool {
+			online, _, _ := c.state(id)
+			return !online
+		})
+		again, stopA := context.WithCancel(ctx)
+		t.Cleanup(stopA)
+		go c.nodes[0].App.Fleet.RunLiveness(again, opts)
+		took := waitFor(t, 15*time.Second, "node a records its charger online again", func() bool {
+			online, node, _ := c.state(id)
+			return online && node == c.names[0]
+		})
+		t.Logf("online again %s after node a beat again", took)
+		var open int
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND kind = ? AND status = ?`, id, fleet.KindOffline, fleet.EventOpen).Scan(&open); err != nil || open != 0 {
+			t.Fatalf("open Offline events: %d (%v), want 0", open, err)
+		}
+		if _, v := c.send(1, id); v.Result != fleet.ResultSuccess || h.resets.Load() != 1 {
+			t.Fatalf("command through node b: result %d %q, resets %d", v.Result, v.Message, h.resets.Load())
+		}
+	})
+}
