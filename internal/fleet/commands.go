@@ -92,7 +92,8 @@ type target struct {
 
 // Send creates one command per device and starts it. Devices outside the caller's scope are
 // not found (the whole call fails before anything is sent). An offline device answers result
-// 5 at once; a device with a command still waiting is busy. With one device a refusal is the
+// 5 at once, and one held on another node that cannot be asked (the cluster bus is down) result
+// 3, each with its message; a device with a command still waiting is busy. With one device a refusal is the
 // call's error; with several, the others still get the command and the answer lists each
 // device, with code 30003 (some devices busy) when any was busy.
 func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (SendResult, error) {
