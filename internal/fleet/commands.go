@@ -548,12 +548,22 @@ func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct i
 	if !online {
 		return endNow(ResultOffline, "err.device_offline")
 	}
-	if _, down := link.(Unreachable); down {
-		node, held := s.heldElsewhere(ctx, t.id)
-		if !held {
+	_, down := link.(Unreachable)
+	if !down && s.hot.holds(t.id, link.ConnID()) {
+		// a socket held here that a newer connection on another node replaced while the
+		// nodes could not tell each other (a partition): closed, never used
+		if rec := s.recorded(ctx, t.id); Older(link.ConnID(), rec.conn) && rec.node != s.opt.Node {
+			slog.Warn("stale socket closed: a newer connection is recorded on another node", "sn", t.sn, "conn", link.ConnID(), "newer", rec.conn, "holder", rec.node)
+			link.Close("replaced by a connection on node " + rec.node)
+			down = true
+		}
+	}
+	if down {
+		rec := s.recorded(ctx, t.id)
+		if !rec.online || rec.node == s.opt.Node {
 			return endNow(ResultOffline, "err.device_offline")
 		}
-		slog.Warn("command not sent: cluster link unavailable", "sn", t.sn, "device", t.id, "controlType", ct, "holder", node)
+		slog.Warn("command not sent: cluster link unavailable", "sn", t.sn, "device", t.id, "controlType", ct, "holder", rec.node)
 		return endNow(ResultFailed, msgClusterUnavailable)
 	}
 	deadline := now + s.opt.CommandTimeout.Milliseconds()
@@ -574,16 +584,23 @@ func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct i
 	return started{id: id, result: ResultWaiting}, nil
 }
 
-// heldElsewhere reports whether the database records the device online on another node (and
-// which): what a command falls back on when that node cannot be asked.
-func (s *Service) heldElsewhere(ctx context.Context, deviceID int64) (string, bool) {
+// recordedConn is the connection device_state records for a device.
+type recordedConn struct {
+	online     bool
+	node, conn string
+}
+
+// recorded reads the device's recorded connection: what the command path falls back on when
+// the node holding the socket cannot be asked, or when a socket held here may be stale.
+func (s *Service) recorded(ctx context.Context, deviceID int64) recordedConn {
+	var rec recordedConn
 	var online int
-	var node string
-	err := s.db.QueryRow(ctx, `SELECT online, node FROM device_state WHERE device_id = ?`, deviceID).Scan(&online, &node)
+	err := s.db.QueryRow(ctx, `SELECT online, node, conn_id FROM device_state WHERE device_id = ?`, deviceID).Scan(&online, &rec.node, &rec.conn)
 	if err != nil && !db.NotFound(err) {
 		slog.Warn("device state not read", "device", deviceID, "err", err)
 	}
-	return node, err == nil && online == 1 && node != s.opt.Node
+	rec.online = err == nil && online == 1
+	return rec
 }
 
 func (s *Service) run(link Link, cmd Command) {

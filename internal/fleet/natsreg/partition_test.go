@@ -191,3 +191,45 @@ func TestRegistryConvergesAfterPartition(t *testing.T) {
 		})
 	}
 }
+
+// During a partition a node does not use a socket that a newer connection on another node
+// replaced: node a, cut off from NATS, still holds the charger's old socket when the charger
+// reconnects to node b; a command through node a ends at once as "cluster link unavailable"
+// (not a timeout on the dead socket), node a closes the stale socket, and once node a is back
+// on NATS its commands reach the charger on node b.
+func TestStaleSocketNotUsedDuringPartition(t *testing.T) {
+	ns := startNATS(t)
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		cutA := newLinkCut(t, ns.url())
+		c := newCluster(t, d, "stale", cutA.url(), ns.url())
+		sn := fmt.Sprintf("STALE-%d", time.Now().UnixNano()%1e9)
+		id := fleettest.Device(t, d, c.org, c.org.CustomerA, c.org.SiteA, sn)
+		stale := dialSilent(t, c.ws(0)+"/"+sn)
+		waitFor(t, 10*time.Second, "online on node a", func() bool {
+			online, node, _ := c.state(id)
+			return online && node == c.names[0]
+		})
+		cutA.cut()
+		waitFor(t, 10*time.Second, "node a notices it is cut off", func() bool { return !c.registry(0).Conn().IsConnected() })
+		h := c.charger(1, sn)
+		waitFor(t, 10*time.Second, "recorded online on node b", func() bool {
+			online, node, _ := c.state(id)
+			return online && node == c.names[1]
+		})
+		started := time.Now()
+		sent, v := c.send(0, id)
+		took := time.Since(started)
+		if v.Result != fleet.ResultFailed || !strings.HasPrefix(sent.Message, "Cluster link unavailable") || took > 3*time.Second {
+			t.Fatalf("command through node a during the partition: result %d %q after %s (want 3, cluster link unavailable, at once)", v.Result, v.Message, took)
+		}
+		waitFor(t, 10*time.Second, "node a closes the stale socket", func() bool { return stale.closed.Load() })
+		if online, node, _ := c.state(id); !online || node != c.names[1] {
+			t.Fatalf("closing the stale socket changed the record: online %v node %s", online, node)
+		}
+		cutA.heal()
+		waitFor(t, 20*time.Second, "node a back on NATS", func() bool { return c.registry(0).Conn().IsConnected() })
+		if _, v := c.send(0, id); v.Result != fleet.ResultSuccess || h.resets.Load() != 1 {
+			t.Fatalf("command through node a after healing: result %d %q, resets %d", v.Result, v.Message, h.resets.Load())
+		}
+	})
+}
