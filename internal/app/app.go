@@ -218,6 +218,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	a.endInterrupted(ctx)
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)
+	go a.Fleet.RunLiveness(ctx, fleet.LivenessOptions{}) // node beats; a lapsed node's chargers go offline (docs/gateway.md, "Scale-out")
 	go a.Remote.Run(ctx)
 	defer a.StartWorkers(ctx)() // stopped after the fleet's last commit (deferred: runs last)
 	if a.Cfg.OCPPAddr != "" {
@@ -400,7 +401,9 @@ func natsRegistry(cfg config.Config) (fleet.Registry, error) {
 		h, _ := os.Hostname()
 		node = fmt.Sprintf("%s-%d", h, os.Getpid())
 	}
-	nc, err := nats.Connect(cfg.NATSURL, nats.Name("chargeops "+node), nats.MaxReconnects(-1))
+	// a silent partition is noticed within about 15 s (3 unanswered pings 5 s apart)
+	nc, err := nats.Connect(cfg.NATSURL, nats.Name("chargeops "+node), nats.MaxReconnects(-1),
+		nats.PingInterval(5*time.Second), nats.MaxPingsOutstanding(3))
 	if err != nil {
 		return nil, fmt.Errorf("nats-url: %w", err)
 	}

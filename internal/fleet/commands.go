@@ -92,7 +92,8 @@ type target struct {
 
 // Send creates one command per device and starts it. Devices outside the caller's scope are
 // not found (the whole call fails before anything is sent). An offline device answers result
-// 5 at once; a device with a command still waiting is busy. With one device a refusal is the
+// 5 at once, and one held on another node that cannot be asked (the cluster bus is down) result
+// 3, each with its message; a device with a command still waiting is busy. With one device a refusal is the
 // call's error; with several, the others still get the command and the answer lists each
 // device, with code 30003 (some devices busy) when any was busy.
 func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (SendResult, error) {
@@ -181,14 +182,14 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 		case in.ControlType == CtlChangeConfig && s.sameValue(ctx, t.id, in.Params.Items):
 			refuse(apperr.ErrSameValue)
 		default:
-			id, result, err := s.start(ctx, p, t, in.ControlType, in.Params, string(params), res.BatchID)
+			st, err := s.start(ctx, p, t, in.ControlType, in.Params, string(params), res.BatchID)
 			switch {
 			case errors.Is(err, errBusy):
 				refuse(apperr.ErrDeviceBusy)
 			case err != nil:
 				return res, err
 			default:
-				sc.ID, sc.Result = id, result
+				sc.ID, sc.Result, sc.Message = st.id, st.result, st.message
 			}
 		}
 		res.Commands = append(res.Commands, sc)
@@ -521,26 +522,61 @@ func (s *Service) sameValue(ctx context.Context, deviceID int64, items []KV) boo
 
 var errBusy = errors.New("device busy")
 
-// start records the command and, when the device is connected, runs it in the background.
-func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct int, params Params, paramsJSON, batch string) (int64, int, error) {
+// started is a command as start recorded it: waiting, or ended at once with a message key.
+type started struct {
+	id      int64
+	result  int
+	message string
+}
+
+// msgClusterUnavailable is the message of a command to a device held on another node while the
+// cluster bus is down (docs/gateway.md, "Scale-out"): not "offline", and worth a retry.
+const msgClusterUnavailable = "err.cluster_unavailable"
+
+// start records the command and, when the device is connected, runs it in the background. A
+// device no node holds ends at once as offline; one held on another node that cannot be asked
+// (the cluster bus is down) ends at once as failed, "cluster link unavailable, try again", and
+// is logged.
+func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct int, params Params, paramsJSON, batch string) (started, error) {
 	now := db.NowMS()
+	endNow := func(result int, message string) (started, error) {
+		id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, message, batch_id, user_id, user_name, deadline_at, created_at, finished_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, result, message, batch, p.UserID, p.UserName, now, now, now)
+		if err == nil {
+			s.commandEnded(CommandResult{CommandID: id, DeviceID: t.id, SN: t.sn, ControlType: ct, Result: result, Message: message, At: now})
+		}
+		return started{id: id, result: result, message: message}, err
+	}
 	link, online := s.Registry.Lookup(t.sn)
 	if !online {
-		id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, message, batch_id, user_id, user_name, deadline_at, created_at, finished_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, ResultOffline, "err.device_offline", batch, p.UserID, p.UserName, now, now, now)
-		if err == nil {
-			s.commandEnded(CommandResult{CommandID: id, DeviceID: t.id, SN: t.sn, ControlType: ct, Result: ResultOffline, Message: "err.device_offline", At: now})
+		return endNow(ResultOffline, "err.device_offline")
+	}
+	_, down := link.(Unreachable)
+	if !down && s.hot.holds(t.id, link.ConnID()) {
+		// a socket held here that a newer connection on another node replaced while the
+		// nodes could not tell each other (a partition): closed, never used
+		if rec := s.recorded(ctx, t.id); Older(link.ConnID(), rec.conn) && rec.node != s.opt.Node {
+			slog.Warn("stale socket closed: a newer connection is recorded on another node", "sn", t.sn, "conn", link.ConnID(), "newer", rec.conn, "holder", rec.node)
+			link.Close("replaced by a connection on node " + rec.node)
+			down = true
 		}
-		return id, ResultOffline, err
+	}
+	if down {
+		rec := s.recorded(ctx, t.id)
+		if !rec.online || rec.node == s.opt.Node {
+			return endNow(ResultOffline, "err.device_offline")
+		}
+		slog.Warn("command not sent: cluster link unavailable", "sn", t.sn, "device", t.id, "controlType", ct, "holder", rec.node)
+		return endNow(ResultFailed, msgClusterUnavailable)
 	}
 	deadline := now + s.opt.CommandTimeout.Milliseconds()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, batch_id, user_id, user_name, deadline_at, created_at, node)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, ResultWaiting, batch, p.UserID, p.UserName, deadline, now, s.opt.Node)
 	if db.IsUniqueViolation(err) {
-		return 0, 0, errBusy
+		return started{}, errBusy
 	}
 	if err != nil {
-		return 0, 0, err
+		return started{}, err
 	}
 	cmd := Command{ID: id, DeviceID: t.id, SN: t.sn, ControlType: ct, Params: params}
 	s.wg.Add(1)
@@ -548,7 +584,26 @@ func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct i
 		defer s.wg.Done()
 		s.run(link, cmd)
 	}()
-	return id, ResultWaiting, nil
+	return started{id: id, result: ResultWaiting}, nil
+}
+
+// recordedConn is the connection device_state records for a device.
+type recordedConn struct {
+	online     bool
+	node, conn string
+}
+
+// recorded reads the device's recorded connection: what the command path falls back on when
+// the node holding the socket cannot be asked, or when a socket held here may be stale.
+func (s *Service) recorded(ctx context.Context, deviceID int64) recordedConn {
+	var rec recordedConn
+	var online int
+	err := s.db.QueryRow(ctx, `SELECT online, node, conn_id FROM device_state WHERE device_id = ?`, deviceID).Scan(&online, &rec.node, &rec.conn)
+	if err != nil && !db.NotFound(err) {
+		slog.Warn("device state not read", "device", deviceID, "err", err)
+	}
+	rec.online = err == nil && online == 1
+	return rec
 }
 
 func (s *Service) run(link Link, cmd Command) {
@@ -561,6 +616,9 @@ func (s *Service) run(link Link, cmd Command) {
 		out = Outcome{Result: ResultTimeout, Message: "err.command_timeout"}
 	case errors.Is(err, ErrLinkClosed):
 		out = Outcome{Result: ResultOffline, Message: "err.connection_closed"}
+	case errors.Is(err, ErrClusterUnavailable):
+		slog.Warn("command not answered: cluster link unavailable", "sn", cmd.SN, "command", cmd.ID, "controlType", cmd.ControlType)
+		out = Outcome{Result: ResultFailed, Message: msgClusterUnavailable}
 	default:
 		out = Outcome{Result: ResultFailed, Message: err.Error()}
 	}

@@ -67,6 +67,14 @@ func (h *hotDevices) open(deviceID int64, connID string, now int64) {
 	h.mu.Unlock()
 }
 
+// holds reports whether connID is the device's connection here.
+func (h *hotDevices) holds(deviceID int64, connID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	d := h.m[deviceID]
+	return d != nil && d.connID == connID
+}
+
 // close forgets the device's connection connID (not a newer one).
 func (h *hotDevices) close(deviceID int64, connID string) {
 	h.mu.Lock()

@@ -10,6 +10,23 @@ import (
 // ErrLinkClosed is returned by a Link whose connection ended while a command was in flight.
 var ErrLinkClosed = errors.New("connection closed")
 
+// ErrClusterUnavailable is returned by a Link of a device this node does not hold when the
+// other nodes cannot be asked (the cluster bus, NATS, is down): the device may well be online
+// on another node, so it is neither offline nor a device failure (docs/gateway.md, "Scale-out").
+var ErrClusterUnavailable = errors.New("cluster link unavailable")
+
+// Unreachable is the Link a cluster registry's Lookup gives for a device held on no node it
+// can see while the cluster bus is down: every use fails with ErrClusterUnavailable, and the
+// command path answers "cluster link unavailable, try again" instead of "offline".
+type Unreachable struct{ SN string }
+
+func (Unreachable) Execute(context.Context, Command) (Outcome, error) {
+	return Outcome{}, ErrClusterUnavailable
+}
+func (Unreachable) Close(string)                {}
+func (Unreachable) ConnID() string              { return "" }
+func (Unreachable) Adopt(context.Context) error { return ErrClusterUnavailable }
+
 // Command is what a protocol adapter executes: a control type (spec §9) and its parameters.
 type Command struct {
 	ID          int64
@@ -145,6 +162,25 @@ func (r *LocalRegistry) Lookup(sn string) (Link, bool) {
 	defer s.mu.Unlock()
 	l, ok := s.m[sn]
 	return l, ok
+}
+
+// Each calls f for every connection held (a snapshot: f may call back into the registry).
+func (r *LocalRegistry) Each(f func(sn string, l Link)) {
+	type held struct {
+		sn string
+		l  Link
+	}
+	for i := range r.shards {
+		r.shards[i].mu.Lock()
+		list := make([]held, 0, len(r.shards[i].m))
+		for sn, l := range r.shards[i].m {
+			list = append(list, held{sn, l})
+		}
+		r.shards[i].mu.Unlock()
+		for _, h := range list {
+			f(h.sn, h.l)
+		}
+	}
 }
 
 func (r *LocalRegistry) Count() int {

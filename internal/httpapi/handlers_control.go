@@ -17,11 +17,7 @@ func (s *Server) controlSend(c *Ctx, in fleet.SendInput) (fleet.SendResult, erro
 		return s.linkCommand(c, in)
 	}
 	res, err := s.Fleet.Send(c, c.P, in)
-	for i := range res.Commands {
-		if res.Commands[i].Message != "" {
-			res.Commands[i].Message = i18n.CommandMessage(c.Locale, res.Commands[i].Message)
-		}
-	}
+	localiseSent(c, &res)
 	if e, ok := apperr.As(err); ok && e.Data != nil {
 		err = e.WithData(res)
 	}
@@ -61,6 +57,15 @@ func (s *Server) linkCommand(c *Ctx, in fleet.SendInput) (fleet.SendResult, erro
 	s.localiseCommand(c, &v)
 	res.Commands = []fleet.SentCommand{{ID: v.ID, DeviceID: id, SN: v.SN, Result: v.Result, Message: v.Message}}
 	return res, nil
+}
+
+// localiseSent puts the per-device messages of a send in the caller's language.
+func localiseSent(c *Ctx, res *fleet.SendResult) {
+	for i := range res.Commands {
+		if res.Commands[i].Message != "" {
+			res.Commands[i].Message = i18n.CommandMessage(c.Locale, res.Commands[i].Message)
+		}
+	}
 }
 
 func (s *Server) localiseCommand(c *Ctx, v *fleet.CommandView) {

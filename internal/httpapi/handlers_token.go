@@ -95,5 +95,7 @@ func (s *Server) tokenListState(c *Ctx, in FleetDeviceQuery) (token.ListState, e
 }
 
 func (s *Server) tokenListSend(c *Ctx, in token.SendInput) (fleet.SendResult, error) {
-	return s.Tokens.Send(c, c.P, in)
+	res, err := s.Tokens.Send(c, c.P, in)
+	localiseSent(c, &res)
+	return res, err
 }

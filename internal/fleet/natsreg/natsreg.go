@@ -6,7 +6,12 @@
 //     admission wins, docs/gateway.md "Connections");
 //   - finds a device held elsewhere by a ping (no responders: nobody holds it → offline at once)
 //     and executes commands there through a proxy Link, which also adopts a Pending connection
-//     there for a device just added (fleet.Adopter).
+//     there for a device just added (fleet.Adopter);
+//   - while the bus is down, answers a device it does not hold with fleet.Unreachable (the
+//     command path then says "cluster link unavailable", not "offline"), and when the bus is
+//     back re-announces every socket it holds on the kick subjects, so that after a partition
+//     the newest connection of each SN wins on every node and the older sockets close
+//     (docs/gateway.md, "Scale-out").
 package natsreg
 
 import (
@@ -32,6 +37,10 @@ type Registry struct {
 	mu    sync.Mutex
 	subs  map[string]*nats.Subscription
 	kick  *nats.Subscription
+	// ReannounceAgain is how long after a reconnect the sockets held here are announced a
+	// second time (for a bus of several servers, whose interest may reach the other nodes
+	// after the first announcement).
+	ReannounceAgain time.Duration
 }
 
 // Subject is the NATS subject of an SN (dots and wildcards in SNs are escaped).
@@ -62,13 +71,40 @@ type reply struct {
 
 // New connects the registry of node to nc.
 func New(nc *nats.Conn, node string) (*Registry, error) {
-	r := &Registry{local: fleet.NewLocalRegistry(), nc: nc, node: node, subs: map[string]*nats.Subscription{}}
+	r := &Registry{local: fleet.NewLocalRegistry(), nc: nc, node: node, subs: map[string]*nats.Subscription{},
+		ReannounceAgain: 2 * time.Second}
 	sub, err := nc.Subscribe("chargeops.dev.*.kick", r.onKick)
 	if err != nil {
 		return nil, err
 	}
 	r.kick = sub
+	nc.SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
+		slog.Warn("cluster link lost: commands to devices on other nodes answer \"cluster link unavailable\" until it is back", "node", node, "err", err)
+	})
+	nc.SetReconnectHandler(func(*nats.Conn) {
+		slog.Info("cluster link back: announcing the connections held here", "node", node, "connections", r.local.Count())
+		r.reannounce()
+		time.AfterFunc(r.ReannounceAgain, r.reannounce)
+	})
 	return r, nc.Flush()
+}
+
+// Conn is the registry's NATS connection.
+func (r *Registry) Conn() *nats.Conn { return r.nc }
+
+// up reports whether the cluster bus can be used now.
+func (r *Registry) up() bool { return r.nc.IsConnected() }
+
+// reannounce publishes a kick for every socket held here with its conn_id: a node holding an
+// older socket of the SN closes it, one holding a newer socket kicks back and this node closes
+// its own (onKick). Run when the bus comes back, since kicks published during a partition
+// reached nobody.
+func (r *Registry) reannounce() {
+	if !r.up() {
+		return
+	}
+	r.local.Each(func(sn string, l fleet.Link) { r.publishKick(sn, l.ConnID()) })
+	r.flush()
 }
 
 // Close stops listening (the NATS connection stays the caller's).
@@ -97,15 +133,25 @@ func (r *Registry) onKick(m *nats.Msg) {
 		go l.Close("replaced by a connection on node " + k.Node)
 	default:
 		r.publishKick(k.SN, l.ConnID())
+		r.flush()
 	}
 }
 
 func (r *Registry) publishKick(sn, connID string) {
 	b, _ := json.Marshal(kickMsg{SN: sn, ConnID: connID, Node: r.node})
+	if !r.up() {
+		return // nobody hears it now: the re-announcement after the reconnect says it
+	}
 	if err := r.nc.Publish(Subject(sn, "kick"), b); err != nil {
 		slog.Warn("nats kick", "sn", sn, "err", err)
 	}
-	_ = r.nc.Flush()
+}
+
+// flush waits (briefly) until the server has what was published, when the bus is up.
+func (r *Registry) flush() {
+	if r.up() {
+		_ = r.nc.FlushTimeout(2 * time.Second)
+	}
 }
 
 // Register keeps l locally (unless a newer connection is held here: then l is the loser),
@@ -126,6 +172,7 @@ func (r *Registry) Register(sn string, l fleet.Link) fleet.Link {
 	}
 	r.mu.Unlock()
 	r.publishKick(sn, l.ConnID())
+	r.flush()
 	return old
 }
 
@@ -145,15 +192,24 @@ func (r *Registry) Unregister(sn string, l fleet.Link) bool {
 	return true
 }
 
-// Lookup finds the connection here, or on another node (a proxy), or reports none.
+// Lookup finds the connection here, or on another node (a proxy), or reports none; while the
+// other nodes cannot be asked (the bus is down, or the ping gets no answer in time) it gives
+// fleet.Unreachable.
 func (r *Registry) Lookup(sn string) (fleet.Link, bool) {
 	if l, ok := r.local.Lookup(sn); ok {
 		return l, true
 	}
+	if !r.up() {
+		return fleet.Unreachable{SN: sn}, true
+	}
 	b, _ := json.Marshal(request{Op: "ping"})
 	m, err := r.nc.Request(Subject(sn, "cmd"), b, 2*time.Second)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, false // no node holds it
+	}
 	if err != nil {
-		return nil, false // nats.ErrNoResponders: no node holds it
+		slog.Warn("cluster lookup failed", "sn", sn, "err", err)
+		return fleet.Unreachable{SN: sn}, true
 	}
 	var rep reply
 	if json.Unmarshal(m.Data, &rep) != nil || !rep.OK {
@@ -233,6 +289,9 @@ func (x *remote) Adopt(ctx context.Context) error {
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
+	if !x.r.up() {
+		return fmt.Errorf("natsreg: adopt: %w", fleet.ErrClusterUnavailable)
+	}
 	b, _ := json.Marshal(request{Op: "adopt", Deadline: deadline.UnixMilli()})
 	m, err := x.r.nc.RequestWithContext(ctx, Subject(x.sn, "cmd"), b)
 	if err != nil {
@@ -253,13 +312,22 @@ func (x *remote) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome,
 	if !ok {
 		deadline = time.Now().Add(30 * time.Second)
 	}
+	if !x.r.up() {
+		// not queued for the reconnect: a command run minutes later would surprise everyone
+		return fleet.Outcome{}, fleet.ErrClusterUnavailable
+	}
 	b, _ := json.Marshal(request{Op: "execute", Command: cmd, Deadline: deadline.UnixMilli()})
 	m, err := x.r.nc.RequestWithContext(ctx, Subject(x.sn, "cmd"), b)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
-			return fleet.Outcome{}, context.DeadlineExceeded
-		}
-		return fleet.Outcome{}, fleet.ErrLinkClosed
+	switch {
+	case err == nil:
+	case errors.Is(err, nats.ErrNoResponders):
+		return fleet.Outcome{}, fleet.ErrLinkClosed // the holder let it go meanwhile
+	case !x.r.up():
+		return fleet.Outcome{}, fleet.ErrClusterUnavailable // the bus went down while waiting
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
+		return fleet.Outcome{}, context.DeadlineExceeded
+	default:
+		return fleet.Outcome{}, fmt.Errorf("natsreg: execute: %w", fleet.ErrClusterUnavailable)
 	}
 	var rep reply
 	if err := json.Unmarshal(m.Data, &rep); err != nil {
