@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -65,12 +66,16 @@ func (s *Server) localGrant(c *Ctx) (*storage.Local, storage.Grant, error) {
 	return local, g, nil
 }
 
-// ossObjectPut receives a browser's upload to the local store: the signed size limit and the
-// kind's content rule are checked before the object is kept.
+// ossObjectPut receives a browser's upload to the local store: only into the staging key of a
+// pending upload (a target replayed after its confirm or its upload's deletion is refused), and
+// the signed size limit and the kind's content rule are checked before the object is kept.
 func (s *Server) ossObjectPut() Handler {
 	return Handler{in: reflect.TypeFor[Empty](), out: reflect.TypeFor[Empty](), raw: true, serve: func(c *Ctx) (any, error) {
 		local, g, err := s.localGrant(c)
 		if err != nil {
+			return objectError(c, err)
+		}
+		if err := s.Uploads.AcceptsUpload(c, g.Key); err != nil {
 			return objectError(c, err)
 		}
 		if g.MaxBytes > 0 && c.R.ContentLength > g.MaxBytes {
@@ -78,6 +83,12 @@ func (s *Server) ossObjectPut() Handler {
 			return objectError(c, rule.TooBig())
 		}
 		if _, err := local.Receive(c, g, c.R.Body); err != nil {
+			return objectError(c, err)
+		}
+		// Confirmed (or deleted) while the body was arriving: the staging object would never
+		// be served; drop it now rather than at the next sweep.
+		if err := s.Uploads.AcceptsUpload(c, g.Key); err != nil {
+			_ = local.Delete(context.WithoutCancel(c), g.Key)
 			return objectError(c, err)
 		}
 		c.W.WriteHeader(http.StatusCreated)
@@ -92,6 +103,9 @@ func (s *Server) ossObjectGet() Handler {
 		local, g, err := s.localGrant(c)
 		if err != nil {
 			return objectError(c, err)
+		}
+		if _, staging := storage.UploadKeyOf(g.Key); staging {
+			return objectError(c, apperr.ErrNotFound) // never served: only confirm moves it to its key
 		}
 		rc, info, err := local.Open(c, g.Key)
 		if errors.Is(err, storage.ErrNotFound) {
