@@ -6,8 +6,10 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"time"
 
 	"chargeops/internal/apperr"
+	"chargeops/internal/attach"
 	"chargeops/internal/i18n"
 	"chargeops/internal/storage"
 )
@@ -43,6 +45,30 @@ type OSSURLAnswer struct {
 func (s *Server) ossURL(c *Ctx, in OSSKeyInput) (OSSURLAnswer, error) {
 	u, err := s.Uploads.URL(c, c.P, in.ObjectKey)
 	return OSSURLAnswer{URL: u}, err
+}
+
+// SignedOutReadGrant is the signed-out read credential (docs/storage.md, "Signed out"): the
+// credential shape of the signed link to a share's file, and the link itself.
+type SignedOutReadGrant struct {
+	storage.Credential
+	URL       string `json:"url"`
+	ExpiresAt int64  `json:"expiresAt"` // unix ms, as expiration
+}
+
+// ossPublicRead is the signed-out read credential: a share's file for {token, code}, with the
+// same checks, lock and access log as share/download.
+func (s *Server) ossPublicRead(c *Ctx, in ShareTokenInput) (SignedOutReadGrant, error) {
+	l, err := s.Attach.Download(c, in.Token, in.Code, c.Client.IP)
+	if err != nil {
+		return SignedOutReadGrant{}, err
+	}
+	return SignedOutReadGrant{Credential: s.Uploads.CredentialOf(l.URL, time.UnixMilli(l.ExpiresAt)), URL: l.URL, ExpiresAt: l.ExpiresAt}, nil
+}
+
+// ossPublicWrite is the signed-out write credential: always refused, no signed-out page
+// uploads anything (docs/storage.md, "Signed out").
+func (s *Server) ossPublicWrite(_ *Ctx, _ Empty) (Empty, error) {
+	return Empty{}, attach.ErrPublicUpload
 }
 
 // localGrant verifies the signed local URL of the request; refused signatures are counted per

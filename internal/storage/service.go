@@ -94,9 +94,16 @@ func (s *Service) Write(ctx context.Context, p *access.Principal, in WriteInput)
 	if err != nil {
 		return WriteGrant{}, err
 	}
-	token := PresignedQuery(t.URL)
-	return WriteGrant{Credential: Credential{AccessKeyID: "chargeops-signed-url", SecurityToken: token, Expiration: t.Expires.UTC().Format(time.RFC3339),
-		Region: s.Store.Region(), Bucket: s.Store.Bucket()}, ObjectKey: key, MaxBytes: rule.MaxBytes, Upload: t}, nil
+	return WriteGrant{Credential: s.CredentialOf(t.URL, t.Expires), ObjectKey: key, MaxBytes: rule.MaxBytes, Upload: t}, nil
+}
+
+// CredentialID is the accessKeyId of every credential: a signed URL, no storage account.
+const CredentialID = "chargeops-signed-url"
+
+// CredentialOf is the credential shape of one signed URL valid until expires.
+func (s *Service) CredentialOf(signedURL string, expires time.Time) Credential {
+	return Credential{AccessKeyID: CredentialID, SecurityToken: PresignedQuery(signedURL), Expiration: expires.UTC().Format(time.RFC3339),
+		Region: s.Store.Region(), Bucket: s.Store.Bucket()}
 }
 
 // reserve finds the first free key base, base-1, base-2, ... (taken: recorded or stored) and
