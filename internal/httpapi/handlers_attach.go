@@ -96,14 +96,6 @@ func (s *Server) sharePublicDownload(c *Ctx, in ShareTokenInput) (attach.Link, e
 	return s.Attach.Download(c, in.Token, in.Code, c.Client.IP)
 }
 
-func (s *Server) ossPublicRead(c *Ctx, in ShareTokenInput) (attach.Link, error) {
-	return s.Attach.Download(c, in.Token, in.Code, c.Client.IP)
-}
-
-func (s *Server) ossPublicWrite(_ *Ctx, _ Empty) (Empty, error) {
-	return Empty{}, attach.ErrPublicUpload
-}
-
 // shareOrigin is the console origin a share link is built on, the current origin as the spec
 // asks: the request's Origin (or Referer) when it is the configured public URL's or the
 // request's own host, else the configured public URL, else the request's host. A forged

@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
 	"reflect"
+	"time"
 
 	"chargeops/internal/apperr"
+	"chargeops/internal/attach"
 	"chargeops/internal/i18n"
 	"chargeops/internal/storage"
 )
@@ -44,6 +47,30 @@ func (s *Server) ossURL(c *Ctx, in OSSKeyInput) (OSSURLAnswer, error) {
 	return OSSURLAnswer{URL: u}, err
 }
 
+// SignedOutReadGrant is the signed-out read credential (docs/storage.md, "Signed out"): the
+// credential shape of the signed link to a share's file, and the link itself.
+type SignedOutReadGrant struct {
+	storage.Credential
+	URL       string `json:"url"`
+	ExpiresAt int64  `json:"expiresAt"` // unix ms, as expiration
+}
+
+// ossPublicRead is the signed-out read credential: a share's file for {token, code}, with the
+// same checks, lock and access log as share/download.
+func (s *Server) ossPublicRead(c *Ctx, in ShareTokenInput) (SignedOutReadGrant, error) {
+	l, err := s.Attach.Download(c, in.Token, in.Code, c.Client.IP)
+	if err != nil {
+		return SignedOutReadGrant{}, err
+	}
+	return SignedOutReadGrant{Credential: s.Uploads.CredentialOf(l.URL, time.UnixMilli(l.ExpiresAt)), URL: l.URL, ExpiresAt: l.ExpiresAt}, nil
+}
+
+// ossPublicWrite is the signed-out write credential: always refused, no signed-out page
+// uploads anything (docs/storage.md, "Signed out").
+func (s *Server) ossPublicWrite(_ *Ctx, _ Empty) (Empty, error) {
+	return Empty{}, attach.ErrPublicUpload
+}
+
 // localGrant verifies the signed local URL of the request; refused signatures are counted per
 // client address, and past the limit answered as rate-limited.
 func (s *Server) localGrant(c *Ctx) (*storage.Local, storage.Grant, error) {
@@ -65,12 +92,16 @@ func (s *Server) localGrant(c *Ctx) (*storage.Local, storage.Grant, error) {
 	return local, g, nil
 }
 
-// ossObjectPut receives a browser's upload to the local store: the signed size limit and the
-// kind's content rule are checked before the object is kept.
+// ossObjectPut receives a browser's upload to the local store: only into the staging key of a
+// pending upload (a target replayed after its confirm or its upload's deletion is refused), and
+// the signed size limit and the kind's content rule are checked before the object is kept.
 func (s *Server) ossObjectPut() Handler {
 	return Handler{in: reflect.TypeFor[Empty](), out: reflect.TypeFor[Empty](), raw: true, serve: func(c *Ctx) (any, error) {
 		local, g, err := s.localGrant(c)
 		if err != nil {
+			return objectError(c, err)
+		}
+		if err := s.Uploads.AcceptsUpload(c, g.Key); err != nil {
 			return objectError(c, err)
 		}
 		if g.MaxBytes > 0 && c.R.ContentLength > g.MaxBytes {
@@ -78,6 +109,12 @@ func (s *Server) ossObjectPut() Handler {
 			return objectError(c, rule.TooBig())
 		}
 		if _, err := local.Receive(c, g, c.R.Body); err != nil {
+			return objectError(c, err)
+		}
+		// Confirmed (or deleted) while the body was arriving: the staging object would never
+		// be served; drop it now rather than at the next sweep.
+		if err := s.Uploads.AcceptsUpload(c, g.Key); err != nil {
+			_ = local.Delete(context.WithoutCancel(c), g.Key)
 			return objectError(c, err)
 		}
 		c.W.WriteHeader(http.StatusCreated)
@@ -92,6 +129,9 @@ func (s *Server) ossObjectGet() Handler {
 		local, g, err := s.localGrant(c)
 		if err != nil {
 			return objectError(c, err)
+		}
+		if _, staging := storage.UploadKeyOf(g.Key); staging {
+			return objectError(c, apperr.ErrNotFound) // never served: only confirm moves it to its key
 		}
 		rc, info, err := local.Open(c, g.Key)
 		if errors.Is(err, storage.ErrNotFound) {

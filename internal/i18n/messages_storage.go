@@ -4,6 +4,8 @@ package i18n
 var storageMessages = map[string][2]string{
 	"err.upload_too_big": {"File size cannot exceed {maxSize}", "文件大小不能超过 {maxSize}"},
 	"err.upload_type":    {"Only {typeList} can be uploaded", "只能上传 {typeList} 格式的文件"},
+	// A replayed upload target (docs/storage.md, "Staging").
+	"err.upload_closed": {"This upload link has already been used or has expired; upload the file again", "该上传链接已使用或已失效，请重新上传文件"},
 }
 
 // storageInterfaceNames: the Chinese names of the storage routes

@@ -141,6 +141,60 @@ func (l *Local) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+// Promote renames from to to: one atomic step, so a second Promote of the same from finds
+// nothing.
+func (l *Local) Promote(ctx context.Context, from, to string) error {
+	src, err := l.path(from)
+	if err != nil {
+		return err
+	}
+	dst, err := l.path(to)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
+		return fmt.Errorf("storage: promote: %w", err)
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return notFound(err)
+	}
+	return nil
+}
+
+// List walks the files under prefix (the temporary files of writes in progress left out).
+func (l *Local) List(ctx context.Context, prefix string, max int) ([]Info, error) {
+	root := filepath.Join(l.dir, filepath.FromSlash(prefix))
+	var out []Info
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".upload-") {
+			return nil
+		}
+		if len(out) >= max {
+			return fs.SkipAll
+		}
+		st, err := e.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		rel, err := filepath.Rel(l.dir, p)
+		if err != nil {
+			return err
+		}
+		out = append(out, Info{Key: filepath.ToSlash(rel), Size: st.Size(), ContentType: ContentTypeOf(rel), ModTime: st.ModTime()})
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("storage: list %s: %w", prefix, err)
+	}
+	return out, nil
+}
+
 func (l *Local) ReadHead(ctx context.Context, key string, n int) ([]byte, error) {
 	rc, _, err := l.Open(ctx, key)
 	if err != nil {

@@ -113,6 +113,35 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 	return s3Err(s.c.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}))
 }
 
+// Promote copies from to to on the server side (the headers signed at upload come along) and
+// deletes from.
+func (s *S3) Promote(ctx context.Context, from, to string) error {
+	if !ValidKey(from) || !ValidKey(to) {
+		return ErrNotFound
+	}
+	_, err := s.c.CopyObject(ctx, minio.CopyDestOptions{Bucket: s.bucket, Object: to}, minio.CopySrcOptions{Bucket: s.bucket, Object: from})
+	if err != nil {
+		return s3Err(err)
+	}
+	return s3Err(s.c.RemoveObject(ctx, s.bucket, from, minio.RemoveObjectOptions{}))
+}
+
+func (s *S3) List(ctx context.Context, prefix string, max int) ([]Info, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var out []Info
+	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if o.Err != nil {
+			return out, s3Err(o.Err)
+		}
+		if len(out) >= max {
+			break
+		}
+		out = append(out, Info{Key: o.Key, Size: o.Size, ContentType: o.ContentType, ModTime: o.LastModified})
+	}
+	return out, nil
+}
+
 func (s *S3) ReadHead(ctx context.Context, key string, n int) ([]byte, error) {
 	if !ValidKey(key) {
 		return nil, ErrNotFound

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -64,7 +63,7 @@ type WriteGrant struct {
 }
 
 // Write names a new object for the caller's upload, records it (incomplete) and returns the
-// signed upload target.
+// signed upload target, which names the object's staging key (confirm.go).
 func (s *Service) Write(ctx context.Context, p *access.Principal, in WriteInput) (WriteGrant, error) {
 	rule, ok := RuleOf(in.Kind)
 	if !ok {
@@ -84,20 +83,27 @@ func (s *Service) Write(ctx context.Context, p *access.Principal, in WriteInput)
 	download := CleanDownloadName(in.DownloadFileName)
 	ext := Ext(name)
 	key, err := s.reserve(ctx, KeyBase(folder, time.Now()), ext, func(key string) error {
-		_, err := s.db.Exec(ctx, `INSERT INTO upload (object_key, kind, download_name, customer_id, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			key, rule.Kind, download, p.CustomerID, p.UserID, db.NowMS())
+		_, err := s.db.Exec(ctx, `INSERT INTO upload (object_key, kind, download_name, customer_id, created_by, created_at, complete) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			key, rule.Kind, download, p.CustomerID, p.UserID, db.NowMS(), statePending)
 		return err
 	})
 	if err != nil {
 		return WriteGrant{}, err
 	}
-	t, err := s.Store.UploadTarget(ctx, UploadSpec{Key: key, TTL: s.linkTTL, ContentType: ContentTypeOf(key), DownloadName: download, Kind: rule.Kind, MaxBytes: rule.MaxBytes})
+	t, err := s.Store.UploadTarget(ctx, UploadSpec{Key: StagingKey(key), TTL: s.linkTTL, ContentType: ContentTypeOf(key), DownloadName: download, Kind: rule.Kind, MaxBytes: rule.MaxBytes})
 	if err != nil {
 		return WriteGrant{}, err
 	}
-	token := PresignedQuery(t.URL)
-	return WriteGrant{Credential: Credential{AccessKeyID: "chargeops-signed-url", SecurityToken: token, Expiration: t.Expires.UTC().Format(time.RFC3339),
-		Region: s.Store.Region(), Bucket: s.Store.Bucket()}, ObjectKey: key, MaxBytes: rule.MaxBytes, Upload: t}, nil
+	return WriteGrant{Credential: s.CredentialOf(t.URL, t.Expires), ObjectKey: key, MaxBytes: rule.MaxBytes, Upload: t}, nil
+}
+
+// CredentialID is the accessKeyId of every credential: a signed URL, no storage account.
+const CredentialID = "chargeops-signed-url"
+
+// CredentialOf is the credential shape of one signed URL valid until expires.
+func (s *Service) CredentialOf(signedURL string, expires time.Time) Credential {
+	return Credential{AccessKeyID: CredentialID, SecurityToken: PresignedQuery(signedURL), Expiration: expires.UTC().Format(time.RFC3339),
+		Region: s.Store.Region(), Bucket: s.Store.Bucket()}
 }
 
 // reserve finds the first free key base, base-1, base-2, ... (taken: recorded or stored) and
@@ -142,79 +148,6 @@ type Uploaded struct {
 	Size             int64  `json:"size"`
 	ContentType      string `json:"contentType"`
 	DownloadFileName string `json:"downloadFileName"`
-}
-
-type record struct {
-	id, customerID, createdBy int64
-	kind, download            string
-	complete, held            bool
-}
-
-func (s *Service) record(ctx context.Context, key string) (record, error) {
-	var r record
-	var complete, held int
-	err := s.db.QueryRow(ctx, `SELECT id, kind, download_name, customer_id, created_by, complete, held FROM upload WHERE object_key = ?`, key).
-		Scan(&r.id, &r.kind, &r.download, &r.customerID, &r.createdBy, &complete, &held)
-	if db.NotFound(err) {
-		return r, apperr.ErrNotFound
-	}
-	if err != nil {
-		return r, fmt.Errorf("storage: upload record: %w", err)
-	}
-	r.complete, r.held = complete == 1, held == 1
-	return r, nil
-}
-
-// Confirm checks the object the caller uploaded (size and first bytes against its kind's
-// rule) and completes its record; an object that breaks the rule is deleted, with its record.
-func (s *Service) Confirm(ctx context.Context, p *access.Principal, key string) (Uploaded, error) {
-	r, err := s.record(ctx, key)
-	if err != nil {
-		return Uploaded{}, err
-	}
-	if r.createdBy != p.UserID {
-		return Uploaded{}, apperr.ErrNotFound
-	}
-	rule, _ := RuleOf(r.kind)
-	info, err := s.Store.Stat(ctx, key)
-	if errors.Is(err, ErrNotFound) {
-		return Uploaded{}, apperr.ErrNotFound
-	}
-	if err != nil {
-		return Uploaded{}, err
-	}
-	if !r.complete {
-		if cerr := rule.CheckSize(info.Size); cerr != nil {
-			s.discard(ctx, r.id, key)
-			return Uploaded{}, cerr
-		}
-		head, err := s.Store.ReadHead(ctx, key, HeadBytes)
-		if err != nil {
-			return Uploaded{}, err
-		}
-		if cerr := rule.Check(key, info.Size, head); cerr != nil {
-			s.discard(ctx, r.id, key)
-			return Uploaded{}, cerr
-		}
-		if _, err := s.db.Exec(ctx, `UPDATE upload SET size = ?, content_type = ?, complete = 1 WHERE id = ?`, info.Size, ContentTypeOf(key), r.id); err != nil {
-			return Uploaded{}, fmt.Errorf("storage: confirm: %w", err)
-		}
-	}
-	u, err := s.Store.SignedGetURL(ctx, key, s.linkTTL, r.download)
-	if err != nil {
-		return Uploaded{}, err
-	}
-	return Uploaded{ObjectKey: key, URL: u, Size: info.Size, ContentType: ContentTypeOf(key), DownloadFileName: r.download}, nil
-}
-
-func (s *Service) discard(ctx context.Context, id int64, key string) {
-	ctx = context.WithoutCancel(ctx)
-	if err := s.Store.Delete(ctx, key); err != nil {
-		slog.Warn("storage: delete refused upload", "key", key, "err", err)
-	}
-	if _, err := s.db.Exec(ctx, `DELETE FROM upload WHERE id = ?`, id); err != nil {
-		slog.Warn("storage: delete refused upload record", "key", key, "err", err)
-	}
 }
 
 // URL is the display or download URL of an objectKey: http(s) and data: URLs are answered as

@@ -75,6 +75,10 @@ type Store interface {
 	SignedGetURL(ctx context.Context, key string, ttl time.Duration, downloadName string) (string, error)
 	// UploadTarget is a signed upload for one object.
 	UploadTarget(ctx context.Context, spec UploadSpec) (Target, error)
+	// Promote moves the object at from to to (replacing it); ErrNotFound when from is absent.
+	Promote(ctx context.Context, from, to string) error
+	// List returns at most max objects whose keys start with prefix.
+	List(ctx context.Context, prefix string, max int) ([]Info, error)
 	// Region and Bucket name the storage in the credential answers.
 	Region() string
 	Bucket() string
@@ -107,6 +111,20 @@ func Open(ctx context.Context, cfg Config, settings *setting.Store) (Store, erro
 		return NewS3(ctx, cfg)
 	}
 	return nil, fmt.Errorf("storage: unknown back-end %q (local or s3)", cfg.Backend)
+}
+
+// StagingPrefix is where browsers' uploads land (docs/storage.md, "Staging"): an upload target
+// names StagingKey(objectKey), never the object itself, and only oss/confirm moves a checked
+// object to its key. Upload folders cannot start with a dot, so no upload is ever named so.
+const StagingPrefix = ".staging/"
+
+// StagingKey is the key an upload of objectKey is sent to.
+func StagingKey(objectKey string) string { return StagingPrefix + objectKey }
+
+// UploadKeyOf is the object key a staging key stands for; ok is false for any other key.
+func UploadKeyOf(stagingKey string) (string, bool) {
+	k, ok := strings.CutPrefix(stagingKey, StagingPrefix)
+	return k, ok && k != ""
 }
 
 var keySegment = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)

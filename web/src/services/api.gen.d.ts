@@ -6154,6 +6154,16 @@ export interface components {
             code?: string;
             token?: string;
         };
+        SignedOutReadGrant: {
+            accessKeyId?: string;
+            accessKeySecret?: string;
+            bucket?: string;
+            expiration?: string;
+            expiresAt?: number;
+            region?: string;
+            securityToken?: string;
+            url?: string;
+        };
         Site: {
             address?: string;
             buildDate?: string;
@@ -12546,7 +12556,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         code: number;
-                        data: components["schemas"]["AttachLink"];
+                        data: components["schemas"]["SignedOutReadGrant"];
                         message: string;
                     };
                 };

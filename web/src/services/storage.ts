@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { get, post, requestUi, RequestError } from './request';
 import type { ApiData } from './typings';
 import { checkUpload, storedValueKind, type UploadKind, type UploadProblem } from '../utils/uploadRules';
+import { STORAGE_REFRESH_MS } from './storageClient';
 
 export type WriteGrant = ApiData<'/api/auth/sys/system/oss/sts/write', 'get'>;
 export type Uploaded = ApiData<'/api/auth/sys/system/oss/confirm', 'post'>;
@@ -175,7 +176,10 @@ export function signedUrl(objectKey: string): Promise<string> {
 
 /**
  * The display URL of a stored image value: http(s) and data: URLs as they are; an objectKey
- * signed by the server (only keys containing a dot), fetched again before its link expires.
+ * signed by the server (only keys containing a dot). The signed link is the key's read
+ * credential: used again (a new image showing it, the window focused) 10 s or more after its
+ * fetch it is fetched anew (STORAGE_REFRESH_MS, the spec's storage client refresh), and an image
+ * left on screen gets a new one before its link expires.
  */
 export function useObjectUrl(value: string | null | undefined): { url?: string; loading: boolean; failed: boolean } {
   const v = (value ?? '').trim();
@@ -184,7 +188,7 @@ export function useObjectUrl(value: string | null | undefined): { url?: string; 
     queryKey: storageKeys.url(v),
     queryFn: () => signedUrl(v),
     enabled: kind === 'key',
-    staleTime: LINK_REFRESH_MS,
+    staleTime: STORAGE_REFRESH_MS,
     gcTime: LINK_REFRESH_MS,
     refetchInterval: LINK_REFRESH_MS,
     refetchOnWindowFocus: true,
