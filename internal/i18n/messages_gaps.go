@@ -4,6 +4,7 @@ package i18n
 // regions, the device parameter import and the parameter-set timeout.
 var gapMessages = map[string][2]string{
 	"err.privacy_pending": {"Please accept the privacy policy first", "请先同意隐私政策"},
+	"err.setting_timeout": {"Setting timeout", "设置超时"},
 }
 
 func init() { register(gapMessages) }
