@@ -178,6 +178,9 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Add a model alias", Handler: H(s.aliasAdd)},
 		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Delete model aliases", Handler: H(s.aliasDelete)},
 
+		// Regions for addresses (docs/logs.md, "Location")
+		{Method: "GET", Path: "/api/auth/sys/dict/region/all", Objects: NoObjects, Why: "a fixed list of regions compiled into the binary, the same for everyone", Access: Session, Tag: "catalogue", Summary: "Every region (countries; China's provinces and, for some, cities) in the caller's language", Handler: H(s.regionAll)},
+
 		// Data model catalogue
 		{Method: "POST", Path: "/api/auth/sys/dict/group/list", Objects: NoObjects, Why: "the data catalogue is shared by every customer; only platform roles change it", Access: Keys, Keys: []string{"auth_dict", "auth_dict_group", "auth_deviceModel"}, Tag: "catalogue", Summary: "List data groups", Handler: H(s.dataGroupList)},
 		{Method: "POST", Path: "/api/auth/sys/dict/group/add", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Add a data group", Handler: H(s.dataGroupAdd)},
