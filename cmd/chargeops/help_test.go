@@ -31,6 +31,27 @@ func TestDemoHelpDescribesDemo(t *testing.T) {
 	}
 }
 
+// TestHelpPrintsNoPanic: flag.PrintDefaults calls String on a zero value of every flag's type; the
+// boolean options' wrapper used to panic there, one "panic calling String method" line per option.
+func TestHelpPrintsNoPanic(t *testing.T) {
+	for _, cmd := range []string{"demo", "serve"} {
+		t.Run(cmd, func(t *testing.T) {
+			var out bytes.Buffer
+			_, err := load(cmd, []string{"--help"}, func(fs *flag.FlagSet) { fs.SetOutput(&out) })
+			if !errors.Is(err, flag.ErrHelp) {
+				t.Fatalf("want ErrHelp, got %v", err)
+			}
+			help := out.String()
+			if strings.Contains(help, "panic") {
+				t.Fatalf("%s --help prints a panic:\n%s", cmd, help)
+			}
+			if !strings.Contains(help, "-captcha") {
+				t.Fatalf("%s --help lacks the boolean option captcha:\n%s", cmd, help)
+			}
+		})
+	}
+}
+
 func TestDemoSignInsPrinted(t *testing.T) {
 	accounts := []demoseed.Account{{UserName: "sz_staff", Role: "Customer staff"}}
 	t.Run("on a restart: what still exists, without claiming the passwords", func(t *testing.T) {

@@ -33,6 +33,9 @@ type Principal struct {
 	// ReadOnly: the user's customer is read-only; its users may look but not change anything
 	// beyond their own profile.
 	ReadOnly bool
+	// PrivacyPending: a console session whose user has not accepted the current privacy
+	// policy; only the routes that read and accept it answer (docs/api.md).
+	PrivacyPending bool
 }
 
 // HasAny reports whether the principal holds at least one of keys (root holds all).

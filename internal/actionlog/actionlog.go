@@ -4,10 +4,11 @@ package actionlog
 
 import (
 	"context"
-	"net/netip"
 
 	"chargeops/internal/access"
 	"chargeops/internal/db"
+	"chargeops/internal/i18n"
+	"chargeops/internal/region"
 )
 
 // Types of spec §4 plus operations.
@@ -53,18 +54,20 @@ func (s *Store) Write(ctx context.Context, e Entry) error {
 	return err
 }
 
-// Location names where an address is, as far as the server can tell without a geo database.
-func Location(ip string) string {
-	a, err := netip.ParseAddr(ip)
-	switch {
-	case err != nil:
-		return ""
-	case a.IsLoopback():
-		return "localhost"
-	case a.IsPrivate() || a.IsLinkLocalUnicast():
-		return "LAN"
+// Location is the region code of an address from the compiled-in range table; an address it
+// does not place is the default region, China, Guangdong, Shenzhen (docs/logs.md, "Location").
+func Location(ip string) string { return region.Locate(ip) }
+
+// LocationName is a stored location as shown in locale: a region code named from its country
+// down ("China, Guangdong, Shenzhen"); "localhost" and "LAN", which rows written before the
+// region table hold, in words; anything else as stored.
+func LocationName(locale, stored string) string {
+	switch stored {
+	case "localhost", "LAN":
+		return i18n.T(locale, "log.location."+stored, nil)
 	}
-	return ""
+	name, _ := region.Path(locale, stored)
+	return name
 }
 
 // Filter filters and orders the list. Sort: "time" (default), "type", "user", each with an
@@ -85,8 +88,12 @@ var sortColumns = map[string]string{"time": "created_at", "type": "type", "user"
 
 // List returns a page of the rows p may read: those of users p may see (root's only to root;
 // sign-ins of unknown names and platform users' rows only to callers who see every customer).
-func (s *Store) List(ctx context.Context, p *access.Principal, f Filter) (db.List[Entry], error) {
-	return db.Paged(ctx, s.db, f.query(p), entryCols, f.order(), f.Page, scanEntry)
+func (s *Store) List(ctx context.Context, p *access.Principal, locale string, f Filter) (db.List[Entry], error) {
+	out, err := db.Paged(ctx, s.db, f.query(p), entryCols, f.order(), f.Page, scanEntry)
+	for i := range out.List {
+		out.List[i].Location = LocationName(locale, out.List[i].Location)
+	}
+	return out, err
 }
 
 const entryCols = "id, user_id, user_name, type, action, data, code, reason, location, ip, created_at"

@@ -60,7 +60,7 @@ func (s *Store) Export(ctx context.Context, p *access.Principal, locale string, 
 			if e.Type == TypeLogout {
 				reason = t(fmt.Sprintf("log.reason.%d", e.Reason))
 			}
-			if err := x.Row(e.UserName, t(fmt.Sprintf("log.atype.%d", e.Type)), e.Action, e.Data, e.Code, reason, location(locale, e.Location), e.IP,
+			if err := x.Row(e.UserName, t(fmt.Sprintf("log.atype.%d", e.Type)), e.Action, e.Data, e.Code, reason, LocationName(locale, e.Location), e.IP,
 				xlsxout.Time(e.CreatedAt, loc)); err != nil {
 				return nil, err
 			}
@@ -70,16 +70,6 @@ func (s *Store) Export(ctx context.Context, p *access.Principal, locale string, 
 		}
 	}
 	return x.Bytes()
-}
-
-// location names a row's location in locale ("localhost", "LAN" are words the console
-// translates too).
-func location(locale, l string) string {
-	switch l {
-	case "localhost", "LAN":
-		return i18n.T(locale, "log.location."+l, nil)
-	}
-	return l
 }
 
 // Purge deletes the rows older than days, in bounded batches (db.Purge); days <= 0 keeps them

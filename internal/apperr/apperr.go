@@ -27,6 +27,7 @@ const (
 	ForcedRelogin    = 20003
 	AccountDisabled  = 20004
 	NoPermission     = 20013
+	PrivacyPending   = 20014 // the current privacy policy is not accepted yet (docs/api.md)
 
 	// Device operations (30xxx).
 	DeviceOffline   = 30001
@@ -97,6 +98,7 @@ var (
 	ErrForcedRelogin  = New(ForcedRelogin, "err.forced_relogin")
 	ErrDisabled       = New(AccountDisabled, "err.account_disabled")
 	ErrCSRF           = New(CSRFInvalid, "err.csrf")
+	ErrPrivacyPending = New(PrivacyPending, "err.privacy_pending")
 	ErrRateLimited    = New(RateLimited, "err.rate_limited")
 	ErrCaptcha        = New(CaptchaWrong, "err.captcha")
 	ErrBadCredentials = New(BadCredentials, "err.bad_credentials")

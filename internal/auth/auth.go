@@ -16,7 +16,6 @@ import (
 	"chargeops/internal/actionlog"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/i18n"
 	"chargeops/internal/mail"
 	"chargeops/internal/passwd"
 	"chargeops/internal/ratelimit"
@@ -223,7 +222,7 @@ func (s *Service) Principal(ctx context.Context, token string) (*access.Principa
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.PrincipalOf(ctx, sess.UserID)
+	p, u, err := s.principalOf(ctx, sess.UserID)
 	if errors.Is(err, apperr.ErrDisabled) {
 		_ = s.Sessions.End(ctx, sess.ID, session.ReasonAccountDisable)
 	}
@@ -231,6 +230,11 @@ func (s *Service) Principal(ctx context.Context, token string) (*access.Principa
 		return nil, err
 	}
 	p.SessionID, p.CSRFToken = sess.ID, sess.CSRFToken
+	cur, err := s.privacyVersion(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("auth: principal: %w", err)
+	}
+	p.PrivacyPending = u.PrivacyVersion != cur
 	return p, nil
 }
 
@@ -238,19 +242,25 @@ func (s *Service) Principal(ctx context.Context, token string) (*access.Principa
 // place that turns an account into what it may see and do (a console session, an
 // application's bound user). An unknown user is 20001, a disabled one 20004.
 func (s *Service) PrincipalOf(ctx context.Context, userID int64) (*access.Principal, error) {
+	p, _, err := s.principalOf(ctx, userID)
+	return p, err
+}
+
+// principalOf is PrincipalOf with the account it was made from.
+func (s *Service) principalOf(ctx context.Context, userID int64) (*access.Principal, *user.User, error) {
 	u, err := s.Users.Get(ctx, userID)
 	if err != nil {
-		return nil, apperr.ErrNotLoggedIn
+		return nil, nil, apperr.ErrNotLoggedIn
 	}
 	if u.Status != user.Enabled {
-		return nil, apperr.ErrDisabled
+		return nil, nil, apperr.ErrDisabled
 	}
 	p := &access.Principal{UserID: u.ID, UserName: u.UserName, Root: u.Root, RoleID: u.RoleID, CustomerID: u.CustomerID,
 		Keys: map[string]bool{}}
 	if u.RoleID != 0 {
 		r, err := s.Roles.Get(ctx, u.RoleID)
 		if err != nil && !apperr.IsNotFound(err) {
-			return nil, err
+			return nil, nil, err
 		}
 		p.Role = r.RoleSettings
 		for _, k := range r.Keys {
@@ -258,16 +268,16 @@ func (s *Service) PrincipalOf(ctx context.Context, userID int64) (*access.Princi
 		}
 	}
 	if p.Scope, err = s.scopeOf(ctx, p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if p.CustomerID != 0 && !p.Root {
 		var readOnly int
 		if err := s.DB.QueryRow(ctx, `SELECT read_only FROM customer WHERE id = ?`, p.CustomerID).Scan(&readOnly); err != nil && !db.NotFound(err) {
-			return nil, err
+			return nil, nil, err
 		}
 		p.ReadOnly = readOnly == 1
 	}
-	return p, nil
+	return p, &u, nil
 }
 
 // scopeOf derives the data scope from the role's customer and site access (spec §6).
@@ -371,30 +381,55 @@ type Privacy struct {
 // PrivacyFor returns the current policy in locale and whether the user still has to accept it.
 func (s *Service) PrivacyFor(ctx context.Context, acceptedVersion, locale string) (Privacy, error) {
 	version, content := DefaultPrivacyVersion, DefaultPrivacy(locale)
-	if raw, ok, err := s.Settings.Get(ctx, "privacy.policy"); err != nil {
+	stored, err := s.storedPrivacy(ctx)
+	if err != nil {
 		return Privacy{}, err
-	} else if ok {
-		var stored struct {
-			Version string            `json:"version"`
-			Content map[string]string `json:"content"`
-		}
-		if json.Unmarshal([]byte(raw), &stored) == nil && stored.Version != "" {
-			version = stored.Version
-			if c := stored.Content[locale]; c != "" {
-				content = c
-			}
+	}
+	if stored.Version != "" {
+		version = stored.Version
+		if c := stored.Content[locale]; c != "" {
+			content = c
 		}
 	}
 	return Privacy{NeedConfirm: acceptedVersion != version, Content: content, NewPrivacyPolicyVersion: version}, nil
 }
 
+// storedPolicy is the policy an operator stored under the setting "privacy.policy".
+type storedPolicy struct {
+	Version string            `json:"version"`
+	Content map[string]string `json:"content"`
+}
+
+// storedPrivacy reads the stored policy; none, or one that does not parse, has no version.
+func (s *Service) storedPrivacy(ctx context.Context) (storedPolicy, error) {
+	var stored storedPolicy
+	raw, ok, err := s.Settings.Get(ctx, "privacy.policy")
+	if err != nil || !ok {
+		return stored, err
+	}
+	if json.Unmarshal([]byte(raw), &stored) != nil {
+		return storedPolicy{}, nil
+	}
+	return stored, nil
+}
+
+// privacyVersion is the version of the current policy, the one every user must have accepted
+// before any other call of a session is answered (docs/api.md, "Privacy policy").
+func (s *Service) privacyVersion(ctx context.Context) (string, error) {
+	stored, err := s.storedPrivacy(ctx)
+	if err != nil || stored.Version == "" {
+		return DefaultPrivacyVersion, err
+	}
+	return stored.Version, nil
+}
+
 // AcceptPrivacy records acceptance of the current version only.
 func (s *Service) AcceptPrivacy(ctx context.Context, p *access.Principal, version string) error {
-	cur, err := s.PrivacyFor(ctx, "", i18n.EnUS)
+	cur, err := s.privacyVersion(ctx)
 	if err != nil {
 		return err
 	}
-	if version != cur.NewPrivacyPolicyVersion {
+	if version != cur {
 		return apperr.InvalidField("version", "err.invalid")
 	}
 	return s.Users.AcceptPrivacy(ctx, p.UserID, version)

@@ -377,6 +377,15 @@ type boolFlag struct{ flag.Value }
 
 func (boolFlag) IsBoolFlag() bool { return true }
 
+// String works on the zero value too: flag.PrintDefaults makes one to tell whether a default is
+// worth printing, and a nil inner Value would panic there ("panic calling String method").
+func (b boolFlag) String() string {
+	if b.Value == nil {
+		return ""
+	}
+	return b.Value.String()
+}
+
 // checkStorage: local, or s3 with an endpoint, a bucket and both keys; link-ttl 1 minute to 7
 // days (the longest an S3 presigned URL may live).
 func (c Config) checkStorage() error {

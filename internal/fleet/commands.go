@@ -613,7 +613,7 @@ func (s *Service) run(link Link, cmd Command) {
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded):
-		out = Outcome{Result: ResultTimeout, Message: "err.command_timeout"}
+		out = Outcome{Result: ResultTimeout, Message: timeoutMessage(cmd.ControlType)}
 	case errors.Is(err, ErrLinkClosed):
 		out = Outcome{Result: ResultOffline, Message: "err.connection_closed"}
 	case errors.Is(err, ErrClusterUnavailable):
@@ -635,6 +635,16 @@ func (s *Service) run(link Link, cmd Command) {
 	if err := s.endCommand(context.Background(), ended, answer); err != nil {
 		slog.Error("command result not saved", "id", cmd.ID, "err", err)
 	}
+}
+
+// timeoutMessage is the message of a command the charger did not answer in time: a parameter
+// set (control type 11) says "Setting timeout", every other one "Command execution timeout"
+// (docs/gateway.md, "Commands").
+func timeoutMessage(controlType int) string {
+	if controlType == CtlChangeConfig {
+		return "err.setting_timeout"
+	}
+	return "err.command_timeout"
 }
 
 // sqlCommandResult ends a waiting command with its outcome.

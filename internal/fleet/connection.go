@@ -237,12 +237,26 @@ type Adopter interface {
 // its SN that belongs to no device yet (an unknown SN's, left Pending until an admin added the
 // device) becomes the device's, on whichever node holds it.
 func (s *Service) DeviceChanged(ctx context.Context, deviceID int64) error {
-	if err := s.Recompute(ctx, deviceID); err != nil {
+	dev, err := s.DeviceByID(ctx, deviceID)
+	if err != nil {
+		return fmt.Errorf("fleet: device changed: %w", err)
+	}
+	if dev == nil {
+		return nil
+	}
+	// Keyed by the SN, so it runs in order with the disconnect the drop of its connection causes.
+	err = s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+		if err := s.offlineWhenDisabled(ctx, b, deviceID); err != nil {
+			return err
+		}
+		return s.recompute(ctx, b, deviceID)
+	}})
+	if err != nil {
 		return fmt.Errorf("fleet: device changed: %w", err)
 	}
 	var sn string
 	var online int
-	err := s.db.QueryRow(ctx, `SELECT d.sn, COALESCE(st.online, 0) FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`,
+	err = s.db.QueryRow(ctx, `SELECT d.sn, COALESCE(st.online, 0) FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`,
 		deviceID).Scan(&sn, &online)
 	if db.NotFound(err) || (err == nil && online == 1) {
 		return nil
@@ -260,4 +274,23 @@ func (s *Service) DeviceChanged(ctx context.Context, deviceID int64) error {
 		}
 	}
 	return nil
+}
+
+// offlineWhenDisabled opens the Offline event of a disabled device (docs/gateway.md, "Device
+// status"): it is off the network from the moment it is disabled, whether or not it was
+// connected, and its status shows Disabled, which ranks above Offline. The event stays open
+// until the device, enabled again, connects; a disconnect of its dropped connection finds it
+// open and adds none.
+func (s *Service) offlineWhenDisabled(ctx context.Context, b *Batch, deviceID int64) error {
+	dev, err := scanDevice(b.Tx.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.id = ?`, deviceID))
+	if db.NotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("disabled device: %w", err)
+	}
+	if dev.Enabled {
+		return nil
+	}
+	return s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: db.NowMS()})
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/base64"
 	"time"
 
 	"chargeops/internal/apperr"
@@ -110,4 +111,12 @@ func (s *Server) dataSeries(c *Ctx, in fleet.SeriesInput) ([]fleet.Series, error
 
 func (s *Server) configValues(c *Ctx, in FleetDeviceQuery) ([]fleet.ConfigItem, error) {
 	return s.Fleet.ConfigValues(c, c.P, in.DeviceID)
+}
+
+func (s *Server) configImport(c *Ctx, in ParamFileInput) ([]fleet.ConfigItem, error) {
+	raw, err := base64.StdEncoding.DecodeString(in.Content)
+	if err != nil {
+		return nil, apperr.New(apperr.Invalid, "err.param_import_format")
+	}
+	return s.Fleet.ImportParams(c, c.P, in.DeviceID, in.FileName, raw)
 }

@@ -17,7 +17,7 @@ func (s *Server) outboxList(c *Ctx, in db.Page) (db.List[mail.OutboxMail], error
 }
 
 func (s *Server) actionLogList(c *Ctx, in actionlog.Filter) (db.List[actionlog.Entry], error) {
-	return s.ActionLog.List(c, c.P, in)
+	return s.ActionLog.List(c, c.P, c.Locale, in)
 }
 
 func (s *Server) protocolLogList(c *Ctx, in fleet.LogListInput) (fleet.LogList, error) {

@@ -51,6 +51,13 @@ type FileInput struct {
 	Content  string `json:"content"`
 }
 
+// ParamFileInput is a device parameter file to read (base64 content, its file name).
+type ParamFileInput struct {
+	DeviceID int64  `json:"deviceId"`
+	FileName string `json:"fileName"`
+	Content  string `json:"content"`
+}
+
 // FleetDeviceQuery is the ?deviceId= of a GET.
 type FleetDeviceQuery struct {
 	DeviceID int64 `json:"deviceId"`

@@ -419,6 +419,9 @@ func TestRouteIsolation(t *testing.T) {
 		for k, v := range w.ticketIsoScenarios() {
 			scenarios[k] = v
 		}
+		for k, v := range w.gapsIsoScenarios() {
+			scenarios[k] = v
+		}
 		for k, v := range w.docsIsoScenarios() {
 			scenarios[k] = v
 		}

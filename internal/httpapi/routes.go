@@ -48,6 +48,9 @@ type Route struct {
 	SelfLogged bool
 	// Reads marks a POST that only reads although its path does not say so (session info).
 	Reads bool
+	// BeforePrivacy: a session may call it before accepting the current privacy policy (the
+	// acceptance itself); every other session route answers 20014 until then (docs/api.md).
+	BeforePrivacy bool
 	// MaxBody overrides the body limit (file imports).
 	MaxBody int
 	// RawBody: the handler reads the body itself, of any type (signed object uploads).
@@ -104,7 +107,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Path: "/api/unauth/password/reset", Objects: NoObjects, Why: "acts only through a mailed one-time token; answers the same for unknown addresses", Access: Public, Tag: "auth", Summary: "Set a new password through a reset link", Handler: H(s.resetPassword)},
 
 		// Personal page (every signed-in user)
-		{Method: "POST", Path: "/api/auth/sys/user/owner/privacy", Objects: OwnUser, Access: Session, Tag: "my", Summary: "Accept the privacy policy", Handler: H(s.acceptPrivacy)},
+		{Method: "POST", Path: "/api/auth/sys/user/owner/privacy", Objects: OwnUser, Access: Session, BeforePrivacy: true, Tag: "my", Summary: "Accept the privacy policy", Handler: H(s.acceptPrivacy)},
 		{Method: "GET", Path: "/api/auth/sys/user/owner/detail", Objects: OwnUser, Access: Session, Tag: "my", Summary: "My profile", Handler: H(s.ownerDetail)},
 		{Method: "POST", Path: "/api/auth/sys/user/owner/update", Objects: OwnUser, Access: Session, Tag: "my", Summary: "Change my profile", Handler: H(s.ownerUpdate)},
 		{Method: "POST", Path: "/api/auth/sys/user/owner/password", Objects: OwnUser, Access: Session, Tag: "my", Summary: "Change my password", Handler: H(s.ownerPassword)},
@@ -174,6 +177,9 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "List model aliases", Handler: H(s.aliasList)},
 		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Add a model alias", Handler: H(s.aliasAdd)},
 		{Method: "POST", Path: "/api/auth/sys/dev/model/alias/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel_alias"}, Tag: "model", Summary: "Delete model aliases", Handler: H(s.aliasDelete)},
+
+		// Regions for addresses (docs/logs.md, "Location")
+		{Method: "GET", Path: "/api/auth/sys/dict/region/all", Objects: NoObjects, Why: "a fixed list of regions compiled into the binary, the same for everyone", Access: Session, Tag: "catalogue", Summary: "Every region (countries; China's provinces and, for some, cities) in the caller's language", Handler: H(s.regionAll)},
 
 		// Data model catalogue
 		{Method: "POST", Path: "/api/auth/sys/dict/group/list", Objects: NoObjects, Why: "the data catalogue is shared by every customer; only platform roles change it", Access: Keys, Keys: []string{"auth_dict", "auth_dict_group", "auth_deviceModel"}, Tag: "catalogue", Summary: "List data groups", Handler: H(s.dataGroupList)},

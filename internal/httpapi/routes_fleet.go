@@ -17,6 +17,7 @@ func (s *Server) fleetRoutes() []Route {
 		{Method: "POST", Path: "/api/auth/sys/dev/alarm/list", Objects: ByDevice, Access: Keys, Keys: append(read, "auth_site_detail"), Tag: "fleet", Summary: "Alarms, faults and offline/unavailable events of a device or a site", Handler: H(s.alarmList)},
 		{Method: "POST", Path: "/api/auth/sys/dev/data/series", Objects: ByDevice, Access: Keys, Keys: read, Tag: "fleet", Summary: "Data-chart series over a time range (step in minutes; 43200 = monthly)", Handler: H(s.dataSeries)},
 		{Method: "GET", Path: "/api/auth/sys/dev/config/values", Objects: ByDevice, Access: Keys, Keys: read, Tag: "fleet", Summary: "Configuration values read from the device (per config read level)", Handler: H(s.configValues)},
+		{Method: "POST", Path: "/api/auth/sys/dev/config/import", Objects: ByDevice, Access: Keys, Keys: operate, MaxBody: 8 << 20, Reads: true, Tag: "fleet", Summary: "Read a parameter file (JSON, at most 5 MB, base64) into the device's items to set; changes nothing", Handler: H(s.configImport)},
 		{Method: "GET", Path: "/api/auth/sys/dev/events/stream", Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_list", "auth_device_detail", "auth_device_info", "auth_site_detail", "auth_home"}, Tag: "fleet", Summary: "Server-sent events: device status changes within the caller's scope", Handler: s.statusStream()},
 
 		// Files

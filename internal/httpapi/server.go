@@ -313,6 +313,14 @@ func (s *Server) serveAPI(c *Ctx, rt Route) int {
 		s.logOperation(c, rt, apperr.NoPermission)
 		return fail(apperr.ErrNoPermission)
 	}
+	// After the keys: a caller without them still gets (and logs) 20013. Public routes (info,
+	// sign-out) and signed OpenAPI calls, made by no person at a console, are not held.
+	if c.P != nil && c.P.PrivacyPending && rt.Access != Public && !rt.Signed && !rt.BeforePrivacy {
+		if !rt.reads() {
+			s.logOperation(c, rt, apperr.PrivacyPending)
+		}
+		return fail(apperr.ErrPrivacyPending)
+	}
 	data, err := rt.Handler.serve(c)
 	code := apperr.OK
 	if err != nil {

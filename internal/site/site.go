@@ -10,6 +10,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/stats"
 )
 
 // Status values.
@@ -239,11 +240,12 @@ func (s *Service) Delete(ctx context.Context, sc access.Scope, ids []int64) erro
 	})
 }
 
-// Overview counts a site's devices by status (0-6) and open alarms.
+// Overview counts a site's devices by status (0-6), by device category and open alarms.
 type Overview struct {
-	Devices  int64         `json:"devices"`
-	ByStatus map[int]int64 `json:"byStatus"`
-	Alarms   int64         `json:"alarms"`
+	Devices    int64            `json:"devices"`
+	ByStatus   map[int]int64    `json:"byStatus"`
+	Alarms     int64            `json:"alarms"`
+	Categories stats.Categories `json:"categories"`
 }
 
 // OverviewOf returns the figures of a site in scope.
@@ -267,7 +269,11 @@ func (s *Service) OverviewOf(ctx context.Context, sc access.Scope, id int64) (Ov
 		ov.Devices += n
 		ov.Alarms += alarms
 	}
-	return ov, rows.Err()
+	if err := rows.Err(); err != nil {
+		return ov, err
+	}
+	ov.Categories, err = stats.CountCategories(ctx, s.db, "d.site_id = ?", id)
+	return ov, err
 }
 
 // Options lists id and name of the sites in scope, optionally of one customer, bounded.

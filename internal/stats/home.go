@@ -97,6 +97,7 @@ type HomeOverview struct {
 	AlarmLevels    Levels       `json:"alarmLevels"`
 	DevicesInAlarm int64        `json:"devicesInAlarm"`
 	FaultTypes     Kinds        `json:"faultTypes"`
+	Categories     Categories   `json:"categories"`
 }
 
 const topModels = 10
@@ -142,6 +143,9 @@ func (s *Service) Overview(ctx context.Context, sc access.Scope) (HomeOverview, 
 		out.Activity.Restarting += n
 	}
 	if out.ByModel, err = s.byModel(ctx, cond, args); err != nil {
+		return out, err
+	}
+	if out.Categories, err = CountCategories(ctx, s.db, cond, args...); err != nil {
 		return out, err
 	}
 	ecCond, ecArgs := sc.SiteCond("e.customer_id", "e.site_id")

@@ -115,9 +115,14 @@ type Entry struct {
 	CreatedAt int64  `json:"createdAt"`
 }
 
+// commentedEntry: the process entries that carry a comment a reader sees, plain comments (a
+// visitor's too) and state changes given with one (close and reopen require it); the list's
+// count is theirs (docs/tickets.md).
+const commentedEntry = `(e.kind = '` + KindComment + `' OR (e.kind = '` + KindState + `' AND e.body <> ''))`
+
 const ticketCols = `t.id, t.title, t.category, t.priority, t.state, t.occurred_at, t.software_version, t.customer_id, COALESCE(c.name, ''),
 	t.site_id, COALESCE(s.name, ''), t.device_id, COALESCE(d.sn, ''), COALESCE(d.name, ''), t.event_id,
-	(SELECT COUNT(*) FROM ticket_entry e WHERE e.ticket_id = t.id AND e.kind = 'comment'),
+	(SELECT COUNT(*) FROM ticket_entry e WHERE e.ticket_id = t.id AND ` + commentedEntry + `),
 	t.created_by, COALESCE(u.user_name, ''), t.created_at, t.updated_at, t.closed_at`
 
 const ticketFrom = ` ticket t LEFT JOIN customer c ON c.id = t.customer_id LEFT JOIN site s ON s.id = t.site_id

@@ -71,3 +71,53 @@ func TestTransitions(t *testing.T) {
 		}
 	})
 }
+
+// TestListCommentCount: the list's comment count counts every comment a reader sees in the
+// process: plain comments, a visitor's, and the comments given with a state change (close and
+// reopen require one). It used to count plain comments only: 1 for three.
+func TestListCommentCount(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		now := db.NowMS()
+		cust, err := db.InsertID(ctx, d, `INSERT INTO customer (name, code, created_at, updated_at) VALUES (?, ?, ?, ?)`, "Count Co", "CNT", now, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New(d, nil, nil)
+		p := &access.Principal{UserID: 1, UserName: "root", Root: true, CustomerID: cust, Scope: access.FullScope()}
+		prio := 1
+		id, err := s.Add(ctx, p, Input{Title: "three comments", Category: CategoryDeviceIndependent, Priority: &prio, OccurredAt: now, CustomerID: cust})
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := func() int {
+			l, err := s.List(ctx, p, ListInput{CustomerID: cust, Page: db.Page{Page: 1, PageSize: 20}})
+			if err != nil || len(l.List) != 1 {
+				t.Fatalf("list: %v %+v", err, l)
+			}
+			return int(l.List[0].Comments)
+		}
+		steps := []struct {
+			name string
+			do   func() error
+		}{
+			{"a plain comment", func() error { return s.Comment(ctx, p, CommentInput{ID: id, Comment: "<p>looking</p>"}) }},
+			{"pending without a comment counts nothing", func() error { return s.Pending(ctx, p, CommentInput{ID: id}) }},
+			{"close with its comment", func() error { return s.Close(ctx, p, CommentInput{ID: id, Comment: "<p>fixed</p>"}) }},
+			{"reopen with its comment", func() error { return s.Reopen(ctx, p, CommentInput{ID: id, Comment: "<p>came back</p>"}) }},
+		}
+		want := []int{1, 1, 2, 3}
+		for i, st := range steps {
+			if err := st.do(); err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			if got := count(); got != want[i] {
+				t.Fatalf("after %s: %d comments in the list, want %d", st.name, got, want[i])
+			}
+		}
+		x, err := s.Detail(ctx, p, id)
+		if err != nil || x.Comments != 3 {
+			t.Fatalf("detail: %v, %d comments, want 3", err, x.Comments)
+		}
+	})
+}

@@ -2,7 +2,7 @@ import '@ant-design/v5-patch-for-react-19';
 /** Binds the request layer to antd (toasts, dialog), i18next and the router. */
 import i18n, { currentLocale } from './i18n';
 import { configureRequest } from './services/request';
-import { clearSession } from './models/session';
+import { clearSession, refreshSession } from './models/session';
 
 export const TOAST_DURATION_S = 5;
 
@@ -41,5 +41,8 @@ export function setupRequest(navigate: (path: string) => void): void {
     },
     clearSession,
     navigate,
+    onPrivacyPending: () => {
+      refreshSession().catch(() => undefined);
+    },
   });
 }

@@ -117,6 +117,27 @@ func (c *Client) Login(ctx context.Context, user, password string) error {
 	if err := c.Call(ctx, http.MethodPost, "/api/unauth/login", body, nil); err != nil {
 		return fmt.Errorf("login as %s: %w", user, err)
 	}
+	return c.acceptPrivacy(ctx)
+}
+
+// acceptPrivacy accepts the current privacy policy when it is owed, as the console's modal
+// does; until then the node answers every other session call with 20014.
+func (c *Client) acceptPrivacy(ctx context.Context) error {
+	var info struct {
+		Privacy struct {
+			NeedConfirm             bool   `json:"needConfirm"`
+			NewPrivacyPolicyVersion string `json:"newPrivacyPolicyVersion"`
+		} `json:"privacy"`
+	}
+	if err := c.Call(ctx, http.MethodPost, "/api/unauth/info", nil, &info); err != nil {
+		return fmt.Errorf("session info: %w", err)
+	}
+	if !info.Privacy.NeedConfirm {
+		return nil
+	}
+	if err := c.Call(ctx, http.MethodPost, "/api/auth/sys/user/owner/privacy", map[string]any{"version": info.Privacy.NewPrivacyPolicyVersion}, nil); err != nil {
+		return fmt.Errorf("accept the privacy policy: %w", err)
+	}
 	return nil
 }
 

@@ -8,7 +8,7 @@ import { Button, Modal } from 'antd';
 import DOMPurify from 'dompurify';
 import { useTranslation } from 'react-i18next';
 import { acceptPrivacy } from '../services/auth';
-import { refreshSession, useSession } from '../models/session';
+import { privacyAccepted, useSession } from '../models/session';
 
 /** Sanitised policy HTML split into its leading heading (if any) and the rest. */
 export function splitPolicy(raw: string): { title: string | null; html: string } {
@@ -32,7 +32,7 @@ export default function PrivacyModal() {
     setBusy(true);
     try {
       await acceptPrivacy(privacy.newPrivacyPolicyVersion);
-      await refreshSession();
+      await privacyAccepted();
     } catch {
       /* the request layer has shown the error */
     } finally {

@@ -34,6 +34,15 @@ export function refreshSession() {
   return queryClient.fetchQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: 0 });
 }
 
+/**
+ * After the privacy policy is accepted: the session says so, and what the pages asked while it
+ * was owed (refused with 20014) is asked again.
+ */
+export async function privacyAccepted(): Promise<void> {
+  await refreshSession();
+  await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] && q.queryKey[0] !== CONFIG_KEY[0] });
+}
+
 export function useSession(): { session: SessionInfo | null; subject: Subject | null; loading: boolean } {
   const q = useQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: Infinity });
   const session = q.data ?? null;

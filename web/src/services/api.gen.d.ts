@@ -1341,6 +1341,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/config/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a parameter file (JSON, at most 5 MB, base64) into the device's items to set; changes nothing
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevConfigImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/config/values": {
         parameters: {
             query?: never;
@@ -2175,6 +2195,23 @@ export interface paths {
          * @description Needs any one of the permission keys: auth_dict.
          */
         post: operations["postAuthSysDictItemUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dict/region/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every region (countries; China's provinces and, for some, cities) in the caller's language */
+        get: operations["getAuthSysDictRegionAll"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6008,6 +6045,11 @@ export interface components {
             page?: number;
             pageSize?: number;
         };
+        ParamFileInput: {
+            content?: string;
+            deviceId?: number;
+            fileName?: string;
+        };
         PermissionNode: {
             children?: (components["schemas"]["PermissionNode"] | null)[];
             key?: string;
@@ -6027,6 +6069,11 @@ export interface components {
         };
         RecentEvents: {
             list?: components["schemas"]["StatsRecentEvent"][];
+        };
+        RegionNode: {
+            children?: components["schemas"]["RegionNode"][];
+            code?: string;
+            name?: string;
         };
         RemoteDeviceInput: {
             deviceId?: number;
@@ -6214,6 +6261,7 @@ export interface components {
             byStatus?: {
                 [key: string]: number;
             };
+            categories?: components["schemas"]["StatsCategories"];
             devices?: number;
         };
         StatsActivity: {
@@ -6233,6 +6281,14 @@ export interface components {
             receiver?: boolean;
             roleName?: string;
             userName?: string;
+        };
+        StatsCategories: {
+            acCharger?: number;
+            evCharger?: number;
+            homeStorage?: number;
+            storageCharger?: number;
+            storageDevice?: number;
+            v2gCharger?: number;
         };
         StatsCumulative: {
             chargeMs?: number;
@@ -6283,6 +6339,7 @@ export interface components {
             activity?: components["schemas"]["StatsActivity"];
             alarmLevels?: components["schemas"]["StatsLevels"];
             byModel?: components["schemas"]["StatsModelCount"][];
+            categories?: components["schemas"]["StatsCategories"];
             devices?: number;
             devicesInAlarm?: number;
             faultTypes?: components["schemas"]["StatsKinds"];
@@ -8617,6 +8674,34 @@ export interface operations {
             };
         };
     };
+    postAuthSysDevConfigImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParamFileInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetConfigItem"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     getAuthSysDevConfigValues: {
         parameters: {
             query?: {
@@ -9764,6 +9849,30 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDictRegionAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["RegionNode"][];
                         message: string;
                     };
                 };

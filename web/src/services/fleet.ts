@@ -89,6 +89,9 @@ export const getRuntime = (id: number) => get<Runtime>(`${dev}/runtime/detail`, 
 export const listEvents = (q: EventListInput) => post<EventPage>(`${dev}/alarm/list`, q);
 export const getSeries = (q: SeriesInput) => post<Series[]>(`${dev}/data/series`, q);
 export const getConfigValues = (deviceId: number) => get<ConfigValue[]>(`${dev}/config/values`, { deviceId });
+/** Reads a parameter file (JSON, base64) into the device's items to set; changes nothing. */
+export const importParams = (deviceId: number, fileName: string, content: string) =>
+  post<ConfigValue[]>(`${dev}/config/import`, { deviceId, fileName, content });
 export const addFirmware = (name: string) => post<FirmwareAdd>(`${dev}/firmware/add`, { name });
 export const listFirmware = (q: FileListInput) => post<FilePage>(`${dev}/firmware/list`, q);
 export const listDiagnostics = (q: FileListInput) => post<FilePage>(`${dev}/diagnostics/list`, q);

@@ -47,6 +47,7 @@ beforeEach(() => {
     showSessionExpired: vi.fn(),
     clearSession: vi.fn(),
     navigate: vi.fn(),
+    onPrivacyPending: vi.fn(),
   };
   configureRequest(ui as unknown as RequestUi);
   document.cookie = 'chargeops_csrf=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
@@ -174,6 +175,15 @@ describe('request: codes', () => {
     mockFetch(() => json({ code: 20013, message: 'no permission' }));
     await expect(request('/api/auth/sys/x', { method: 'POST' })).rejects.toMatchObject({ code: 20013 });
     expect(warn).toHaveBeenCalledTimes(1);
+    expect(ui.notifyError).not.toHaveBeenCalled();
+    expect(ui.showSessionExpired).not.toHaveBeenCalled();
+    expect(ui.clearSession).not.toHaveBeenCalled();
+  });
+
+  it('20014 (privacy policy owed) refreshes the session for the modal, without a toast', async () => {
+    mockFetch(() => json({ code: 20014, message: 'Please accept the privacy policy first' }));
+    await expect(request('/api/auth/sys/home/overview', { method: 'POST' })).rejects.toMatchObject({ kind: 'business', code: 20014 });
+    expect(ui.onPrivacyPending).toHaveBeenCalledTimes(1);
     expect(ui.notifyError).not.toHaveBeenCalled();
     expect(ui.showSessionExpired).not.toHaveBeenCalled();
     expect(ui.clearSession).not.toHaveBeenCalled();

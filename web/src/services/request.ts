@@ -9,8 +9,10 @@
  * - an identical request (method, URL, params, body) still in flight is cancelled by the new
  *   one; the cancelled promise rejects silently with a RequestError('cancelled');
  * - codes 20001-20004 clear the local session and, unless the call is /api/unauth/info, show
- *   ONE session-expired dialog whose OK goes to /login; 20013 is only logged; any other
- *   non-zero code is an error toast with the server's message, except for the suppressed URLs.
+ *   ONE session-expired dialog whose OK goes to /login; 20013 is only logged; 20014 (the privacy
+ *   policy is not accepted yet) is not toasted: the session is refreshed, so the policy modal
+ *   shows; any other non-zero code is an error toast with the server's message, except for the
+ *   suppressed URLs.
  *
  * UI effects go through an adapter (configureRequest) so that tests can run with a mocked fetch.
  */
@@ -22,6 +24,8 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 export const INFO_URL = '/api/unauth/info';
 export const SESSION_EXPIRED_CODES: readonly number[] = [20001, 20002, 20003, 20004];
 export const NO_PERMISSION_CODE = 20013;
+/** The server holds every session call but the acceptance until the privacy policy is accepted. */
+export const PRIVACY_PENDING_CODE = 20014;
 /** Calls whose error messages are not toasted (the caller shows them, or they are silent). */
 export const SUPPRESSED_MESSAGE_URLS: readonly string[] = [
   '/api/unauth/info',
@@ -66,6 +70,8 @@ export interface RequestUi {
   /** Forget the local session (the app is marked logged out). */
   clearSession(): void;
   navigate(path: string): void;
+  /** The privacy policy is owed (code 20014): refresh the session so its modal shows. */
+  onPrivacyPending(): void;
 }
 
 const defaultUi: RequestUi = {
@@ -75,6 +81,7 @@ const defaultUi: RequestUi = {
   showSessionExpired: (onOk) => onOk(),
   clearSession: () => undefined,
   navigate: (path) => window.location.assign(path),
+  onPrivacyPending: () => undefined,
 };
 
 let ui: RequestUi = { ...defaultUi };
@@ -244,6 +251,10 @@ export async function request<T = unknown>(url: string, options: RequestOptions 
     if (SESSION_EXPIRED_CODES.includes(env.code)) {
       handleSessionExpired(url);
       throw new RequestError('session', message, { code: env.code, data: env.data });
+    }
+    if (env.code === PRIVACY_PENDING_CODE) {
+      ui.onPrivacyPending();
+      throw new RequestError('business', message, { code: env.code, data: env.data });
     }
     if (env.code === NO_PERMISSION_CODE) {
       console.warn(`[${env.code}] ${method} ${url}: ${message}`);

@@ -62,6 +62,19 @@ export interface FaultTypeCounts {
   unavailable: number;
 }
 
+/** Devices by site device category, the device type of their model (1 EV charger ... 6 V2G charger). */
+export interface DeviceCategoryCounts {
+  evCharger: number;
+  acCharger: number;
+  storageCharger: number;
+  storageDevice: number;
+  homeStorage: number;
+  v2gCharger: number;
+}
+
+/** The categories in device-type order (1-6). */
+export const DEVICE_CATEGORIES: readonly (keyof DeviceCategoryCounts)[] = ['evCharger', 'acCharger', 'storageCharger', 'storageDevice', 'homeStorage', 'v2gCharger'];
+
 export interface HomeOverview {
   devices: number;
   health: HealthCounts;
@@ -71,6 +84,7 @@ export interface HomeOverview {
   /** Devices with at least one open alarm or fault. */
   devicesInAlarm: number;
   faultTypes: FaultTypeCounts;
+  categories: DeviceCategoryCounts;
 }
 
 // ---------------------------------------------------------------- home/faults

@@ -151,4 +151,8 @@ export default {
   'refusal.count': 'Attempts',
   'refusal.firstSeen': 'First seen',
   'refusal.lastSeen': 'Last seen',
+  // Device parameter import (issue 29)
+  'config.import': 'Import parameters (JSON)',
+  'config.importFormat': 'Upload file format error, only JSON',
+  'config.importTooLarge': 'File size cannot exceed 5MB',
 };

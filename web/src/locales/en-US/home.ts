@@ -60,4 +60,12 @@ export default {
   'device.restarting': 'Restarting',
   'device.restarting.1': 'Restarting',
   'device.restarting.0': 'Not restarting',
+  // Site device categories (issue 29)
+  'category.title': 'Device categories',
+  'category.evCharger': 'EV charger',
+  'category.acCharger': 'AC charger',
+  'category.storageCharger': 'Storage charger',
+  'category.storageDevice': 'Storage device',
+  'category.homeStorage': 'Home storage',
+  'category.v2gCharger': 'V2G charger',
 };

@@ -151,4 +151,8 @@ export default {
   'refusal.count': '次数',
   'refusal.firstSeen': '首次出现',
   'refusal.lastSeen': '最后出现',
+  // 设备参数导入（issue 29）
+  'config.import': '导入参数（JSON）',
+  'config.importFormat': '上传文件格式错误，仅支持 JSON',
+  'config.importTooLarge': '文件大小不能超过 5MB',
 };

@@ -60,4 +60,12 @@ export default {
   'device.restarting': '重启中',
   'device.restarting.1': '重启中',
   'device.restarting.0': '未重启',
+  // 站点设备分类（issue 29）
+  'category.title': '设备分类',
+  'category.evCharger': '充电桩',
+  'category.acCharger': '交流充电桩',
+  'category.storageCharger': '储能充电桩',
+  'category.storageDevice': '储能设备',
+  'category.homeStorage': '户用储能',
+  'category.v2gCharger': 'V2G 充电桩',
 };

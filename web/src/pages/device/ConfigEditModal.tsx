@@ -25,11 +25,14 @@ function useValueRules(modelId: number) {
 export default function ConfigEditModal({
   modelId,
   items,
+  proposed,
   onClose,
   onSubmit,
 }: {
   modelId: number;
   items: ConfigValue[] | null;
+  /** Values to start from instead of the current ones (an imported parameter file). */
+  proposed?: Record<string, string>;
   onClose(): void;
   onSubmit(edits: { key: string; value: string }[]): boolean;
 }) {
@@ -56,7 +59,7 @@ export default function ConfigEditModal({
         form={form}
         layout="vertical"
         preserve={false}
-        initialValues={Object.fromEntries((items ?? []).map((i) => [i.key, i.value]))}
+        initialValues={Object.fromEntries((items ?? []).map((i) => [i.key, proposed?.[i.key] ?? i.value]))}
         onFinish={(v) => onSubmit((items ?? []).map((i) => ({ key: i.key, value: v[i.key] ?? '' })))}
       >
         {(items ?? []).map((i) => {

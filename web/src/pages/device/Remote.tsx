@@ -38,6 +38,7 @@ import ConfigEditModal from './ConfigEditModal';
 import ConnectorActions from './ops/ConnectorActions';
 import DataTransferCard from './ops/DataTransferCard';
 import ReservationList from './ops/ReservationList';
+import ParamImportButton from './ops/ParamImportButton';
 import { OPS_KEYS } from '../../services/ops';
 import { useCan } from '../../components/access';
 import SelectionButton from '../../components/SelectionButton';
@@ -83,6 +84,16 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const [trigger, setTrigger] = useState('MeterValues');
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<ConfigValue[] | null>(null);
+  const [proposed, setProposed] = useState<Record<string, string> | undefined>(undefined);
+  const edit = (items: ConfigValue[] | null, values?: Record<string, string>) => {
+    setProposed(values);
+    setEditing(items);
+  };
+  // an imported file: its items, the current values shown beside the file's
+  const editImported = (items: ConfigValue[]) => {
+    const keys = new Set(items.map((i) => i.key));
+    edit((config.data ?? []).filter((c) => keys.has(c.key)), Object.fromEntries(items.map((i) => [i.key, i.value])));
+  };
 
   if (items.isPending) return <Card loading />;
   const controls = usableControls(items.data ?? [], levelOf).filter((c) => c.type !== CTL.vpnStart && c.type !== CTL.vpnStop);
@@ -217,11 +228,14 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
                   {nameOf(CTL.getConfiguration)}
                 </Button>
               )}
+              {offered.has(CTL.changeConfiguration) && !!config.data?.length && (
+                <ParamImportButton deviceId={device.id} onRead={editImported} />
+              )}
               {offered.has(CTL.changeConfiguration) && (
                 <SelectionButton
                   type="primary"
                   count={selected.length}
-                  onClick={() => setEditing((config.data ?? []).filter((c) => selected.includes(c.key)))}
+                  onClick={() => edit((config.data ?? []).filter((c) => selected.includes(c.key)))}
                   data-testid="config-set-selected"
                 >
                   {t('config.setSelected', { count: selected.length })}
@@ -249,7 +263,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
                       key: 'actions',
                       render: (_: unknown, r: ConfigValue) =>
                         r.writable ? (
-                          <a onClick={() => setEditing([r])} data-testid={`config-edit-${r.key}`}>
+                          <a onClick={() => edit([r])} data-testid={`config-edit-${r.key}`}>
                             {t('com_edit')}
                           </a>
                         ) : (
@@ -271,7 +285,8 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
       <ConfigEditModal
         modelId={device.modelId}
         items={editing}
-        onClose={() => setEditing(null)}
+        proposed={proposed}
+        onClose={() => edit(null)}
         onSubmit={(edits) => {
           const current = Object.fromEntries((config.data ?? []).map((c) => [c.key, c.value]));
           const { items: changes, same } = configChanges(edits, current);
@@ -280,7 +295,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
             return false;
           }
           if (!changes.length) return false;
-          setEditing(null);
+          edit(null);
           setSelected([]);
           run(CTL.changeConfiguration, { items: changes }, { title: t('config.confirmSet', { count: changes.length, sn: device.sn }), after: refreshConfig });
           return true;

@@ -14,6 +14,7 @@ const overview: HomeOverview = {
   alarmLevels: { oa: 12, ma: 30, ca: 40 },
   devicesInAlarm: 100,
   faultTypes: { offline: 140, alarm: 42, fault: 40, unavailable: 7 },
+  categories: { evCharger: 900, acCharger: 200, storageCharger: 50, storageDevice: 30, homeStorage: 15, v2gCharger: 5 },
 };
 
 describe('home figures', () => {

@@ -24,6 +24,7 @@ import { homeEvents, homeFaults, homeOverview } from '../../services/stats';
 import { currentPeriod, type PeriodValue } from '../../utils/period';
 import { getTimeZone } from '../../utils/time';
 import Figures from './Figures';
+import DeviceCategories from '../../components/DeviceCategories';
 import type { FaultStatsProps } from './FaultStats';
 import type { RecentEventsProps } from './RecentEvents';
 import type { EventsView } from './EventsDrawer';
@@ -95,6 +96,7 @@ export default function HomeDashboard() {
         </Space>
         {failed && <Alert type="error" showIcon message={t('home.error')} data-testid="home-error" />}
         <Figures data={overview.data} loading={overview.isPending} canDevices={canDevices} canEvents={canEvents} openEvents={openEvents} />
+        <DeviceCategories counts={overview.data?.categories} loading={overview.isPending} testId="home-categories" />
         <Row gutter={[16, 16]}>
           <Col xs={24}>
             <FaultStats

@@ -11,7 +11,8 @@ import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import ObjectImage from '../../components/ObjectImage';
 import { EventTable } from '../../components/fleet';
 import { useCan } from '../../components/access';
-import { getSite, SITE_ENABLED } from '../../services/site';
+import { getSite, siteOverview, SITE_ENABLED } from '../../services/site';
+import DeviceCategories from '../../components/DeviceCategories';
 import { ALARM_KINDS, OUTAGE_KINDS } from '../../services/fleet';
 import { formatTime } from '../../utils/time';
 import { SiteStatus, useSiteActions } from './List';
@@ -28,6 +29,7 @@ export default function SiteDetail() {
   const can = useCan();
   const navigate = useNavigate();
   const site = useQuery({ queryKey: ['site', id], queryFn: () => getSite(id), enabled: id > 0, retry: false });
+  const overview = useQuery({ queryKey: ['site', id, 'overview'], queryFn: () => siteOverview(id), enabled: id > 0 && !!site.data });
   const actions = useSiteActions(() => void navigate('/manage/site/list'));
 
   if (!(id > 0) || site.isError) return <NotFoundResult subTitle={t('site.notFound')} />;
@@ -76,6 +78,7 @@ export default function SiteDetail() {
                     </Descriptions>
                   )}
                 </Card>
+                {s && <DeviceCategories counts={overview.data?.categories} loading={overview.isPending} testId="site-categories" />}
                 {s && <SiteStats siteId={id} />}
                 {s && <SiteAdmins siteId={id} />}
               </>
