@@ -21,12 +21,12 @@ import (
 
 	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
-	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -157,6 +157,7 @@ func (a v1Answer) want(t *testing.T, code, status int) v1Answer {
 // resetCharger is an OCPP charge point from ocpp-go (a client chargeops did not write) that
 // accepts a Reset and remembers it.
 type resetCharger struct {
+	fleettest.AcceptingCharger
 	mu     sync.Mutex
 	resets []string
 }
@@ -166,30 +167,6 @@ func (h *resetCharger) OnReset(r *core.ResetRequest) (*core.ResetConfirmation, e
 	h.resets = append(h.resets, string(r.Type))
 	h.mu.Unlock()
 	return core.NewResetConfirmation(core.ResetStatusAccepted), nil
-}
-func (h *resetCharger) OnChangeAvailability(*core.ChangeAvailabilityRequest) (*core.ChangeAvailabilityConfirmation, error) {
-	return core.NewChangeAvailabilityConfirmation(core.AvailabilityStatusAccepted), nil
-}
-func (h *resetCharger) OnChangeConfiguration(*core.ChangeConfigurationRequest) (*core.ChangeConfigurationConfirmation, error) {
-	return core.NewChangeConfigurationConfirmation(core.ConfigurationStatusAccepted), nil
-}
-func (h *resetCharger) OnClearCache(*core.ClearCacheRequest) (*core.ClearCacheConfirmation, error) {
-	return core.NewClearCacheConfirmation(core.ClearCacheStatusAccepted), nil
-}
-func (h *resetCharger) OnDataTransfer(*core.DataTransferRequest) (*core.DataTransferConfirmation, error) {
-	return core.NewDataTransferConfirmation(core.DataTransferStatusAccepted), nil
-}
-func (h *resetCharger) OnGetConfiguration(*core.GetConfigurationRequest) (*core.GetConfigurationConfirmation, error) {
-	return core.NewGetConfigurationConfirmation(nil), nil
-}
-func (h *resetCharger) OnRemoteStartTransaction(*core.RemoteStartTransactionRequest) (*core.RemoteStartTransactionConfirmation, error) {
-	return core.NewRemoteStartTransactionConfirmation(types.RemoteStartStopStatusAccepted), nil
-}
-func (h *resetCharger) OnRemoteStopTransaction(*core.RemoteStopTransactionRequest) (*core.RemoteStopTransactionConfirmation, error) {
-	return core.NewRemoteStopTransactionConfirmation(types.RemoteStartStopStatusAccepted), nil
-}
-func (h *resetCharger) OnUnlockConnector(*core.UnlockConnectorRequest) (*core.UnlockConnectorConfirmation, error) {
-	return core.NewUnlockConnectorConfirmation(core.UnlockStatusUnlocked), nil
 }
 
 // newApp makes an application bound to user as root and returns a third-party client of it.

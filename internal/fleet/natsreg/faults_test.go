@@ -18,7 +18,6 @@ import (
 
 	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
-	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
 	"chargeops/internal/config"
@@ -92,35 +91,14 @@ func (s *natsServer) stop() {
 
 // cpHandler is the ocpp-go charge point's side of remote operations: it accepts everything
 // and counts the resets it got.
-type cpHandler struct{ resets atomic.Int64 }
+type cpHandler struct {
+	fleettest.AcceptingCharger
+	resets atomic.Int64
+}
 
-func (h *cpHandler) OnChangeAvailability(*core.ChangeAvailabilityRequest) (*core.ChangeAvailabilityConfirmation, error) {
-	return core.NewChangeAvailabilityConfirmation(core.AvailabilityStatusAccepted), nil
-}
-func (h *cpHandler) OnChangeConfiguration(*core.ChangeConfigurationRequest) (*core.ChangeConfigurationConfirmation, error) {
-	return core.NewChangeConfigurationConfirmation(core.ConfigurationStatusAccepted), nil
-}
-func (h *cpHandler) OnClearCache(*core.ClearCacheRequest) (*core.ClearCacheConfirmation, error) {
-	return core.NewClearCacheConfirmation(core.ClearCacheStatusAccepted), nil
-}
-func (h *cpHandler) OnDataTransfer(*core.DataTransferRequest) (*core.DataTransferConfirmation, error) {
-	return core.NewDataTransferConfirmation(core.DataTransferStatusAccepted), nil
-}
-func (h *cpHandler) OnGetConfiguration(*core.GetConfigurationRequest) (*core.GetConfigurationConfirmation, error) {
-	return core.NewGetConfigurationConfirmation(nil), nil
-}
-func (h *cpHandler) OnRemoteStartTransaction(*core.RemoteStartTransactionRequest) (*core.RemoteStartTransactionConfirmation, error) {
-	return core.NewRemoteStartTransactionConfirmation(types.RemoteStartStopStatusAccepted), nil
-}
-func (h *cpHandler) OnRemoteStopTransaction(*core.RemoteStopTransactionRequest) (*core.RemoteStopTransactionConfirmation, error) {
-	return core.NewRemoteStopTransactionConfirmation(types.RemoteStartStopStatusAccepted), nil
-}
 func (h *cpHandler) OnReset(*core.ResetRequest) (*core.ResetConfirmation, error) {
 	h.resets.Add(1)
 	return core.NewResetConfirmation(core.ResetStatusAccepted), nil
-}
-func (h *cpHandler) OnUnlockConnector(*core.UnlockConnectorRequest) (*core.UnlockConnectorConfirmation, error) {
-	return core.NewUnlockConnectorConfirmation(core.UnlockStatusUnlocked), nil
 }
 
 // cluster is two nodes on one database and one NATS, and what the tests ask of them.
