@@ -112,8 +112,15 @@ func TestDatabaseOutageHoldsIngestWithoutLoss(t *testing.T) {
 		failuresBefore, _ := strconv.ParseFloat(n.metric(t, "chargeops_ingest_failures_total"), 64)
 		proxy.cut()
 		cutAt := time.Now()
+		// the ping fails ("db unavailable") as soon as the link is cut; "ingest held" follows
+		// once a batch of the chargers' frames has failed to be written
 		body := n.waitHealth(t, http.StatusServiceUnavailable, 10*time.Second)
+		for deadline := time.Now().Add(10 * time.Second); body["status"] != "ingest held" && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			_, body = n.health(t)
+		}
 		if body["status"] != "ingest held" || body["reason"] != "database unreachable" {
+			proxy.heal() // so that the node can stop: it holds what it could not write
 			t.Fatalf("/healthz during the outage: %v, want status \"ingest held\", reason \"database unreachable\"", body)
 		}
 		if v := n.metric(t, "chargeops_ingest_held"); v != "1" {
