@@ -80,6 +80,13 @@ func BenchmarkDeviceList(b *testing.B) {
 				{"scope-3-customers", customerScope, device.ListFilter{}},
 				{"scope-3-customers/last-page", customerScope, device.ListFilter{Page: db.Page{Page: 500, PageSize: 20}}},
 				{"scope-4-sites+status", siteScope, device.ListFilter{Status: intp(1)}},
+				// issue 30 item 7: the sortable columns and the offline filter
+				{"sort-status", access.FullScope(), device.ListFilter{Sort: "-status"}},
+				{"sort-last-refresh", access.FullScope(), device.ListFilter{Sort: "-lastRefreshAt"}},
+				{"sort-sn/last-page", access.FullScope(), device.ListFilter{Sort: "sn", Page: db.Page{Page: 500, PageSize: 20}}},
+				{"sort-name", access.FullScope(), device.ListFilter{Sort: "name"}},
+				{"scope-3-customers/sort-last-refresh", customerScope, device.ListFilter{Sort: "lastRefreshAt"}},
+				{"offline-24h", access.FullScope(), device.ListFilter{Filter: device.Filter{OfflineFor: 86400}}},
 			}
 			for _, c := range cases {
 				b.Run(c.name, func(b *testing.B) {

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"chargeops/internal/access"
+	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/code"
 	"chargeops/internal/stats"
 )
 
@@ -22,14 +24,63 @@ type Filter struct {
 	// Restarting: true lists the devices restarting now (a Reset accepted, not connected
 	// since; docs/dashboards.md), false the others.
 	Restarting *bool `json:"restarting"`
+	// OfflineFor (seconds): only the offline devices not heard from for longer than this
+	// (issue 30 item 7); 0 is no such filter.
+	OfflineFor int64 `json:"offlineFor"`
 }
 
 // ListFilter is what the device list screen offers (spec §2; issue 3).
 type ListFilter struct {
 	db.Page
 	Filter
-	Status *int   `json:"status"`
-	Sort   string `json:"sort"` // "" newest first, "id" oldest first
+	Status *int `json:"status"`
+	// Sort is a sortable column, "-" in front for descending (sortKeys); "" is newest first.
+	Sort string `json:"sort"`
+}
+
+// sortKeys maps the list's sortable columns to the device column each is walked on (the
+// column an index leads with, migration 0043), ties broken by id in the same direction.
+var sortKeys = map[string]string{
+	"id":            "d.id",
+	"createdAt":     "d.id",
+	"status":        "d.status",
+	"lastRefreshAt": "d.last_refresh_at",
+	"sn":            "d.sn",
+	"name":          "d.name",
+}
+
+// order is the list's order: a device column and a direction.
+type order struct {
+	col  string
+	desc bool
+}
+
+// orderOf reads a Sort ("" is newest first); an unknown column is an invalid "sort".
+func orderOf(sort string) (order, error) {
+	if sort == "" {
+		return newestFirst, nil
+	}
+	desc := strings.HasPrefix(sort, "-")
+	col, ok := sortKeys[strings.TrimPrefix(sort, "-")]
+	if !ok {
+		return order{}, apperr.InvalidField("sort", "err.invalid")
+	}
+	return order{col, desc}, nil
+}
+
+// newestFirst is the order of counts and of a list without a sort.
+var newestFirst = order{"d.id", true}
+
+// by is the ORDER BY of o over the column expressions col and id.
+func (o order) by(col, id string) string {
+	dir := " ASC"
+	if o.desc {
+		dir = " DESC"
+	}
+	if col == id {
+		return id + dir
+	}
+	return col + dir + ", " + id + dir
 }
 
 // statuses is how many device statuses there are (0-6, fleet/status.go; spec §9).
@@ -83,6 +134,9 @@ func (s *Service) plan(sc access.Scope, f ListFilter) plan {
 	if f.CustomerID != 0 {
 		add("d.customer_id = ?", f.CustomerID)
 	}
+	if f.OfflineFor > 0 {
+		add("d.status = ? AND d.last_refresh_at < ?", code.StatusOffline, db.NowMS()-f.OfflineFor*1000)
+	}
 	if f.Restarting != nil {
 		c, a := stats.RestartingCond(db.NowMS())
 		if !*f.Restarting {
@@ -113,17 +167,13 @@ func (s *Service) plan(sc access.Scope, f ListFilter) plan {
 
 // ids returns the SQL and arguments selecting the ids of rows [offset, offset+limit) in the
 // list's order, or, with count, a bounded count of the matches.
-func (p plan) ids(desc bool, limit, offset int, count bool) (string, []any) {
-	dir := " DESC"
-	if !desc {
-		dir = " ASC"
-	}
+func (p plan) ids(o order, limit, offset int, count bool) (string, []any) {
 	where := " WHERE " + strings.Join(p.conds, " AND ")
 	if len(p.branches) == 0 {
 		if count {
 			return "SELECT COUNT(*) FROM (SELECT 1 FROM device d" + where + " LIMIT ?) AS capped", append(append([]any{}, p.args...), MaxListWindow+1)
 		}
-		return "SELECT d.id FROM device d" + where + " ORDER BY d.id" + dir + " LIMIT ? OFFSET ?", append(append([]any{}, p.args...), limit, offset)
+		return "SELECT d.id FROM device d" + where + " ORDER BY " + o.by(o.col, "d.id") + " LIMIT ? OFFSET ?", append(append([]any{}, p.args...), limit, offset)
 	}
 	window := offset + limit
 	if count {
@@ -132,13 +182,13 @@ func (p plan) ids(desc bool, limit, offset int, count bool) (string, []any) {
 	var parts []string
 	var args []any
 	for i, b := range p.branches {
-		order, take := b.order, MaxListWindow+1
-		if order == "" {
+		walk, take := b.order, MaxListWindow+1
+		if walk == "" {
 			// Walked in the list's own order, a branch's first rows are the only ones the
 			// merged page can use.
-			order, take = "d.id"+dir, window
+			walk, take = o.by(o.col, "d.id"), window
 		}
-		parts = append(parts, "SELECT id FROM (SELECT d.id FROM device d"+where+" AND "+b.cond+" ORDER BY "+order+" LIMIT ?) AS b"+strconv.Itoa(i))
+		parts = append(parts, "SELECT id, k FROM (SELECT d.id, "+o.col+" AS k FROM device d"+where+" AND "+b.cond+" ORDER BY "+walk+" LIMIT ?) AS b"+strconv.Itoa(i))
 		args = append(append(append(args, p.args...), b.args...), take)
 	}
 	// Branches on one column's distinct values are disjoint: UNION ALL spares the
@@ -151,7 +201,7 @@ func (p plan) ids(desc bool, limit, offset int, count bool) (string, []any) {
 	if count {
 		return "SELECT COUNT(*) FROM (SELECT id FROM (" + union + ") AS u LIMIT ?) AS capped", append(args, MaxListWindow+1)
 	}
-	return union + " ORDER BY id" + dir + " LIMIT ? OFFSET ?", append(args, limit, offset)
+	return "SELECT id FROM (" + union + ") AS u ORDER BY " + o.by("k", "id") + " LIMIT ? OFFSET ?", append(args, limit, offset)
 }
 
 // List returns a page of the devices in scope: the page's ids from the device table alone,
@@ -163,24 +213,26 @@ func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (List
 		offset = max(0, MaxListWindow-limit)
 	}
 	out := List{List: []Device{}}
-	q, args := p.ids(true, 0, 0, true)
+	o, err := orderOf(f.Sort)
+	if err != nil {
+		return out, err
+	}
+	if f.OfflineFor < 0 {
+		return out, apperr.InvalidField("offlineFor", "err.invalid")
+	}
+	q, args := p.ids(o, 0, 0, true)
 	if err := s.db.QueryRow(ctx, q, args...).Scan(&out.Total); err != nil {
 		return out, err
 	}
 	if out.Total > MaxListWindow {
 		out.Total, out.TotalMore = MaxListWindow, true
 	}
-	desc := f.Sort != "id"
-	q, args = p.ids(desc, limit, offset, false)
+	q, args = p.ids(o, limit, offset, false)
 	ids, err := db.Column[int64](ctx, s.db, q, args...)
 	if err != nil || len(ids) == 0 {
 		return out, err
 	}
-	order := "d.id DESC"
-	if !desc {
-		order = "d.id ASC"
-	}
-	out.List, err = db.All(ctx, s.db, (&db.Query{From: from}).And("d.id IN ("+db.Placeholders(len(ids))+")", db.Args(ids)...), columns, order, len(ids), 0, scan)
+	out.List, err = db.All(ctx, s.db, (&db.Query{From: from}).And("d.id IN ("+db.Placeholders(len(ids))+")", db.Args(ids)...), columns, o.by(o.col, "d.id"), len(ids), 0, scan)
 	return out, err
 }
 
@@ -213,7 +265,7 @@ func (s *Service) StatusCounts(ctx context.Context, sc access.Scope, f Filter) (
 	}
 	out := map[int]int64{}
 	for st := range statuses {
-		q, args := s.plan(sc, ListFilter{Filter: f, Status: &st}).ids(true, 0, 0, true)
+		q, args := s.plan(sc, ListFilter{Filter: f, Status: &st}).ids(newestFirst, 0, 0, true)
 		var n int64
 		if err := s.db.QueryRow(ctx, q, args...).Scan(&n); err != nil {
 			return nil, fmt.Errorf("device: status counts: %w", err)

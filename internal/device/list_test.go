@@ -1,13 +1,16 @@
 package device_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"chargeops/internal/access"
+	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
 	"chargeops/internal/testutil"
@@ -128,6 +131,128 @@ func TestListMatchesAPlainFilter(t *testing.T) {
 					if l.Total != got[st] {
 						t.Errorf("%s: status %d: list total %d, badge %d", c.name, st, l.Total, got[st])
 					}
+				}
+			}
+		})
+	})
+}
+
+// TestListSortsAndFiltersOffline checks each sortable column in both directions against a plain
+// sort (ties by id), across an unbranched, a site-branched and a keyword-branched plan, and the
+// "offline for longer than" filter, which keeps only offline devices silent for longer.
+func TestListSortsAndFiltersOffline(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		now := db.NowMS()
+		d.Exec(ctx, `INSERT INTO customer (id, name, code, created_at, updated_at) VALUES (1, 'C1', 'C1', ?, ?)`, now, now)
+		for s := 1; s <= 3; s++ {
+			d.Exec(ctx, `INSERT INTO site (id, customer_id, name, code, created_at, updated_at) VALUES (?, 1, ?, ?, ?, ?)`, s, fmt.Sprint("S", s), fmt.Sprint("S", s), now, now)
+		}
+		d.Exec(ctx, `INSERT INTO device_model (id, name, created_at, updated_at) VALUES (1, 'M', ?, ?)`, now, now)
+		type row struct {
+			id, refresh  int64
+			sn, name     string
+			site, status int
+		}
+		rng := rand.New(rand.NewPCG(3, 5))
+		var all []row
+		for i := 1; i <= 120; i++ {
+			r := row{sn: fmt.Sprintf("%s%04d", []string{"AB", "BX"}[rng.IntN(2)], rng.IntN(9000)+i*10000), name: fmt.Sprintf("N%02d-%03d", rng.IntN(30), i),
+				site: rng.IntN(3) + 1, status: rng.IntN(4), refresh: now - int64(rng.IntN(10))*3_600_000 - 1_800_000}
+			id, err := db.InsertID(ctx, d, `INSERT INTO device (sn, name, model_id, site_id, customer_id, status, last_refresh_at, created_at, updated_at) VALUES (?, ?, 1, ?, 1, ?, ?, ?, ?)`,
+				r.sn, r.name, r.site, r.status, r.refresh, now, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.id = id
+			all = append(all, r)
+		}
+		svc := device.NewService(d)
+		key := map[string]func(r row) string{
+			"status":        func(r row) string { return fmt.Sprint(r.status) },
+			"lastRefreshAt": func(r row) string { return fmt.Sprintf("%020d", r.refresh) },
+			"sn":            func(r row) string { return r.sn },
+			"name":          func(r row) string { return r.name },
+			"createdAt":     func(r row) string { return "" },
+		}
+		scopes := []struct {
+			name  string
+			scope access.Scope
+			f     device.Filter
+			keep  func(r row) bool
+		}{
+			{"whole fleet", access.FullScope(), device.Filter{}, func(r row) bool { return true }},
+			{"two sites", access.Scope{CustomerIDs: []int64{1}, SiteIDs: []int64{1, 3}}, device.Filter{}, func(r row) bool { return r.site != 2 }},
+			{"keyword", access.FullScope(), device.Filter{Keyword: "AB"}, func(r row) bool { return r.sn[:2] == "AB" }},
+		}
+		for _, sc := range scopes {
+			for col, k := range key {
+				for _, desc := range []bool{false, true} {
+					var want []row
+					for _, r := range all {
+						if sc.keep(r) {
+							want = append(want, r)
+						}
+					}
+					slices.SortFunc(want, func(a, b row) int {
+						c := strings.Compare(k(a), k(b))
+						if c == 0 {
+							c = cmp.Compare(a.id, b.id)
+						}
+						if desc {
+							return -c
+						}
+						return c
+					})
+					sort := col
+					if desc {
+						sort = "-" + col
+					}
+					page := db.Page{Page: 2, PageSize: 10}
+					got, err := svc.List(ctx, sc.scope, device.ListFilter{Filter: sc.f, Sort: sort, Page: page})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var gotIDs, wantIDs []int64
+					for _, d := range got.List {
+						gotIDs = append(gotIDs, d.ID)
+					}
+					for _, r := range want[10:min(20, len(want))] {
+						wantIDs = append(wantIDs, r.id)
+					}
+					if got.Total != int64(len(want)) || !slices.Equal(gotIDs, wantIDs) {
+						t.Errorf("%s sorted by %s: total %d want %d; ids %v want %v", sc.name, sort, got.Total, len(want), gotIDs, wantIDs)
+					}
+				}
+			}
+		}
+		t.Run("an unknown sort or a negative offline time is refused", func(t *testing.T) {
+			for _, f := range []device.ListFilter{{Sort: "password"}, {Sort: "-d.id; DROP TABLE device"}, {Filter: device.Filter{OfflineFor: -60}}} {
+				_, err := svc.List(ctx, access.FullScope(), f)
+				if e, ok := apperr.As(err); !ok || e.Code != apperr.Invalid {
+					t.Errorf("%+v: error %v, want an invalid field", f, err)
+				}
+			}
+		})
+		t.Run("offline for longer than", func(t *testing.T) {
+			for _, hours := range []int64{1, 5, 24} {
+				var want []int64
+				for _, r := range all {
+					if r.status == 0 && r.refresh < now-hours*3_600_000 {
+						want = append(want, r.id)
+					}
+				}
+				slices.Reverse(want)
+				got, err := svc.List(ctx, access.FullScope(), device.ListFilter{Filter: device.Filter{OfflineFor: hours * 3600}, Page: db.Page{Page: 1, PageSize: 100}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var gotIDs []int64
+				for _, d := range got.List {
+					gotIDs = append(gotIDs, d.ID)
+				}
+				if !slices.Equal(gotIDs, want) {
+					t.Errorf("offline > %d h: ids %v want %v", hours, gotIDs, want)
 				}
 			}
 		})

@@ -218,8 +218,12 @@ func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 		if b.FirmwareVersion == "" {
 			return nil
 		}
-		_, err := bt.Tx.Exec(ctx, sqlSoftware, b.FirmwareVersion, dev.ID)
-		return err
+		if _, err := bt.Tx.Exec(ctx, sqlSoftware, b.FirmwareVersion, dev.ID); err != nil {
+			return err
+		}
+		// the consoles re-read the device (its software version) even when its status stays
+		bt.eventsChanged(dev.ID)
+		return s.recompute(ctx, bt, dev.ID)
 	}})
 }
 

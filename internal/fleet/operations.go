@@ -244,6 +244,10 @@ func (s *Service) operationEnded(ctx context.Context, cmd Command, out Outcome) 
 		if out.Result == ResultSuccess {
 			err = s.setReservation(ctx, cmd.Params.ReservationID, cmd.DeviceID, ReservationCancelled, "", ReservationRequested, ReservationActive)
 		}
+	case CtlSoftReset, CtlHardReset:
+		if out.Result == ResultSuccess {
+			err = s.restarting(ctx, cmd)
+		}
 	}
 	if err != nil {
 		slog.Error("operation outcome not saved", "id", cmd.ID, "type", cmd.ControlType, "err", err)

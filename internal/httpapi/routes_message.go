@@ -7,7 +7,7 @@ func (s *Server) messageRoutes() []Route {
 	list := []string{"auth_message", "auth_message_list"}
 	setting := []string{"auth_message", "auth_message_setting"}
 	return []Route{
-		{Method: "POST", Path: "/api/auth/sys/message/list", Objects: OwnUser, Access: Keys, Keys: list, Tag: "message", Summary: "My messages, newest first (filters: kind, read, processed, recovered as 0/1)", Handler: H(s.messageList)},
+		{Method: "POST", Path: "/api/auth/sys/message/list", Objects: OwnUser, Access: Keys, Keys: list, Tag: "message", Summary: "My messages, newest (latest repeat) first; sort lastAt or startedAt, order desc or asc (filters: kind, read, processed, recovered as 0/1)", Handler: H(s.messageList)},
 		{Method: "GET", Path: "/api/auth/sys/message/unread", Objects: OwnUser, Access: Keys, Keys: list, Tag: "message", Summary: "How many of my messages are unread", Handler: H(s.messageUnread)},
 		{Method: "POST", Path: "/api/auth/sys/message/read", Objects: OwnUser, Access: Keys, Keys: list, Tag: "message", Summary: "Mark my messages read (no ids: all of them)", Handler: H(s.messageRead)},
 		{Method: "POST", Path: "/api/auth/sys/message/process", Objects: OwnUser, Access: Keys, Keys: list, Tag: "message", Summary: "Mark my messages processed (and read)", Handler: H(s.messageProcess)},

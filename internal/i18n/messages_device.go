@@ -9,4 +9,16 @@ var deviceMessages = map[string][2]string{
 	"err.import_unpacked_too_large": {"The file unpacks to more than {max} MB; save it from the import template again", "文件解压后超过 {max} MB，请用导入模板重新保存"},
 }
 
-func init() { register(deviceMessages) }
+// deviceFieldNames: the device list's inputs a validation message names (issue 30 item 7).
+var deviceFieldNames = map[string][2]string{
+	"offlineFor": {"Offline for longer than", "离线超过"},
+}
+
+func init() {
+	register(deviceMessages)
+	for k, v := range deviceFieldNames {
+		if _, ok := fieldNames[k]; !ok {
+			fieldNames[k] = v
+		}
+	}
+}

@@ -33,7 +33,11 @@ const (
 		       OR (r.customer_access = 2 AND EXISTS (SELECT 1 FROM user_customer uc WHERE uc.user_id = u.id AND uc.customer_id = ?)))
 		  AND (r.site_access = 0 OR EXISTS (SELECT 1 FROM user_site us WHERE us.user_id = u.id AND us.site_id = ?))))
 		ORDER BY u.id`
-	sqlOpenGroup  = `SELECT id FROM message WHERE user_id = ? AND device_id = ? AND kind = ? AND code = ? AND last_at >= ? ORDER BY id DESC LIMIT 1`
+	// the user's row of the same device, kind and code to fold a repeat into: one still unread
+	// (however old: a flapping charger adds to one row, never to the unread count) or one
+	// whose last repeat is within the repeat window
+	sqlOpenGroup = `SELECT id FROM message WHERE user_id = ? AND device_id = ? AND kind = ? AND code = ? AND (read_at = 0 OR last_at >= ?)
+		ORDER BY id DESC LIMIT 1`
 	sqlRepeat     = `UPDATE message SET repeats = repeats + 1, last_at = ?, event_id = ?, level = ?, recovered_at = ?, read_at = 0 WHERE id = ?`
 	sqlMessageAdd = `INSERT INTO message (user_id, event_id, device_id, site_id, customer_id, kind, level, code, name, started_at, created_at, last_at, recovered_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
@@ -172,7 +176,8 @@ func (s *Service) recipients(ctx context.Context, tx *db.Tx, e event) ([]recipie
 }
 
 // addMessage adds a console message, or counts a repeat on the user's message of the same
-// device, kind and code within the repeat window (which then reads as unread and unrecovered).
+// device, kind and code that is unread or within the repeat window (which then reads as unread
+// and unrecovered, its last time the repeat's).
 func (s *Service) addMessage(ctx context.Context, tx *db.Tx, userID int64, e event, since, recovered, now int64) error {
 	var open int64
 	err := tx.QueryRow(ctx, sqlOpenGroup, userID, e.DeviceID, e.Kind, e.Code, since).Scan(&open)

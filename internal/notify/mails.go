@@ -130,13 +130,13 @@ func (s *Service) compose(locale string, rows []mailRow) (subject, body string) 
 	line := func(r mailRow) string {
 		return i18n.T(locale, "mail.alarm.line", map[string]any{
 			"time": time.UnixMilli(r.StartedAt).In(s.opt.Location).Format("2006-01-02 15:04:05"),
-			"kind": i18n.T(locale, fmt.Sprintf("message.kind.%d", r.Kind), nil), "level": levelName(r.Level),
-			"name": r.Name, "code": r.Code, "sn": r.SN, "device": r.DeviceName, "site": r.Site})
+			"kind": i18n.T(locale, fmt.Sprintf("message.kind.%d", r.Kind), nil), "level": i18n.LevelName(locale, r.Level),
+			"name": i18n.EventName(locale, r.Code, r.Name), "code": r.Code, "sn": r.SN, "device": r.DeviceName, "site": r.Site})
 	}
 	if len(rows) == 1 {
 		r := rows[0]
 		subject = i18n.T(locale, "mail.alarm.subject", map[string]any{"kind": i18n.T(locale, fmt.Sprintf("message.kind.%d", r.Kind), nil),
-			"name": r.Name, "sn": r.SN})
+			"name": i18n.EventName(locale, r.Code, r.Name), "sn": r.SN})
 		return subject, i18n.T(locale, "mail.alarm.body", map[string]any{"line": line(r)})
 	}
 	var b strings.Builder
@@ -146,11 +146,4 @@ func (s *Service) compose(locale string, rows []mailRow) (subject, body string) 
 	}
 	subject = i18n.T(locale, "mail.digest.subject", map[string]any{"count": len(rows)})
 	return subject, i18n.T(locale, "mail.digest.body", map[string]any{"count": len(rows), "lines": b.String()})
-}
-
-func levelName(l int) string {
-	if l >= 0 && l < len(levelNames) {
-		return levelNames[l]
-	}
-	return fmt.Sprint(l)
 }

@@ -19,6 +19,28 @@ type ListInput struct {
 	Read      *int `json:"read"`      // 0 unread, 1 read
 	Processed *int `json:"processed"` // 0 untreated, 1 processed
 	Recovered *int `json:"recovered"` // 0 unrecovered, 1 recovered
+	// Sort is "lastAt" (the latest repeat; default) or "startedAt" (the first event); Order
+	// "desc" (newest first; default) or "asc".
+	Sort  string `json:"sort"`
+	Order string `json:"order"`
+}
+
+// messageSorts are the list's sort columns by their API names.
+var messageSorts = map[string]string{"": "m.last_at", "lastAt": "m.last_at", "startedAt": "m.started_at"}
+
+// orderBy is the ORDER BY of a list input, or an invalid-field error.
+func (in ListInput) orderBy() (string, error) {
+	col, ok := messageSorts[in.Sort]
+	if !ok {
+		return "", apperr.InvalidField("sort", "err.invalid")
+	}
+	switch in.Order {
+	case "", "desc":
+		return col + " DESC, m.id DESC", nil
+	case "asc":
+		return col + " ASC, m.id ASC", nil
+	}
+	return "", apperr.InvalidField("order", "err.invalid")
 }
 
 // Message is one row of the message centre.
@@ -58,8 +80,12 @@ func flag(q *db.Query, col string, v *int) {
 	}
 }
 
-// List returns a page of the caller's messages, newest first.
+// List returns a page of the caller's messages, newest (latest repeat) first unless sorted otherwise.
 func (s *Service) List(ctx context.Context, p *access.Principal, in ListInput) (db.List[Message], error) {
+	order, err := in.orderBy()
+	if err != nil {
+		return db.List[Message]{}, err
+	}
 	q := (&db.Query{From: `message m LEFT JOIN device d ON d.id = m.device_id LEFT JOIN site st ON st.id = m.site_id
 		LEFT JOIN app_user pu ON pu.id = m.processed_by`}).And("m.user_id = ?", p.UserID)
 	if in.Kind != nil {
@@ -70,7 +96,7 @@ func (s *Service) List(ctx context.Context, p *access.Principal, in ListInput) (
 	flag(q, "m.recovered_at", in.Recovered)
 	list, err := db.Paged(ctx, s.db, q, `m.id, m.kind, m.level, m.code, m.name, m.device_id, COALESCE(d.sn, ''), COALESCE(d.name, ''), m.site_id,
 		COALESCE(st.name, ''), m.started_at, m.last_at, m.repeats, m.created_at, m.read_at, m.processed_at, COALESCE(pu.user_name, ''), m.recovered_at`,
-		"m.id DESC", in.Page, func(r db.Scanner) (Message, error) {
+		order, in.Page, func(r db.Scanner) (Message, error) {
 			var m Message
 			err := r.Scan(&m.ID, &m.Kind, &m.Level, &m.Code, &m.Name, &m.DeviceID, &m.SN, &m.DeviceName, &m.SiteID, &m.SiteName,
 				&m.StartedAt, &m.LastAt, &m.Repeats, &m.CreatedAt, &m.ReadAt, &m.ProcessedAt, &m.ProcessedBy, &m.RecoveredAt)

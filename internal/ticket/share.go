@@ -269,8 +269,10 @@ func (s *Service) PublicDetail(ctx context.Context, token, ip string) (*Shared, 
 		if e.Field == "site" || e.Field == "customer" {
 			e.From, e.To = "", ""
 		}
+		// Which share an entry is stays hidden; a share's expiry (0: permanent) stays, so the
+		// timeline says "until <time>" for a 7-day link, not "permanent" (issue 30 item 13).
 		if e.Kind == KindShare || e.Kind == KindUnshare {
-			e.Field, e.To = "", ""
+			e.Field = ""
 		}
 	}
 	return &Shared{Title: x.Title, Category: x.Category, Priority: x.Priority, State: x.State, DeviceSN: x.DeviceSN, SoftwareVersion: x.SoftwareVersion,

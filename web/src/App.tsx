@@ -11,6 +11,7 @@ import { router } from './router';
 import { useAppConfig, useSession } from './models/session';
 import { applyDefaultLocale, currentLocale, type Locale } from './i18n';
 import { setTimeZone } from './utils/time';
+import { THEME } from './theme';
 
 /**
  * antd's own texts ("20 / page", "No data", the date pickers) and dayjs's month and weekday
@@ -73,7 +74,7 @@ function Shell() {
   // English that flips to Chinese.
   if (!antd) return null;
   return (
-    <ConfigProvider locale={antd} theme={{ token: { colorPrimary: '#0b7a5a' } }}>
+    <ConfigProvider locale={antd} theme={THEME}>
       <ConfigEffects />
       <RouterProvider router={router} />
     </ConfigProvider>

@@ -6,7 +6,7 @@ import { clearSession, refreshSession } from './models/session';
 
 export const TOAST_DURATION_S = 5;
 
-// antd's message and Modal load on first use (utils/antdLazy.ts): the sign-in page does not carry them.
+// antd's message and Modal load on first use (utils/antdLazy.tsx): the sign-in page does not carry them.
 let messageApi: Promise<(typeof import('./utils/antdLazy'))['message']> | undefined;
 const loadMessage = () =>
   (messageApi ??= import('./utils/antdLazy').then(({ message }) => {

@@ -9,6 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../models/session';
 import { addTab, loadTabs, removeTab, saveTabs, tabKeyOf, HISTORY_HOME, type HistoryTab } from '../utils/history';
 import type { RouteInfo } from '../utils/routeMatch';
+import { documentTitle, tabLabel } from '../utils/title';
+import { useSubjectOf } from '../hooks/usePageSubject';
 
 export default function HistoryTabs() {
   const { session } = useSession();
@@ -29,13 +31,18 @@ function OwnedTabs({ owner }: { owner: number }) {
   const name = info?.name ?? '';
   // one tab per page: switching a page's own tabs (`:type?`, `?tab=`) does not add another
   const current = tabKeyOf(info?.pattern, last?.params ?? {}, location.pathname);
+  // the object the page shows (a device's SN): the browser tab's title and the history tab name it
+  const subject = useSubjectOf(location.pathname);
   useEffect(() => {
     setTabs((prev) => {
-      const next = addTab(prev, { key: current, path: location.pathname + location.search, name });
+      const next = addTab(prev, { key: current, path: location.pathname + location.search, name, subject });
       saveTabs(next, owner);
       return next;
     });
-  }, [current, location.pathname, location.search, name, owner]);
+  }, [current, location.pathname, location.search, name, subject, owner]);
+  useEffect(() => {
+    document.title = documentTitle(name ? t(name) : '', subject);
+  }, [name, subject, t]);
 
   const close = (key: string) => {
     const next = removeTab(tabs, key);
@@ -56,7 +63,7 @@ function OwnedTabs({ owner }: { owner: number }) {
         if (tab) void navigate(tab.path);
       }}
       onEdit={(key, action) => action === 'remove' && typeof key === 'string' && close(key)}
-      items={tabs.map((tab) => ({ key: tab.key, label: tab.name ? t(tab.name) : tab.key, closable: tab.key !== HISTORY_HOME }))}
+      items={tabs.map((tab) => ({ key: tab.key, label: tabLabel(tab.name ? t(tab.name) : tab.key, tab.subject), closable: tab.key !== HISTORY_HOME }))}
       style={{ margin: '0 16px', marginTop: 8 }}
     />
     </div>

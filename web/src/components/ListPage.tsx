@@ -12,6 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_OPTIONS } from '../utils/paging';
 import { fromPicker, toPicker } from '../utils/time';
 import { sortFrom, sortOrderOf, type ListController } from '../hooks/useListState';
+import { emptyTextOf, ListError } from './TableState';
+import { useColumnSettings } from './ColumnSettings';
 
 export interface FilterField {
   name: string;
@@ -41,6 +43,8 @@ export interface ListPageProps<Row> {
   header?: (data: ListResult<Row> | undefined) => ReactNode;
   rowKey?: string;
   testId?: string;
+  /** Where this list's column settings are kept per user (localStorage); absent: no settings. */
+  columnsId?: string;
   rowSelection?: TableProps<Row>['rowSelection'];
   expandable?: TableProps<Row>['expandable'];
   enabled?: boolean;
@@ -85,6 +89,7 @@ export default function ListPage<Row extends object>({
   header,
   rowKey = 'id',
   testId,
+  columnsId,
   rowSelection,
   expandable,
   enabled = true,
@@ -107,7 +112,8 @@ export default function ListPage<Row extends object>({
     refetchInterval,
   });
 
-  const cols: ColumnsType<Row> = columns.map((c) =>
+  const settings = useColumnSettings(columnsId, columns);
+  const cols: ColumnsType<Row> = settings.columns.map((c) =>
     c.sorter && c.key ? { ...c, sortOrder: sortOrderOf(list.sort, String(c.key)), sortDirections: ['ascend', 'descend'] } : c,
   );
 
@@ -143,18 +149,22 @@ export default function ListPage<Row extends object>({
             </Space>
           </Form>
         )}
-        {toolbar && (
+        {(toolbar || settings.control) && (
           <Space wrap style={{ width: '100%', justifyContent: 'flex-end' }}>
             {toolbar}
+            {settings.control}
           </Space>
         )}
         {header?.(q.data)}
+        {/* a refresh that failed over rows already shown: say so above them */}
+        {q.isError && q.data && <ListError error={q.error} onRetry={() => void q.refetch()} />}
         <Table<Row>
           rowKey={rowKey}
           size="middle"
           loading={q.isFetching}
           columns={cols}
           dataSource={q.data?.list ?? []}
+          locale={{ emptyText: emptyTextOf(q) }}
           rowSelection={rowSelection}
           expandable={expandable}
           scroll={{ x: 'max-content' }}

@@ -1,7 +1,8 @@
 /**
  * The header's bell: the live unread message count (hooks/useUnread.ts); a click opens the
  * notification centre. While the console is open, a rising count shows one notification for
- * 5 s (spec §9), replacing the previous one. Rendered only for holders of the list's keys.
+ * 5 s (spec §9) per burst of rises (NoticeGate), naming the newest unread message's charger,
+ * site and alarm (noticeText), at the bottom right so it never covers the header. Rendered only for holders of the list's keys.
  */
 import { useEffect } from 'react';
 import { App, Button, theme, Tooltip } from 'antd';
@@ -10,11 +11,14 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useUnread, unreadFeed } from '../hooks/useUnread';
 import { queryClient } from '../services/queryClient';
-import { MESSAGE_LIST_KEY } from '../services/message';
-import { NOTICE_SECONDS } from '../utils/message';
+import { listMessages, MESSAGE_LIST_KEY } from '../services/message';
+import { NOTICE_SECONDS, NoticeGate, noticeText } from '../utils/message';
+import { eventName, levelCode } from '../utils/eventNames';
 
 export const MESSAGE_LIST_PATH = '/manage/message/list';
 const NOTICE_KEY = 'message-new';
+/** One per tab: a burst of rises is one notice however often the bell re-renders. */
+const noticeGate = new NoticeGate();
 
 /** The count as a small bubble on the bell (antd's Badge would add 4 KB to every first load). */
 function CountBubble({ count }: { count: number }) {
@@ -47,29 +51,37 @@ function CountBubble({ count }: { count: number }) {
 }
 
 export default function MessageBell() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { notification } = App.useApp();
   const { count, streamUp } = useUnread();
 
-  useEffect(
-    () =>
-      unreadFeed.onRise((n, before) => {
-        void queryClient.invalidateQueries({ queryKey: [MESSAGE_LIST_KEY] });
+  useEffect(() => {
+    const name = (code: string, stored: string) => eventName(code, stored, t, (k) => i18n.exists(k));
+    return unreadFeed.onRise((n, before) => {
+      void queryClient.invalidateQueries({ queryKey: [MESSAGE_LIST_KEY] });
+      if (!noticeGate.pass(Date.now())) return; // one notice per burst
+      const show = (description: string) =>
         notification.info({
           key: NOTICE_KEY,
           message: t('message.notice.title'),
-          description: <span data-testid="message-notice">{t('message.notice.body', { count: n - before, unread: n })}</span>,
+          description: <span data-testid="message-notice">{description}</span>,
           duration: NOTICE_SECONDS,
-          placement: 'topRight',
+          placement: 'bottomRight',
           onClick: () => {
             notification.destroy(NOTICE_KEY);
             void navigate(MESSAGE_LIST_PATH);
           },
         });
-      }),
-    [notification, navigate, t],
-  );
+      // name what happened: the newest unread row (its charger, site and alarm)
+      listMessages({ page: 1, pageSize: 10, read: 0, sort: 'lastAt', order: 'desc' })
+        .then((page) => {
+          const m = page.list[0];
+          show(m ? noticeText(m, n - before - 1, t, name, levelCode) : t('message.notice.body', { count: n - before, unread: n }));
+        })
+        .catch(() => show(t('message.notice.body', { count: n - before, unread: n })));
+    });
+  }, [notification, navigate, t, i18n]);
 
   const label = t('message.unread', { count: count ?? 0 });
   return (

@@ -10,7 +10,7 @@ import { useListState } from '../hooks/useListState';
 import type { CommandState } from '../hooks/useCommands';
 import { EVENT_KINDS, EVENT_LEVELS, listEvents, RESULT_COLORS, type DeviceEvent } from '../services/fleet';
 import { batchProgress } from '../utils/fleet';
-import { displayItemName, ocppName, type OcppKind } from '../utils/names';
+import { displayItemName, eventLabel, eventName, ocppName, type OcppKind } from '../utils/names';
 import { formatTime } from '../utils/time';
 
 /** A command result 1-5 as a badge (`data-result` for tests). */
@@ -45,13 +45,39 @@ export function useOcppName() {
 export function useEventName() {
   const { t, i18n } = useTranslation();
   const exists = (k: string) => i18n.exists(k);
-  return (code: string, name?: string | null) => {
-    for (const kind of ['error', 'connector'] as const) {
-      const n = ocppName(kind, code, t, exists);
-      if (n !== code) return n;
-    }
-    return name || code;
-  };
+  return (code: string, name?: string | null) => eventName(code, name, t, exists);
+}
+
+/**
+ * An event's name as every screen shows it (utils/names eventLabel): localised, with the vendor's
+ * own code beside; linked to the alarm's document when there is one (its title as the tooltip).
+ */
+export function EventName({ code, name, vendorCode, docId, docName }: { code?: string | null; name?: string | null; vendorCode?: string | null; docId?: number; docName?: string }) {
+  const { t, i18n } = useTranslation();
+  const can = useCan();
+  const l = eventLabel(code, name, vendorCode, t, (k) => i18n.exists(k));
+  return (
+    <span data-testid="event-name" data-code={code ?? ''}>
+      {docId && can('auth_docs_detail') ? (
+        <Link to={`/manage/docs/detail/${docId}`} data-testid="event-doc-link" title={docName}>
+          {l.name}
+        </Link>
+      ) : (
+        l.name
+      )}
+      {l.code && (
+        <Typography.Text type="secondary" translate="no">
+          {` · ${l.code}`}
+        </Typography.Text>
+      )}
+    </span>
+  );
+}
+
+/** An event kind (0-3) as a tag: one name per kind everywhere (i18n `event.kind.N`). */
+export function KindTag({ kind }: { kind: number }) {
+  const { t } = useTranslation();
+  return <Tag data-testid="event-kind" data-value={kind}>{t(`event.kind.${kind}`)}</Tag>;
 }
 
 /** Per-device results of the last operation, with a progress bar when there are several. */
@@ -133,10 +159,9 @@ export interface EventTableProps {
 export function EventTable({ deviceId, siteId, kinds, status, level, start, end, testId, onCreateTicket }: EventTableProps) {
   const { t } = useTranslation();
   const can = useCan();
-  const eventName = useEventName();
   const list = useListState(EVENT_SPEC, '', true);
   const columns: ColumnsType<DeviceEvent> = [
-    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <Tag>{t(`event.kind.${v}`)}</Tag> },
+    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <KindTag kind={v} /> },
     { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
     ...(deviceId
       ? []
@@ -153,19 +178,8 @@ export function EventTable({ deviceId, siteId, kinds, status, level, start, end,
     {
       title: t('event.name'),
       key: 'name',
-      render: (_: unknown, r) => (
-        <span title={r.code}>
-          {/* the alarm's document (docs/docs-wiki.md, "Alarm documents") names it and links to its cause and remedy */}
-          {r.docId && can('auth_docs_detail') ? (
-            <Link to={`/manage/docs/detail/${r.docId}`} data-testid="event-doc-link">
-              {r.docName}
-            </Link>
-          ) : (
-            eventName(r.code, r.name)
-          )}
-          {r.vendorCode && <span translate="no">{` · ${r.vendorCode}`}</span>}
-        </span>
-      ),
+      // the alarm's document (docs/docs-wiki.md, "Alarm documents") is linked from its name
+      render: (_: unknown, r) => <EventName code={r.code} name={r.name} vendorCode={r.vendorCode} docId={r.docId} docName={r.docName} />,
     },
     { title: t('event.info'), dataIndex: 'info', key: 'info', render: (v: string) => v || '-' },
     {

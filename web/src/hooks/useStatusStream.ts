@@ -40,6 +40,8 @@ export function applyStatusChange(c: StatusChange, at = Date.now()): void {
   );
   queryClient.setQueryData(['device', c.deviceId], (d: { id: number; status: number; alarmStatus: number } | undefined) => (d ? patchRow(d, c) : d));
   void queryClient.invalidateQueries({ queryKey: ['dev/runtime', c.deviceId] });
+  // the device page's basic information (software version reported at boot) is re-read too
+  void queryClient.invalidateQueries({ queryKey: ['device', c.deviceId] });
   void queryClient.invalidateQueries({ queryKey: ['dev/alarm/list', c.deviceId] });
   clearTimeout(countTimer);
   countTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['dev/basic/status/count'] }), 1000);

@@ -14,6 +14,7 @@ import { activeMenu, buildMenu, type MenuNode } from '../utils/menu';
 import { menuPages, prefetchPages } from '../utils/prefetch';
 import { clearSession, useAppConfig, useSession } from '../models/session';
 import { logout } from '../services/auth';
+import { beginSignOut } from '../services/request';
 import { useObjectUrl } from '../services/storage';
 import { menuIcons } from '../components/icons';
 import LanguageSwitch from '../components/LanguageSwitch';
@@ -75,6 +76,7 @@ export default function ManageLayout() {
   }, [active.openKeys]);
 
   const doLogout = async () => {
+    beginSignOut();
     try {
       await logout();
     } catch {

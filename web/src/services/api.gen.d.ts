@@ -2768,7 +2768,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * My messages, newest first (filters: kind, read, processed, recovered as 0/1)
+         * My messages, newest (latest repeat) first; sort lastAt or startedAt, order desc or asc (filters: kind, read, processed, recovered as 0/1)
          * @description Needs any one of the permission keys: auth_message, auth_message_list.
          */
         post: operations["postAuthSysMessageList"];
@@ -4990,6 +4990,7 @@ export interface components {
             customerId?: number;
             keyword?: string;
             modelId?: number;
+            offlineFor?: number;
             page?: number;
             pageSize?: number;
             restarting?: boolean | null;
@@ -5912,11 +5913,13 @@ export interface components {
         };
         NotifyListInput: {
             kind?: number | null;
+            order?: string;
             page?: number;
             pageSize?: number;
             processed?: number | null;
             read?: number | null;
             recovered?: number | null;
+            sort?: string;
         };
         NotifyMessage: {
             code?: string;
@@ -8508,6 +8511,7 @@ export interface operations {
                 customerId?: number;
                 keyword?: string;
                 modelId?: number;
+                offlineFor?: number;
                 restarting?: boolean | null;
                 siteId?: number;
             };
@@ -12926,6 +12930,7 @@ export interface operations {
                 customerId?: number;
                 keyword?: string;
                 modelId?: number;
+                offlineFor?: number;
                 page?: number;
                 pageSize?: number;
                 restarting?: boolean | null;

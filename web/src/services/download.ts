@@ -4,7 +4,7 @@
  * JSON envelope is an error and becomes the usual toast (20013 only logged, session codes go
  * through request()'s handling by re-reading the session).
  */
-import { buildUrl, CSRF_COOKIE, CSRF_HEADER, NO_PERMISSION_CODE, readCookie, RequestError, requestUi, SESSION_EXPIRED_CODES } from './request';
+import { buildUrl, CSRF_COOKIE, CSRF_HEADER, NO_PERMISSION_CODE, handleSessionExpired, readCookie, RequestError, requestUi, SESSION_EXPIRED_CODES } from './request';
 
 export interface DownloadOptions {
   method?: 'GET' | 'POST';
@@ -58,8 +58,7 @@ export async function fetchFile(url: string, o: DownloadOptions = {}): Promise<{
     const code = typeof env.code === 'number' ? env.code : undefined;
     const e = new RequestError(res.status !== 200 ? 'http' : 'business', msg, { code, status: res.status, data: env.data });
     if (code !== undefined && SESSION_EXPIRED_CODES.includes(code)) {
-      ui.clearSession();
-      ui.showSessionExpired(() => ui.navigate('/login'));
+      handleSessionExpired(url);
     } else if (code === NO_PERMISSION_CODE) console.warn(`[${code}] ${method} ${url}: ${msg}`);
     else ui.notifyError(msg);
     throw e;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  beginSignOut,
   configureRequest,
   CSRF_HEADER,
   isCancelled,
@@ -167,6 +168,17 @@ describe('request: codes', () => {
     expect(ui.clearSession).toHaveBeenCalledTimes(1);
     expect(ui.showSessionExpired).not.toHaveBeenCalled();
     await request('/api/auth/z', { method: 'POST' }).catch(() => undefined);
+    expect(ui.showSessionExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('after a deliberate sign-out, late 20001 answers clear the session without a timeout dialog until the next sign-in', async () => {
+    beginSignOut();
+    mockFetch((url) => json(url.endsWith('/login') ? { code: 0, data: { tokenId: 't' } } : { code: 20001, message: 'expired' }));
+    await request('/api/auth/late', { method: 'POST' }).catch(() => undefined);
+    expect(ui.clearSession).toHaveBeenCalledTimes(1);
+    expect(ui.showSessionExpired).not.toHaveBeenCalled();
+    await request('/api/unauth/login', { method: 'POST' });
+    await request('/api/auth/later', { method: 'POST' }).catch(() => undefined);
     expect(ui.showSessionExpired).toHaveBeenCalledTimes(1);
   });
 

@@ -9,7 +9,8 @@
  * - an identical request (method, URL, params, body) still in flight is cancelled by the new
  *   one; the cancelled promise rejects silently with a RequestError('cancelled');
  * - codes 20001-20004 clear the local session and, unless the call is /api/unauth/info, show
- *   ONE session-expired dialog whose OK goes to /login; 20013 is only logged; 20014 (the privacy
+ *   ONE session-expired dialog whose OK goes to /login (none after a deliberate sign-out,
+ *   beginSignOut, until the next sign-in); 20013 is only logged; 20014 (the privacy
  *   policy is not accepted yet) is not toasted: the session is refreshed, so the policy modal
  *   shows; any other non-zero code is an error toast with the server's message, except for the
  *   suppressed URLs.
@@ -22,6 +23,7 @@ export const REQUEST_TIMEOUT_MS = 600_000;
 export const CSRF_COOKIE = 'chargeops_csrf';
 export const CSRF_HEADER = 'X-CSRF-Token';
 export const INFO_URL = '/api/unauth/info';
+export const LOGIN_URL = '/api/unauth/login';
 export const SESSION_EXPIRED_CODES: readonly number[] = [20001, 20002, 20003, 20004];
 export const NO_PERMISSION_CODE = 20013;
 /** The server holds every session call but the acceptance until the privacy policy is accepted. */
@@ -110,11 +112,23 @@ export interface RequestOptions {
 
 const inflight = new Map<string, AbortController>();
 let sessionDialogOpen = false;
+/**
+ * Set by a deliberate sign-out until the next successful sign-in: calls still in flight when the
+ * session ends answer 20001-20004, which then clear the session quietly instead of reporting a
+ * timeout over the login form.
+ */
+let signedOut = false;
 
-/** Test helper: forget in-flight requests and the dialog latch. */
+/** A deliberate sign-out starts: later session-expired answers show no dialog. */
+export function beginSignOut(): void {
+  signedOut = true;
+}
+
+/** Test helper: forget in-flight requests and the dialog and sign-out latches. */
 export function resetRequestState(): void {
   inflight.clear();
   sessionDialogOpen = false;
+  signedOut = false;
 }
 
 export function readCookie(name: string): string | undefined {
@@ -149,9 +163,10 @@ export function buildUrl(url: string, params?: unknown): string {
   return full + (full.includes('?') ? '&' : '?') + qs;
 }
 
-function handleSessionExpired(url: string): void {
+/** 20001-20004: forget the session and, once, say so (not for /info, not after a sign-out). */
+export function handleSessionExpired(url: string): void {
   ui.clearSession();
-  if (pathOf(url) === INFO_URL) return;
+  if (pathOf(url) === INFO_URL || signedOut) return;
   if (sessionDialogOpen) return;
   sessionDialogOpen = true;
   ui.showSessionExpired(() => {
@@ -247,7 +262,10 @@ export async function request<T = unknown>(url: string, options: RequestOptions 
     }
     const env = payload as { code: number; message?: string; data?: unknown };
     const message = env.message || ui.t('com_error_system');
-    if (env.code === 0) return env.data as T;
+    if (env.code === 0) {
+      if (pathOf(url) === LOGIN_URL) signedOut = false;
+      return env.data as T;
+    }
     if (SESSION_EXPIRED_CODES.includes(env.code)) {
       handleSessionExpired(url);
       throw new RequestError('session', message, { code: env.code, data: env.data });

@@ -101,7 +101,7 @@ export function statusCountFilter(filters: Record<string, unknown>): DeviceCount
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const alarm = num(filters.alarmStatus);
   if (alarm !== undefined) out.alarmStatus = alarm;
-  for (const k of ['customerId', 'siteId', 'modelId'] as const) {
+  for (const k of ['customerId', 'siteId', 'modelId', 'offlineFor'] as const) {
     const v = num(filters[k]);
     if (v) out[k] = v;
   }

@@ -13,6 +13,8 @@ export interface HistoryTab {
   path: string;
   /** i18n key of the title */
   name: string;
+  /** the object the page shows (a device's SN, a site's name), when it names one */
+  subject?: string;
 }
 
 export const homeTab: HistoryTab = { key: HISTORY_HOME, path: HISTORY_HOME, name: 'menu.home' };
@@ -48,7 +50,7 @@ export function addTab(tabs: HistoryTab[], tab: HistoryTab): HistoryTab[] {
   let next = withHome(tabs);
   if (!tab.key.startsWith('/manage/')) return next;
   const i = next.findIndex((t) => t.key === tab.key);
-  if (i >= 0) next = next.map((t, j) => (j === i ? { ...t, path: tab.path, name: tab.name || t.name } : t));
+  if (i >= 0) next = next.map((t, j) => (j === i ? { ...t, path: tab.path, name: tab.name || t.name, subject: tab.subject ?? t.subject } : t));
   else next = [...next, tab];
   while (next.length > HISTORY_MAX) next = [next[0], ...next.slice(2)];
   return next;

@@ -16,15 +16,27 @@ const KIND_COUNT = 4;
 
 const flag = (v: unknown): 0 | 1 | undefined => (v === 0 || v === 1 ? v : v === '0' ? 0 : v === '1' ? 1 : undefined);
 
+/** The list's sortable columns (server sort names); the default is the latest repeat, newest first. */
+export const MESSAGE_SORTS = ['lastAt', 'startedAt'] as const;
+export const MESSAGE_DEFAULT_SORT = '-lastAt';
+
 /**
  * The request body of POST message/list for a list query (paging plus URL filters): kind 0-3,
- * read/processed/recovered 0 or 1; anything else (a sort, a hand-edited URL) is left out.
+ * read/processed/recovered 0 or 1, a sort "field" or "-field" (descending) of MESSAGE_SORTS;
+ * anything else (another sort, a hand-edited URL) is left out.
  */
 export function messageQuery(q: Record<string, unknown>): MessageListInput {
   const out: MessageListInput = {
     page: typeof q.page === 'number' && q.page > 0 ? q.page : 1,
     pageSize: typeof q.pageSize === 'number' && q.pageSize > 0 ? q.pageSize : 20,
   };
+  if (typeof q.sort === 'string') {
+    const field = q.sort.replace(/^-/, '');
+    if ((MESSAGE_SORTS as readonly string[]).includes(field)) {
+      out.sort = field;
+      out.order = q.sort.startsWith('-') ? 'desc' : 'asc';
+    }
+  }
   const kind = typeof q.kind === 'string' ? Number(q.kind) : q.kind;
   if (typeof kind === 'number' && Number.isInteger(kind) && kind >= 0 && kind < KIND_COUNT) out.kind = kind;
   for (const name of FLAG_FILTERS) {
@@ -254,4 +266,58 @@ export class UnreadFeed {
       if (this.running && gen === this.generation && !this.state.streamUp) void this.poll();
     }, UNREAD_POLL_MS);
   }
+}
+
+// ---------------------------------------------------------------- live notice
+
+/** Rises of the unread count closer together than this are one burst: one notice (issue 30). */
+export const NOTICE_BURST_MS = 10_000;
+
+/**
+ * Lets one notice through per burst: a rise shows a notice only after NOTICE_BURST_MS without
+ * rises, so a storm of new messages (or a charger flapping every few seconds) is one notice.
+ */
+export class NoticeGate {
+  private last = -Infinity;
+
+  /** Whether a rise at `now` (ms) opens a notice; every rise extends the burst. */
+  pass(now: number): boolean {
+    const open = now - this.last >= NOTICE_BURST_MS;
+    this.last = now;
+    return open;
+  }
+}
+
+/** The parts of a message a notice names. */
+export interface NoticeMessage {
+  sn: string;
+  deviceName: string;
+  siteName: string;
+  code: string;
+  name: string;
+  kind: number;
+  level: number;
+}
+
+/** Kinds whose events carry a level (alarm, fault). */
+const LEVELLED_KINDS = new Set([1, 2]);
+
+/**
+ * What a notice says: the charger (SN, else name), its site and the event's name with its
+ * level's code for alarms and faults, e.g. "HK-KB-01-08 at Kowloon Bay: Over-temperature (CA)",
+ * plus how many other new messages came with it. `name` localises an event's code,
+ * `levelCode` a level's short code, `t` the i18n keys `message.notice.*`.
+ */
+export function noticeText(
+  m: NoticeMessage,
+  others: number,
+  t: (key: string, opts?: Record<string, unknown>) => string,
+  name: (code: string, name: string) => string,
+  levelCode: (level: number) => string,
+): string {
+  const alarm = name(m.code, m.name);
+  const what = LEVELLED_KINDS.has(m.kind) ? t('message.notice.levelled', { alarm, level: levelCode(m.level) }) : alarm;
+  const device = m.sn || m.deviceName;
+  const text = m.siteName ? t('message.notice.what', { device, site: m.siteName, what }) : t('message.notice.whatNoSite', { device, what });
+  return others > 0 ? t('message.notice.more', { text, count: others }) : text;
 }

@@ -15,14 +15,9 @@ import zhOrg from '../locales/zh-CN/org';
 type T = (key: string) => string;
 type Exists = (key: string) => boolean;
 
-export type OcppKind = 'error' | 'connector' | 'firmware' | 'diagnostics';
 
-/** The name of an OCPP value of `kind` in the UI language; the code itself when unknown or empty ('-'). */
-export function ocppName(kind: OcppKind, code: string | null | undefined, t: T, exists: Exists): string {
-  if (!code) return '-';
-  const key = `ocpp.${kind}.${code}`;
-  return exists(key) ? t(key) : code;
-}
+
+export { ocppName, eventName, eventLabel, LEVEL_CODES, levelCode, type EventLabel, type OcppKind } from './eventNames';
 
 /** A data item of the catalogue as the console names it. */
 export interface CatalogueName {

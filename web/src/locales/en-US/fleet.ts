@@ -155,4 +155,13 @@ export default {
   'config.import': 'Import parameters (JSON)',
   'config.importFormat': 'Upload file format error, only JSON',
   'config.importTooLarge': 'File size cannot exceed 5MB',
+  'device.offlineFor': 'Offline for over',
+  'device.offlineFor.3600': '1 hour',
+  'device.offlineFor.86400': '24 hours',
+  'device.offlineFor.604800': '7 days',
+  // New chargers banner on the device list (issue 30 item 14)
+  'pending.banner': '{{count}} charger(s) waiting to be added',
+  'pending.bannerAdd': 'Add {{sn}}',
+  'pending.bannerAll': 'Review all pending devices',
+  'runtime.info.Restarting': 'Restarting (reset accepted, waiting for the charger to boot)',
 };

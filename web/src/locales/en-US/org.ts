@@ -308,4 +308,7 @@ export default {
   'iface.keys': 'Menus',
   'iface.add': 'Add interface',
   'iface.edit': 'Edit interface',
+  'list.loadFailed': 'Could not load the list',
+  'list.retry': 'Retry',
+  'list.columns': 'Columns',
 };

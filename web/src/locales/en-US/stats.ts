@@ -48,10 +48,6 @@ export default {
   'stats.sys.eventTime': 'Time',
   'stats.sys.eventKind': 'Event',
   'stats.sys.eventState': 'State',
-  'stats.sys.kind.0': 'Disconnect',
-  'stats.sys.kind.1': 'Minor Alarm',
-  'stats.sys.kind.2': 'Alarm',
-  'stats.sys.kind.3': 'Unavailable',
   'stats.sys.state.0': 'Open',
   'stats.sys.state.1': 'Ended',
 };

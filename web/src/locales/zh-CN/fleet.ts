@@ -155,4 +155,13 @@ export default {
   'config.import': '导入参数（JSON）',
   'config.importFormat': '上传文件格式错误，仅支持 JSON',
   'config.importTooLarge': '文件大小不能超过 5MB',
+  'device.offlineFor': '离线超过',
+  'device.offlineFor.3600': '1 小时',
+  'device.offlineFor.86400': '24 小时',
+  'device.offlineFor.604800': '7 天',
+  // New chargers banner on the device list (issue 30 item 14)
+  'pending.banner': '{{count}} 台充电桩等待添加',
+  'pending.bannerAdd': '添加 {{sn}}',
+  'pending.bannerAll': '查看全部待接入设备',
+  'runtime.info.Restarting': '重启中（已接受重置，等待充电桩重新启动）',
 };

@@ -308,4 +308,7 @@ export default {
   'iface.keys': '菜单',
   'iface.add': '新增接口',
   'iface.edit': '编辑接口',
+  'list.loadFailed': '列表加载失败',
+  'list.retry': '重试',
+  'list.columns': '列设置',
 };

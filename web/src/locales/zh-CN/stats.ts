@@ -48,10 +48,6 @@ export default {
   'stats.sys.eventTime': '时间',
   'stats.sys.eventKind': '事件',
   'stats.sys.eventState': '状态',
-  'stats.sys.kind.0': '断开连接',
-  'stats.sys.kind.1': '次要告警',
-  'stats.sys.kind.2': '告警',
-  'stats.sys.kind.3': '不可用',
   'stats.sys.state.0': '未结束',
   'stats.sys.state.1': '已结束',
 };

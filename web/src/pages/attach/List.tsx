@@ -237,6 +237,7 @@ export default function AttachList() {
           columns={columns}
           filters={filters}
           testId="attach-list"
+          columnsId="attach-list"
           rowSelection={{ selectedRowKeys: selectedIds, onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true }}
           header={() => (
             <Typography.Text type="secondary" data-testid="attach-current">

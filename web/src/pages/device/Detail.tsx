@@ -8,6 +8,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Card, Descriptions, Space, Tabs, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
+import { usePageSubject } from '../../hooks/usePageSubject';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
@@ -54,6 +55,7 @@ export default function DeviceDetail() {
   const actions = useDeviceActions(() => void navigate('/manage/device/list'));
   const eventName = useEventName();
   const [alarm, setAlarm] = useState<DeviceEvent>();
+  usePageSubject(q.data?.sn);
   if (!(id > 0) || q.isError) return <NotFoundResult />;
   const d = q.data;
   const tab = (TABS as readonly string[]).includes(type ?? '') ? (type as string) : 'details';

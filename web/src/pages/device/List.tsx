@@ -1,5 +1,7 @@
 /**
  * device/list — devices with filters (status, alarm, customer, site, model, SN or name prefix,
+ * offline for longer than 1 h / 24 h / 7 d, server-side sorting by SN, name, status, last refresh
+ * and creation,
  * and `restarting=1|0` from the home dashboard's links, shown as a removable tag),
  * status badges with counts, add/import/export, enable/disable, maintenance and delete. Status
  * is live (push stream; 30 s polling while it is down); selected rows get a batch operation.
@@ -35,6 +37,7 @@ import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import { deferred } from '../../components/deferred';
 import SelectionButton from '../../components/SelectionButton';
+import PendingBanner from './PendingBanner';
 
 // the import and batch dialogs are fetched when first opened: not part of the list's first load
 const ImportModal = deferred<{ open: boolean; onClose(): void }>(() => import('./ImportModal'), () => null);
@@ -48,7 +51,10 @@ const SPEC = {
   modelId: 'number',
   keyword: 'string',
   restarting: 'number',
+  offlineFor: 'number',
 } as const;
+/** The "offline for longer than" choices (seconds; issue 30 item 7). */
+const OFFLINE_FOR = [3600, 86400, 604800];
 const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
 export const DEVICE_LIST_KEY = 'dev/basic/list';
 const COUNT_KEY = 'dev/basic/status/count';
@@ -86,27 +92,29 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
       dataIndex: 'sn',
       key: 'sn',
       fixed: 'left',
+      sorter: true,
       render: (v: string, r) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
     },
-    { title: t('device.name'), dataIndex: 'name', key: 'name' },
-    { title: t('device.status'), dataIndex: 'status', key: 'status', render: (v: number) => <DeviceStatus status={v} /> },
+    { title: t('device.name'), dataIndex: 'name', key: 'name', sorter: true, width: 110, ellipsis: true },
+    { title: t('device.status'), dataIndex: 'status', key: 'status', sorter: true, render: (v: number) => <DeviceStatus status={v} /> },
     {
       title: t('device.alarmStatus'),
       dataIndex: 'alarmStatus',
       key: 'alarmStatus',
       render: (v: number) => <Badge status={v === 2 ? 'error' : v ? 'warning' : 'success'} text={t(`device.alarm.${v === 2 ? 2 : v ? 1 : 0}`)} />,
     },
-    { title: t('device.model'), dataIndex: 'modelName', key: 'modelName' },
-    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName' },
-    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName' },
-    { title: t('device.enabled'), dataIndex: 'enabled', key: 'enabled', render: (v: boolean) => (v ? t('com_enabled') : t('com_disabled')) },
-    { title: t('device.lastRefresh'), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', render: (v: number) => nowrap(formatTime(v)) },
+    // long names end in an ellipsis (the whole name on hover) instead of pushing columns off-screen
+    { title: t('device.model'), dataIndex: 'modelName', key: 'modelName', width: 100, ellipsis: true },
+    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName', width: 100, ellipsis: true },
+    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName', width: 100, ellipsis: true },
+    { title: t('device.enabled'), dataIndex: 'enabled', key: 'enabled', width: 90, ellipsis: true, render: (v: boolean) => (v ? t('com_enabled') : t('com_disabled')) },
+    { title: t('device.lastRefresh'), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', sorter: true, render: (v: number) => nowrap(formatTime(v)) },
     { title: t('com_create_time'), dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => nowrap(formatTime(v)) },
     {
       title: t('com_actions'),
       key: 'actions',
       fixed: 'right',
-      width: 150,
+      width: 110,
       render: (_: unknown, r) =>
         can('auth_device_edit') && (
           <Space style={{ whiteSpace: 'nowrap' }}>
@@ -205,6 +213,7 @@ export default function DeviceList() {
     { name: 'siteId', label: t('device.site'), options: sites },
     { name: 'modelId', label: t('device.model'), options: models },
     { name: 'alarmStatus', label: t('device.alarmStatus'), width: 120, options: [0, 1, 2].map((v) => ({ value: v, label: t(`device.alarm.${v}`) })) },
+    { name: 'offlineFor', label: t('device.offlineFor'), width: 120, options: OFFLINE_FOR.map((v) => ({ value: v, label: t(`device.offlineFor.${v}`) })) },
   ];
   const doExport = async () => {
     setExporting(true);
@@ -222,6 +231,7 @@ export default function DeviceList() {
   };
   return (
     <>
+      <PendingBanner />
       <ListPage<Device>
         list={list}
         queryKey={DEVICE_LIST_KEY}
@@ -229,6 +239,7 @@ export default function DeviceList() {
         columns={columns}
         filters={filters}
         testId="device-list"
+        columnsId="device-list"
         refetchInterval={pollInterval(streamUp)}
         rowSelection={
           can('auth_device_edit')
@@ -296,6 +307,7 @@ export function DeviceTable({ fixed, queryKey }: { fixed: Record<string, unknown
         { name: 'status', label: t('device.status'), width: 140, options: DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.status.${s}`) })) },
       ]}
       header={(d) => d?.totalMore && <TotalMore />}
+      columnsId="device-table"
     />
   );
 }

@@ -11,7 +11,7 @@ import ListPage from '../../components/ListPage';
 import { DeviceStatus, YesNo } from '../../components/Flag';
 import { ResultBadge, useControlName, useOcppName } from '../../components/fleet';
 import { useCatalogue } from '../../hooks/useCatalogue';
-import { displayItemName } from '../../utils/names';
+import { displayItemName, type OcppKind } from '../../utils/names';
 import { registerTexts } from '../../locales/domains';
 import { meterTexts } from '../../locales/domains/meter';
 import { formatMeterValue, seriesDisplayName, storedUnit } from './meterFormat';
@@ -53,6 +53,9 @@ export function useRuntime(id: number, streamUp: boolean) {
   return useQuery({ queryKey: ['dev/runtime', id], queryFn: () => getRuntime(id), enabled: id > 0, refetchInterval: pollInterval(streamUp) });
 }
 
+/** Runtime values that are a charger's progress report, shown by their name in the user's language (the enum on hover). */
+const STATUS_VALUES: Record<string, OcppKind> = { FirmwareStatus: 'firmware', DiagnosticsStatus: 'diagnostics' };
+
 export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean }) {
   const { t } = useTranslation();
   const q = useRuntime(id, streamUp);
@@ -65,7 +68,7 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
     { title: t('runtime.connectorStatus'), dataIndex: 'status', key: 'status', render: (v: string) => <Tag color={v === 'Faulted' ? 'red' : v === 'Available' ? 'green' : 'blue'}><span title={v}>{ocpp('connector', v)}</span></Tag> },
     { title: t('runtime.errorCode'), dataIndex: 'errorCode', key: 'errorCode', render: (v: string) => <span title={v}>{ocpp('error', v)}</span> },
     { title: t('runtime.vendorCode'), dataIndex: 'vendorCode', key: 'vendorCode', render: (v: string) => v || '-' },
-    { title: t('runtime.info'), dataIndex: 'info', key: 'info', render: (v: string) => v || '-' },
+    { title: t('runtime.info'), dataIndex: 'info', key: 'info', render: (v: string) => (v === 'Restarting' ? t('runtime.info.Restarting') : v || '-') },
     { title: t('meter.statusAt'), dataIndex: 'statusAt', key: 'statusAt', render: (v: number) => formatTime(v) },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
   ];
@@ -80,7 +83,11 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
     {
       title: t('runtime.value'),
       key: 'value',
-      render: (_: unknown, v) => <span data-testid="runtime-value">{formatMeterValue(v.value, storedUnit(v.name, v.unit, (m) => units[m]))}</span>,
+      render: (_: unknown, v) => (
+        <span data-testid="runtime-value" title={STATUS_VALUES[v.name] ? v.value : undefined}>
+          {STATUS_VALUES[v.name] ? ocpp(STATUS_VALUES[v.name], v.value) : formatMeterValue(v.value, storedUnit(v.name, v.unit, (m) => units[m]))}
+        </span>
+      ),
     },
     { title: t('runtime.sampledAt'), dataIndex: 'time', key: 'time', render: (v: number) => formatTime(v) },
   ];

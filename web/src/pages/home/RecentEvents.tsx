@@ -1,10 +1,10 @@
 /** The newest events in scope (home/events, 10): time, device, site, kind, level, name, state. */
 import type { HTMLAttributes } from 'react';
-import { Badge, Button, Card, Table, Tag } from 'antd';
+import { Badge, Button, Card, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LevelTag, useEventName } from '../../components/fleet';
+import { EventName, KindTag, LevelTag } from '../../components/fleet';
 import type { HomeEvent } from '../../services/stats';
 import { formatTime } from '../../utils/time';
 
@@ -19,7 +19,6 @@ export interface RecentEventsProps {
 
 export default function RecentEvents({ list, loading, canDevice, canSite, onMore }: RecentEventsProps) {
   const { t } = useTranslation();
-  const eventName = useEventName();
   const columns: ColumnsType<HomeEvent> = [
     { title: t('home.time'), dataIndex: 'startedAt', key: 'startedAt', render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(v)}</span> },
     {
@@ -34,9 +33,9 @@ export default function RecentEvents({ list, loading, canDevice, canSite, onMore
       key: 'siteName',
       render: (v: string | undefined, r) => (v && r.siteId && canSite ? <Link to={`/manage/site/detail/${r.siteId}`}>{v}</Link> : v || '-'),
     },
-    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <Tag>{t(`event.kind.${v}`)}</Tag> },
+    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <KindTag kind={v} /> },
     { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
-    { title: t('event.name'), key: 'name', render: (_: unknown, r) => <span title={r.code}>{eventName(r.code ?? '', r.name) || '-'}</span> },
+    { title: t('event.name'), key: 'name', render: (_: unknown, r) => <EventName code={r.code} name={r.name} /> },
     {
       title: t('event.status'),
       dataIndex: 'status',

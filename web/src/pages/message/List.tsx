@@ -1,6 +1,7 @@
 /**
  * message/list — the notification centre (spec §2; docs/messages.md): the caller's console
- * messages, newest first, with type, read/unread, processed/untreated and recovered/unrecovered
+ * messages as a triage list, one row per device and alarm (repeats folded, with their count),
+ * newest (latest repeat) first and sortable by last or first time, with type, read/unread, processed/untreated and recovered/unrecovered
  * filters (in the URL). Mark read and process one row or the selected rows; mark all read.
  * The list refetches when the unread count rises (components/MessageBell.tsx).
  */
@@ -11,14 +12,14 @@ import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage, { type FilterField } from '../../components/ListPage';
-import { LevelTag, useEventName } from '../../components/fleet';
+import { EventName, KindTag, LevelTag } from '../../components/fleet';
 import { useCan } from '../../components/access';
 import { useActions } from '../../hooks/useActions';
 import { useListState } from '../../hooks/useListState';
 import { refreshUnread } from '../../hooks/useUnread';
 import { EVENT_KINDS } from '../../services/fleet';
 import { listMessages, MESSAGE_LIST_KEY, processMessages, readMessages, type Message } from '../../services/message';
-import { FLAG_FILTERS, MESSAGE_FILTER_SPEC, messageQuery } from '../../utils/message';
+import { FLAG_FILTERS, MESSAGE_DEFAULT_SORT, MESSAGE_FILTER_SPEC, messageQuery } from '../../utils/message';
 import { formatTime } from '../../utils/time';
 import SelectionButton from '../../components/SelectionButton';
 
@@ -35,9 +36,8 @@ function StateTag({ name, on, color }: { name: (typeof FLAG_FILTERS)[number]; on
 export default function MessageList() {
   const { t } = useTranslation();
   const can = useCan();
-  const eventName = useEventName();
   const { run, confirm } = useActions();
-  const list = useListState(MESSAGE_FILTER_SPEC);
+  const list = useListState(MESSAGE_FILTER_SPEC, MESSAGE_DEFAULT_SORT);
   const [selected, setSelected] = useState<Message[]>([]);
 
   const act = async (call: () => Promise<unknown>) => {
@@ -50,17 +50,20 @@ export default function MessageList() {
 
   const columns: ColumnsType<Message> = [
     {
+      title: t('message.sort.lastAt'),
+      dataIndex: 'lastAt',
+      key: 'lastAt',
+      sorter: true,
+      render: (v: number) => <span data-testid="message-last">{formatTime(v)}</span>,
+    },
+    {
       title: t('message.time'),
       dataIndex: 'startedAt',
       key: 'startedAt',
-      render: (v: number, r) => (
-        <Space direction="vertical" size={0}>
-          <span>{formatTime(v)}</span>
-          {r.repeats > 1 && <Typography.Text type="secondary">{t('message.lastAt', { time: formatTime(r.lastAt) })}</Typography.Text>}
-        </Space>
-      ),
+      sorter: true,
+      render: (v: number) => formatTime(v),
     },
-    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <Tag data-testid="message-kind" data-value={v}>{t(`event.kind.${v}`)}</Tag> },
+    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <span data-testid="message-kind" data-value={v}><KindTag kind={v} /></span> },
     { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
     {
       title: t('message.device'),
@@ -80,16 +83,7 @@ export default function MessageList() {
       ),
     },
     { title: t('message.site'), dataIndex: 'siteName', key: 'siteName', render: (v: string) => v || '-' },
-    {
-      title: t('message.name'),
-      key: 'name',
-      render: (_: unknown, r) => (
-        <span title={r.code} data-testid="message-name">
-          {eventName(r.code, r.name)}
-          {r.code && <Typography.Text type="secondary" translate="no">{` · ${r.code}`}</Typography.Text>}
-        </span>
-      ),
-    },
+    { title: t('message.name'), key: 'name', render: (_: unknown, r) => <span data-testid="message-name"><EventName code={r.code} name={r.name} /></span> },
     { title: t('message.repeats'), dataIndex: 'repeats', key: 'repeats', render: (v: number) => <span data-testid="message-repeats">{v}</span> },
     {
       title: t('message.states'),
@@ -141,6 +135,7 @@ export default function MessageList() {
       columns={columns}
       filters={filters}
       testId="message-list"
+      columnsId="message-list"
       rowSelection={{ selectedRowKeys: ids, onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true }}
       toolbar={
         <>

@@ -5,6 +5,7 @@
 import { lazy, Suspense } from 'react';
 import { Button, Card, Descriptions, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
+import { usePageSubject } from '../../hooks/usePageSubject';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
@@ -31,6 +32,7 @@ export default function SiteDetail() {
   const site = useQuery({ queryKey: ['site', id], queryFn: () => getSite(id), enabled: id > 0, retry: false });
   const overview = useQuery({ queryKey: ['site', id, 'overview'], queryFn: () => siteOverview(id), enabled: id > 0 && !!site.data });
   const actions = useSiteActions(() => void navigate('/manage/site/list'));
+  usePageSubject(site.data?.name);
 
   if (!(id > 0) || site.isError) return <NotFoundResult subTitle={t('site.notFound')} />;
   const s = site.data;

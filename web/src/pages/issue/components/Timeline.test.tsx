@@ -26,3 +26,16 @@ describe('<Timeline> who', () => {
     expect(screen.getByTestId('ticket-entry-who').textContent).toBe('-');
   });
 });
+
+// Issue 30 item 13: a 7-day share's entry said "permanent" on the share page.
+describe('<Timeline> shares', () => {
+  it('names the real expiry; "permanent" only for a permanent share', async () => {
+    await i18n.changeLanguage('en-US');
+    const { container } = render(
+      <Timeline entries={[entry({ id: 5, kind: 'share', to: '1796318489786' }), entry({ id: 6, kind: 'share', to: '0' }), entry({ id: 7, kind: 'share', to: '' })]} />,
+    );
+    const text = container.textContent ?? '';
+    expect(text).toMatch(/made an anonymous share \(until 2026-/);
+    expect(text.match(/permanent/g)?.length).toBe(1);
+  });
+});

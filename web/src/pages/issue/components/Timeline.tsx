@@ -59,7 +59,9 @@ export default function Timeline({ entries, unnamed = '-' }: { entries: TicketEn
       case 'comment':
         return t('ticket.entry.comment');
       case 'share':
-        return e.to && e.to !== '0' ? t('ticket.entry.shareUntil', { time: formatTime(Number(e.to)) }) : t('ticket.entry.share');
+        // '0' is permanent; no value (an answer that hides it) says neither, never "permanent"
+        if (e.to === '0') return t('ticket.entry.share');
+        return e.to ? t('ticket.entry.shareUntil', { time: formatTime(Number(e.to)) }) : t('ticket.entry.shareMade');
       case 'unshare':
         return t('ticket.entry.unshare');
       default:

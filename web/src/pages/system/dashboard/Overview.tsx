@@ -6,13 +6,14 @@
  */
 import { DEVICE_READ_KEYS } from '../../../access';
 import { useMemo, type ReactNode } from 'react';
-import { Badge, Card, Col, Descriptions, Progress, Row, Space, Statistic, Table, Tag } from 'antd';
+import { Badge, Card, Col, Descriptions, Progress, Row, Space, Statistic, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PieChart } from '../../../components/charts';
 import { useCan } from '../../../components/access';
+import { EventName, KindTag, LevelTag } from '../../../components/fleet';
 import { useLiveRefresh } from '../../../hooks/useLiveRefresh';
 import { homeEvents, systemOverview, type HomeEvent, type SystemNode } from '../../../services/stats';
 import { formatBytes, formatCount, formatDuration } from '../../../utils/format';
@@ -60,8 +61,10 @@ function Events() {
       title: t('stats.sys.eventKind'),
       dataIndex: 'kind',
       key: 'kind',
-      render: (v: number) => <Tag color={['default', 'gold', 'red', 'orange'][v] ?? 'default'}>{t(`stats.sys.kind.${v}`)}</Tag>,
+      render: (v: number) => <KindTag kind={v} />,
     },
+    { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
+    { title: t('event.name'), key: 'name', render: (_: unknown, r) => <EventName code={r.code} name={r.name} /> },
     {
       title: t('stats.sys.eventState'),
       dataIndex: 'status',

@@ -7,7 +7,7 @@ import { formatCount } from '../../../utils/format';
 /** Device types of the spec: 1 charging pile, 2 AC pile, 3 energy pile, 4 power, 5 home energy, 6 V2G. */
 export const DEVICE_TYPES = [1, 2, 3, 4, 5, 6];
 
-/** The recent system events: the 20 newest of kinds 0 Disconnect, 1 Minor Alarm, 2 Alarm, 3 Unavailable. */
+/** The recent system events: the 20 newest of kinds 0 offline, 1 alarm, 2 fault, 3 unavailable (event.kind.N, the one naming). */
 export const SYSTEM_EVENTS = { limit: 20, kinds: [0, 1, 2, 3] };
 
 /** Refresh of the overview: every 30 s, and after status changes (at most once a second). */

@@ -15,7 +15,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage, { type FilterField } from '../../../components/ListPage';
 import { useCan } from '../../../components/access';
-import { LevelTag, useEventName } from '../../../components/fleet';
+import { EventName, LevelTag } from '../../../components/fleet';
 import { useListState } from '../../../hooks/useListState';
 import { useSiteOptions } from '../../../hooks/useOptions';
 import { ERROR_KINDS, ERROR_STATUSES, errorLogKeys, exportErrorLogs, listErrorLogs, type ErrorLogRow } from '../../../services/logs';
@@ -34,7 +34,6 @@ export default function ErrorLogs() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const can = useCan();
-  const eventName = useEventName();
   const sites = useSiteOptions();
   const list = useListState(SPEC);
   const [exporting, setExporting] = useState(false);
@@ -59,12 +58,7 @@ export default function ErrorLogs() {
     {
       title: t('errorLog.error'),
       key: 'name',
-      render: (_: unknown, r) => (
-        <span title={r.code}>
-          {eventName(r.code, r.name)}
-          {r.vendorCode && <span translate="no">{` · ${r.vendorCode}`}</span>}
-        </span>
-      ),
+      render: (_: unknown, r) => <EventName code={r.code} name={r.name} vendorCode={r.vendorCode} />,
     },
     {
       title: t('event.status'),

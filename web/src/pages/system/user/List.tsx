@@ -91,6 +91,7 @@ export default function UserList() {
         fetcher={listUsers}
         columns={columns}
         testId="user-list"
+        columnsId="user-list"
         filters={[
           { name: 'userName', label: t('user.userName') },
           { name: 'roleId', label: t('user.role'), options: roles },

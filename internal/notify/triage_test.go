@@ -1,0 +1,150 @@
+package notify_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/code"
+	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/notify"
+	"chargeops/internal/testutil"
+)
+
+// The message centre as a triage list (issue 30 item 3): a flapping charger folds into one
+// unread row, and the list is newest (latest repeat) first and sortable.
+
+// flap opens an over-temperature alarm on dev started at, as the fleet does, and announces it.
+func (f *floods) flap(t *testing.T, dev int64, at int64) {
+	t.Helper()
+	id, err := db.InsertID(context.Background(), f.d, `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, code, name, status, started_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, dev, f.org.CustomerA, f.org.SiteA, code.KindAlarm, code.LevelCA, "OverTemperature", "OverTemperature", code.EventOpen, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc.Announce(fleet.EventChange{EventID: id, DeviceID: dev, SiteID: f.org.SiteA, CustomerID: f.org.CustomerA, Kind: code.KindAlarm,
+		Level: code.LevelCA, Code: "OverTemperature", Name: "OverTemperature", Open: true, At: at})
+}
+
+func TestFlappingChargerFoldsIntoOneUnreadRow(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		// a one-second repeat window: the flaps below are a minute apart, far outside it
+		f := newFloods(t, d, notify.Options{RepeatWindow: time.Second})
+		f.start(t)
+		dev := fleettest.Device(t, d, f.org, f.org.CustomerA, f.org.SiteA, "SN-FLAP-1")
+		me := &access.Principal{UserID: f.user}
+		start := db.NowMS() - 40*60_000
+		const flaps = 40
+		for i := range flaps {
+			f.flap(t, dev, start+int64(i)*60_000)
+		}
+		waitFor(t, "all flaps handled", 20*time.Second, func() bool {
+			return f.count(t, `SELECT COUNT(*) FROM notify_event n JOIN device_event e ON e.id = n.event_id WHERE e.device_id = ? AND n.done = 1`, dev) == flaps
+		})
+		rows := f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev)
+		unread, err := f.svc.Unread(ctx, me)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows != 1 || unread != 1 {
+			t.Fatalf("%d flaps of one charger left %d rows and %d unread, want 1 and 1", flaps, rows, unread)
+		}
+		list, err := f.svc.List(ctx, me, notify.ListInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := list.List[0]
+		if m.Repeats != flaps-1 || m.StartedAt != start || m.LastAt != start+(flaps-1)*60_000 || m.SN != "SN-FLAP-1" || m.SiteName == "" {
+			t.Fatalf("the folded row: repeats %d (want %d), first %d last %d, sn %q site %q", m.Repeats, flaps-1, m.StartedAt, m.LastAt, m.SN, m.SiteName)
+		}
+
+		// once read, a later flap outside the window is news again: one new unread row
+		if err := f.svc.MarkRead(ctx, me, nil); err != nil {
+			t.Fatal(err)
+		}
+		f.flap(t, dev, db.NowMS())
+		waitFor(t, "the flap after reading", 10*time.Second, func() bool {
+			return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev) == 2
+		})
+		if unread, _ := f.svc.Unread(ctx, me); unread != 1 {
+			t.Fatalf("unread %d after a new flap, want 1", unread)
+		}
+	})
+}
+
+func TestMessageListNewestFirstAndSortable(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newFloods(t, d, notify.Options{RepeatWindow: time.Hour})
+		f.start(t)
+		me := &access.Principal{UserID: f.user}
+		a := fleettest.Device(t, d, f.org, f.org.CustomerA, f.org.SiteA, "SN-ORDER-A")
+		b := fleettest.Device(t, d, f.org, f.org.CustomerA, f.org.SiteA, "SN-ORDER-B")
+		now := db.NowMS()
+		f.flap(t, a, now-30*60_000) // A first
+		waitFor(t, "A's row", 10*time.Second, func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 1 })
+		f.flap(t, b, now-20*60_000) // then B
+		waitFor(t, "B's row", 10*time.Second, func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 2 })
+		f.flap(t, a, now-10*60_000) // A again: A is the newest news
+		waitFor(t, "A's repeat", 10*time.Second, func() bool {
+			return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND repeats = 1`, f.user) == 1
+		})
+		sns := func(in notify.ListInput) []string {
+			t.Helper()
+			l, err := f.svc.List(ctx, me, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, m := range l.List {
+				out = append(out, m.SN)
+			}
+			return out
+		}
+		for _, c := range []struct {
+			in   notify.ListInput
+			want string
+		}{
+			{notify.ListInput{}, "SN-ORDER-A,SN-ORDER-B"},
+			{notify.ListInput{Sort: "lastAt", Order: "asc"}, "SN-ORDER-B,SN-ORDER-A"},
+			{notify.ListInput{Sort: "startedAt", Order: "desc"}, "SN-ORDER-B,SN-ORDER-A"},
+			{notify.ListInput{Sort: "startedAt", Order: "asc"}, "SN-ORDER-A,SN-ORDER-B"},
+		} {
+			got := sns(c.in)
+			if len(got) != 2 || got[0]+","+got[1] != c.want {
+				t.Errorf("sort %q order %q: %v, want %s", c.in.Sort, c.in.Order, got, c.want)
+			}
+		}
+		for _, bad := range []notify.ListInput{{Sort: "id; DROP TABLE message"}, {Order: "sideways"}} {
+			_, err := f.svc.List(ctx, me, bad)
+			var fe *apperr.Error
+			if err == nil || !errors.As(err, &fe) {
+				t.Errorf("sort %q order %q: %v, want an invalid-field error", bad.Sort, bad.Order, err)
+			}
+		}
+	})
+}
+
+// TestAlarmMailNamesTheEventLikeTheConsole: the mail names an event and its level as the
+// console does, in the receiver's language (zh-CN here), with the vendor's code beside.
+func TestAlarmMailNamesTheEventLikeTheConsole(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		f := newFloods(t, d, notify.Options{})
+		f.start(t)
+		f.fault(t, "SN-NAME-1", true)
+		waitFor(t, "the mail", 10*time.Second, func() bool { return len(f.outbox(t)) == 1 })
+		got := f.outbox(t)[0]
+		for _, want := range []string{"接地故障", "（GroundFailure）", "CA（紧急）"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the zh-CN mail lacks %q:\n%s", want, got)
+			}
+		}
+	})
+}
