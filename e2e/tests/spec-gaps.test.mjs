@@ -15,11 +15,11 @@ import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from 
 const TEXT = {
   'en-US': {
     assign: 'Customers and sites', roleList: 'Role list', selectFirst: 'Select an item, group or params first',
-    busy: 'The network is busy', system: 'System', blacklist: 'Device blacklist',
+    busy: 'The network is busy', system: 'System', blacklist: 'Device blacklist', menu: 'Menus and interfaces',
   },
   'zh-CN': {
     assign: '客户与站点', roleList: '角色列表', selectFirst: '请先选择条目、分组或参数',
-    busy: '网络繁忙', system: '系统', blacklist: '设备黑名单',
+    busy: '网络繁忙', system: '系统', blacklist: '设备黑名单', menu: '菜单与接口',
   },
 };
 const STAFF = { name: 'gap_staff', password: 'Gap#Staff1234' };
@@ -140,7 +140,11 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.match(await crumb.textContent(), new RegExp(`${T.system}\\s*/\\s*${T.blacklist}`));
       await page.goto(`${server.url}/manage/system/menu`);
       await page.getByTestId('menu-page').waitFor();
-      assert.equal(await page.getByTestId('breadcrumb').count(), 0, 'only the routes that ask for one');
+      // issue 30 item 15: every page below a menu group names where it is, with the menu's names
+      assert.match(await page.getByTestId('breadcrumb').textContent(), new RegExp(`${T.system}\\s*/\\s*${T.menu}`));
+      await page.goto(`${server.url}/manage/home`);
+      await page.getByTestId('home-fault-totals').waitFor();
+      assert.equal(await page.getByTestId('breadcrumb').count(), 0, 'a top-level page shows none');
 
       // item 6: the favicon
       assert.equal(await page.locator('link[rel="icon"]').getAttribute('href'), '/faviconEN.svg');

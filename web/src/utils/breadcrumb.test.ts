@@ -8,8 +8,12 @@ describe('breadcrumb', () => {
       { name: 'menu.blacklist', path: '/manage/system/list' },
     ]);
   });
-  it('pages whose route does not ask for one show none', () => {
-    expect(breadcrumbFor('/manage/system/menu')).toEqual([]);
-    expect(breadcrumbFor('/manage/device/list')).toEqual([]);
+  it('every page below a menu group shows its trail, with the menu names', () => {
+    expect(breadcrumbFor('/manage/system/menu').map((c) => c.name)).toEqual(['menu.system', 'menu.menu']);
+    expect(breadcrumbFor('/manage/device/list').map((c) => c.name)).toEqual(['menu.device', 'menu.device.list']);
+    expect(breadcrumbFor('/manage/device/detail/7').map((c) => c.name)).toEqual(['menu.device', 'menu.device.detail']);
+  });
+  it('a top-level page shows none', () => {
+    expect(breadcrumbFor('/manage/home')).toEqual([]);
   });
 });

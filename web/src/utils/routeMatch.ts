@@ -88,9 +88,18 @@ export function trailOf(infos: readonly (RouteInfo | undefined)[]): Crumb[] {
   return out;
 }
 
-/** The breadcrumb of a /manage path: empty unless its route asks for one. */
+/**
+ * The breadcrumb of matched routes (issue 30 item 15, "where am I"): every page below a menu
+ * group shows its trail ("System / Users"); a top-level page (home) shows none unless its route
+ * asks for one (RouteDef.breadcrumb).
+ */
+export function crumbsOf(infos: readonly (RouteInfo | undefined)[]): Crumb[] {
+  const trail = trailOf(infos);
+  return trail.length >= 2 || infos[infos.length - 1]?.breadcrumb ? trail : [];
+}
+
+/** The breadcrumb of a /manage path (crumbsOf). */
 export function breadcrumbFor(pathname: string): Crumb[] {
   const m = matchRoutes(matchTree, pathname);
-  const infos = (m ?? []).map((x) => x.route.handle as RouteInfo | undefined);
-  return infos[infos.length - 1]?.breadcrumb ? trailOf(infos) : [];
+  return crumbsOf((m ?? []).map((x) => x.route.handle as RouteInfo | undefined));
 }
