@@ -14,8 +14,8 @@ const shots = process.env.CHARGEOPS_E2E_SHOTS; // a directory: save screenshots 
 const H = 3600_000;
 
 const TEXT = {
-  'en-US': { sixHours: 'Last 6 h', week: 'Last 7 days', year: 'Year' },
-  'zh-CN': { sixHours: '最近 6 小时', week: '最近 7 天', year: '年' },
+  'en-US': { sixHours: 'Last 6 h', week: 'Last 7 days', custom: 'Custom range', year: 'Year' },
+  'zh-CN': { sixHours: '最近 6 小时', week: '最近 7 天', custom: '自定义范围', year: '年' },
 };
 
 for (const locale of ['en-US', 'zh-CN']) {
@@ -123,6 +123,15 @@ for (const locale of ['en-US', 'zh-CN']) {
         if (!el) return false;
         const [s, e] = el.getAttribute('data-range').split('-').map(Number);
         return e - s === 7 * 24 * 3600_000;
+      });
+      // a custom range starts from the shown one and is drawn when asked for
+      await charts.getByTestId('chart-quick').getByText(L.custom).click();
+      await charts.getByTestId('chart-range').first().waitFor();
+      await charts.getByTestId('chart-show').click();
+      await page.waitForFunction(() => {
+        const el = document.querySelector('[data-testid="series-charts"]');
+        const [s, e] = (el?.getAttribute('data-range') ?? '0-0').split('-').map(Number);
+        return document.querySelector('[data-testid="chart-quick"]')?.getAttribute('data-quick') === 'custom' && Math.abs(e - s - 7 * 24 * 3600_000) < 5 * 60_000;
       });
       await page.close();
     });
