@@ -1,8 +1,8 @@
 // Issue 22, exact meter data on the device page, in Chromium in both languages: a charger (the
 // npm ocpp-rpc client in strict mode) sends energy in kWh and in Wh, power in kW, temperatures
 // at the body and the outlet and voltages on three phases; the page shows the latest energy in
-// kWh (not a stored Wh value labelled kWh), and the chart draws energy in kWh and power in kW
-// with the unit on the axis, one line per phase and location named in the legend.
+// kWh (not a stored Wh value labelled kWh), and the charts draw energy in kWh and power in kW
+// with the unit on the axis (two units a chart), one line per phase and location named in the legend.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -96,18 +96,14 @@ for (const locale of ['en-US', 'zh-CN']) {
 
       const charts = page.getByTestId('section-charts');
       await charts.scrollIntoViewIfNeeded();
-      await charts.getByTestId('chart-items').click();
-      for (const name of ['Energy.Active.Import.Register', 'Power.Active.Import', 'Temperature@Body', 'Temperature', 'Voltage.L1-N', 'Voltage.L2-N', 'Voltage.L3-N']) {
-        await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title]`).first().waitFor();
-        await page.keyboard.type(name);
-        await page.keyboard.press('Enter');
-      }
-      await page.keyboard.press('Escape');
-      await charts.getByTestId('chart-show').click();
-      const chart = charts.getByTestId('series-chart');
-      await chart.waitFor();
+      // the charts open without a choice (issue 30): every item of the connector, two units a chart
+      const chart = charts.getByTestId('series-charts');
+      await chart.waitFor({ timeout: 30_000 });
       const axes = (await chart.getAttribute('data-axes')).split('|');
-      assert.deepEqual(axes, ['kWh', 'kW', '°C', 'V']);
+      assert.deepEqual(axes, ['kW', 'kWh', 'V', '°C']);
+      const panels = charts.getByTestId('series-chart');
+      assert.equal(await panels.count(), 2);
+      assert.equal(await panels.nth(0).getAttribute('data-axes'), 'kW|kWh');
       const legend = (await chart.getAttribute('data-legend')).split('|');
       assert.equal(legend.length, 7, `one line per series: ${legend}`);
       assert.equal(new Set(legend).size, 7, `each line named apart: ${legend}`);

@@ -1,6 +1,9 @@
 /**
  * Stacked bars over time buckets (hour, day or month) with up to two y axes: series on axis 1
- * are drawn as lines (e.g. sessions as bars on the left, energy as a line on the right).
+ * are drawn as straight lines (e.g. sessions as bars on the left, energy as a line on the
+ * right). A null value (a bucket after now) is drawn as nothing, not as a zero. Charts stacked
+ * on a page pass the same `align` (fixed grid) and `group` so their x axes line up and their
+ * tooltips move together.
  * Labels and the tooltip's bucket are in the configured time zone (utils/period.ts). Clicking a
  * bar selects (bucket time, series key); clicking elsewhere over a bucket selects the bucket
  * alone. A hidden list repeats the figures per bucket for tests and screen readers
@@ -27,6 +30,16 @@ export function bucketValue(b: BarBucket, key: string): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
+/** The drawn value of a series in a bucket: null (nothing drawn, no zero) when the bucket says null (e.g. it lies after now), else bucketValue. */
+export function bucketDatum(b: BarBucket, key: string): number | null {
+  return (b as unknown as Record<string, unknown>)[key] === null ? null : bucketValue(b, key);
+}
+
+/** The ECharts grid of a chart: fixed left and right (no containLabel) when given, so stacked charts' x axes line up. */
+export function chartGrid(align?: { left: number; right: number }) {
+  return align ? { left: align.left, right: align.right, top: 36, bottom: 28, containLabel: false } : { left: 8, right: 8, top: 36, bottom: 8, containLabel: true };
+}
+
 export interface BarSeries {
   key: string;
   name: string;
@@ -48,6 +61,10 @@ export interface BarChartProps<B extends BarBucket = BarBucket> {
   onSelect?(time: number, seriesKey?: string): void;
   height?: number;
   testId?: string;
+  /** A fixed grid left and right (px) shared by stacked charts, so their x axes line up. */
+  align?: { left: number; right: number };
+  /** ECharts group of stacked charts: tooltip and pointer move together. */
+  group?: string;
 }
 
 /** Whether there is nothing to draw: no buckets, or every value zero. */
@@ -55,7 +72,7 @@ export function barsEmpty(buckets: readonly BarBucket[], series: readonly BarSer
   return !buckets.some((b) => series.some((s) => bucketValue(b, s.key) !== 0));
 }
 
-export default function BarChart<B extends BarBucket>({ buckets, series, step, tz = getTimeZone(), loading, onSelect, height = 300, testId }: BarChartProps<B>) {
+export default function BarChart<B extends BarBucket>({ buckets, series, step, tz = getTimeZone(), loading, onSelect, height = 300, testId, align, group }: BarChartProps<B>) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const empty = barsEmpty(buckets, series);
@@ -81,7 +98,7 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
     return {
       color: PALETTE,
       legend: { top: 0, type: 'scroll' },
-      grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
+      grid: chartGrid(align),
       tooltip: {
         trigger: 'axis',
         axisPointer: { type: 'shadow' },
@@ -89,7 +106,7 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
           if (!ps.length) return '';
           const b = buckets[ps[0].dataIndex];
           const head = bucketText(b.time, step, tz);
-          const rows = ps.map((p) => `${p.marker}${p.seriesName}: <b>${fmtOf(series[p.seriesIndex])(p.value ?? 0)}</b>`);
+          const rows = ps.map((p) => `${p.marker}${p.seriesName}: <b>${p.value === null || p.value === undefined ? '-' : fmtOf(series[p.seriesIndex])(p.value)}</b>`);
           return [head, ...rows].join('<br/>');
         },
       },
@@ -103,18 +120,19 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
           yAxisIndex: twoAxes ? (s.axis ?? 0) : 0,
           stack: line ? undefined : s.stack,
           barMaxWidth: 32,
-          smooth: line ? 0.2 : undefined,
+          // straight segments: a smoothed line overshoots the real values between buckets
+          smooth: false,
           showSymbol: line ? buckets.length <= 48 : undefined,
           itemStyle: s.color ? { color: s.color } : undefined,
           lineStyle: line && s.color ? { color: s.color } : undefined,
           emphasis: { focus: 'series' },
           cursor: onSelect ? 'pointer' : 'default',
-          data: buckets.map((b) => bucketValue(b, s.key)),
+          data: buckets.map((b) => bucketDatum(b, s.key)),
         };
       }),
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [buckets, series, step, tz, locale, empty, initialLoading, multiDay, twoAxes, !!onSelect]);
+  }, [buckets, series, step, tz, locale, empty, initialLoading, multiDay, twoAxes, !!onSelect, align?.left, align?.right]);
 
   const selectRef = useRef(onSelect);
   selectRef.current = onSelect;
@@ -146,7 +164,7 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
   }, []);
 
   return (
-    <div data-testid={testId} data-empty={empty ? '1' : '0'} data-loading={loading ? '1' : '0'} data-step={step} style={{ position: 'relative' }}>
+    <div data-testid={testId} data-empty={empty ? '1' : '0'} data-loading={loading ? '1' : '0'} data-step={step} data-grid={align ? `${align.left},${align.right}` : 'auto'} style={{ position: 'relative' }}>
       {initialLoading ? (
         <div style={{ height, display: 'flex', alignItems: 'center' }}>
           <Skeleton active paragraph={{ rows: 5 }} />
@@ -156,7 +174,7 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} />
         </div>
       ) : (
-        <ChartCanvas option={option} bind={bind} height={height} />
+        <ChartCanvas option={option} bind={bind} height={height} group={group} />
       )}
       <ul style={VISUALLY_HIDDEN}>
         {buckets.map((b, i) => (
@@ -165,10 +183,10 @@ export default function BarChart<B extends BarBucket>({ buckets, series, step, t
               type="button"
               data-testid={testId && `${testId}-bucket-${i}`}
               data-time={b.time}
-              {...Object.fromEntries(series.map((s) => [`data-${s.key.toLowerCase()}`, bucketValue(b, s.key)]))}
+              {...Object.fromEntries(series.map((s) => [`data-${s.key.toLowerCase()}`, bucketDatum(b, s.key) ?? '']))}
               onClick={() => onSelect?.(b.time)}
             >
-              {bucketLabel(b.time, step, tz, locale, multiDay)}: {series.map((s) => `${s.name} ${fmtOf(s)(bucketValue(b, s.key))}`).join(', ')}
+              {bucketLabel(b.time, step, tz, locale, multiDay)}: {series.map((s) => `${s.name} ${bucketDatum(b, s.key) === null ? '-' : fmtOf(s)(bucketValue(b, s.key))}`).join(', ')}
             </button>
           </li>
         ))}

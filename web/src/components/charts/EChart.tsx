@@ -17,9 +17,11 @@ export interface EChartProps {
   /** Binds event handlers to the chart; returns their removal. */
   bind?: ChartBinder;
   height: number;
+  /** ECharts group: charts of one group share tooltip, pointer and zoom. */
+  group?: string;
 }
 
-export default function EChart({ option, bind, height }: EChartProps) {
-  const setEl = useEChart(option, bind);
+export default function EChart({ option, bind, height, group }: EChartProps) {
+  const setEl = useEChart(option, bind, group);
   return <div ref={setEl} data-chart="ready" style={{ width: '100%', height }} />;
 }

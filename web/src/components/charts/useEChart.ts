@@ -1,7 +1,8 @@
 /**
  * One ECharts instance on a div: created when the div mounts, resized with its container
  * (ResizeObserver), disposed on unmount; the option is set again (not merged) whenever it
- * changes. Event handlers are read through a ref, so a new handler does not redraw.
+ * changes. Event handlers are read through a ref, so a new handler does not redraw. Charts
+ * given one `group` are connected (tooltip, pointer and zoom move together).
  */
 import { useEffect, useRef, useState } from 'react';
 import * as echarts from 'echarts/core';
@@ -10,7 +11,7 @@ import type { ECharts } from 'echarts/core';
 /** Binds event handlers to a chart; returns their removal. */
 export type ChartBinder = (chart: ECharts) => () => void;
 
-export function useEChart(option: object | null, bind?: ChartBinder) {
+export function useEChart(option: object | null, bind?: ChartBinder, group?: string) {
   const [el, setEl] = useState<HTMLDivElement | null>(null);
   const chartRef = useRef<ECharts | null>(null);
   const bindRef = useRef(bind);
@@ -20,6 +21,10 @@ export function useEChart(option: object | null, bind?: ChartBinder) {
     if (!el) return;
     const chart = echarts.init(el);
     chartRef.current = chart;
+    if (group) {
+      chart.group = group;
+      echarts.connect(group);
+    }
     const unbind = bindRef.current?.(chart);
     let ro: ResizeObserver | undefined;
     const onResize = () => chart.resize();
@@ -34,7 +39,7 @@ export function useEChart(option: object | null, bind?: ChartBinder) {
       chart.dispose();
       chartRef.current = null;
     };
-  }, [el]);
+  }, [el, group]);
 
   useEffect(() => {
     if (option && chartRef.current) chartRef.current.setOption(option as echarts.EChartsCoreOption, { notMerge: true });

@@ -1,8 +1,9 @@
 /**
  * A site's statistics (site/stats, docs/dashboards.md): devices by status (each slice opens the
  * device list), devices in alarm and open alarms, availability, charging traffic over a chosen
- * range (default this month: sessions and faults as bars, energy as a line, charging time) and
- * the cumulative figures. Refetched at most once a second after a status change of one of the
+ * range (default this month: sessions and faults as bars, energy as a line, charging time; the
+ * two stacked charts share one grid and x axis, days after today are not drawn) and the
+ * cumulative figures. Refetched at most once a second after a status change of one of the
  * site's devices; polled every 30 s while the stream is down.
  */
 import { useMemo, useState } from 'react';
@@ -17,7 +18,7 @@ import { siteStats, type SiteFigures } from '../../services/stats';
 import { formatCount, formatDuration, formatEnergy } from '../../utils/format';
 import { currentPeriod, stepOf, type PeriodValue } from '../../utils/period';
 import { getTimeZone } from '../../utils/time';
-import { availabilityText, deviceListHref, formatKWh, statusSlices, trafficPoints } from './stats';
+import { availabilityText, deviceListHref, formatKWh, STACK_GRID, statusSlices, trafficPoints } from './stats';
 import Figure from '../../components/Figure';
 
 /** Sessions, energy, charging time and faults, as four figures. */
@@ -60,7 +61,8 @@ export default function SiteStats({ siteId }: { siteId: number }) {
   });
   const s = q.data;
   const slices = useMemo(() => statusSlices(s?.byStatus, (st) => t(`device.status.${st}`)), [s?.byStatus, t]);
-  const points = useMemo(() => trafficPoints(s?.buckets), [s?.buckets]);
+  // buckets after now carry no figures (not zeros); recomputed with each answer
+  const points = useMemo(() => trafficPoints(s?.buckets, Date.now()), [s?.buckets]);
   const loading = q.isPending;
   const step = s?.step ?? stepOf(range.start, range.end);
   const trafficSeries = useMemo<BarSeries[]>(
@@ -118,8 +120,10 @@ export default function SiteStats({ siteId }: { siteId: number }) {
         </Row>
       </Card>
       <Card title={t('stats.site.traffic')} style={{ marginBottom: 16 }}>
-        <BarChart buckets={points} series={trafficSeries} step={step} tz={tz} loading={loading} testId="site-traffic-chart" />
-        {!barsEmpty(points, timeSeries) && <BarChart buckets={points} series={timeSeries} step={step} tz={tz} height={200} testId="site-charge-time-chart" />}
+        <BarChart buckets={points} series={trafficSeries} step={step} tz={tz} loading={loading} testId="site-traffic-chart" align={STACK_GRID} group={`site-traffic-${siteId}`} />
+        {!barsEmpty(points, timeSeries) && (
+          <BarChart buckets={points} series={timeSeries} step={step} tz={tz} height={200} testId="site-charge-time-chart" align={STACK_GRID} group={`site-traffic-${siteId}`} />
+        )}
         <Typography.Title level={5} style={{ marginTop: 16 }}>
           {t('stats.site.totals')}
         </Typography.Title>

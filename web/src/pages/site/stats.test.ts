@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityText, deviceListHref, formatKWh, statusCounts, statusSlices, trafficPoints } from './stats';
+import { availabilityText, deviceListHref, formatKWh, STACK_GRID, statusCounts, statusSlices, trafficPoints } from './stats';
 
 describe('site statistics', () => {
   it('lists the statuses with devices in status order, unknown codes last', () => {
@@ -42,5 +42,24 @@ describe('site statistics', () => {
       { time: 1, sessions: 12, energyKWh: 240.5, chargeHours: 12, faults: 2 },
     ]);
     expect(trafficPoints(undefined)).toEqual([]);
+  });
+
+  it('leaves the buckets after now without figures (null, not zero), the current one with its figures so far', () => {
+    const day = 86_400_000;
+    const now = 10 * day + 3600_000; // an hour into day 10
+    const b = (d: number, sessions: number) => ({ time: d * day, sessions, energyWh: sessions * 1000, chargeMs: sessions * 3_600_000, faults: 0 });
+    const points = trafficPoints([b(9, 4), b(10, 2), b(11, 0), b(12, 0)], now);
+    expect(points.map((p) => p.time)).toEqual([9 * day, 10 * day, 11 * day, 12 * day]);
+    expect(points[0]).toEqual({ time: 9 * day, sessions: 4, energyKWh: 4, chargeHours: 4, faults: 0 });
+    expect(points[1]).toEqual({ time: 10 * day, sessions: 2, energyKWh: 2, chargeHours: 2, faults: 0 });
+    expect(points[2]).toEqual({ time: 11 * day, sessions: null, energyKWh: null, chargeHours: null, faults: null });
+    expect(points[3].energyKWh).toBeNull();
+    // a past day without traffic is a real zero
+    expect(trafficPoints([b(9, 0)], now)[0].sessions).toBe(0);
+  });
+
+  it('gives the stacked traffic charts one fixed grid', () => {
+    expect(STACK_GRID.left).toBeGreaterThan(40);
+    expect(STACK_GRID.right).toBeGreaterThan(40);
   });
 });

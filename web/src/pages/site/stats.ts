@@ -57,26 +57,41 @@ export function availabilityText(a: number | null | undefined, locale?: string):
   return formatPercent(a ?? null, locale);
 }
 
-/** A traffic bucket in chart units: sessions, energy in kWh, charging time in hours. */
+/**
+ * A traffic bucket in chart units: sessions, energy in kWh, charging time in hours. A bucket
+ * that starts after now has no figures yet (null: drawn as nothing, not as a zero).
+ */
 export interface TrafficPoint {
   time: number;
-  sessions: number;
-  energyKWh: number;
-  chargeHours: number;
-  faults: number;
+  sessions: number | null;
+  energyKWh: number | null;
+  chargeHours: number | null;
+  faults: number | null;
 }
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
-export function trafficPoints(buckets: SiteBucket[] | null | undefined): TrafficPoint[] {
-  return (buckets ?? []).map((b) => ({
-    time: b.time,
-    sessions: b.sessions,
-    energyKWh: round(b.energyWh / 1000, 3),
-    chargeHours: round(b.chargeMs / 3_600_000, 2),
-    faults: b.faults,
-  }));
+/**
+ * The server's buckets in chart units. It lists every bucket of the range, those after now with
+ * zeros: they are kept (the x axis spans the range) but without figures, so the days after
+ * today are not drawn as zeros. The bucket now falls in has its figures so far.
+ */
+export function trafficPoints(buckets: SiteBucket[] | null | undefined, now: number = Date.now()): TrafficPoint[] {
+  return (buckets ?? []).map((b) =>
+    b.time > now
+      ? { time: b.time, sessions: null, energyKWh: null, chargeHours: null, faults: null }
+      : {
+          time: b.time,
+          sessions: b.sessions,
+          energyKWh: round(b.energyWh / 1000, 3),
+          chargeHours: round(b.chargeMs / 3_600_000, 2),
+          faults: b.faults,
+        },
+  );
 }
+
+/** The grid of the site's stacked charts: the same left and right so their x axes line up. */
+export const STACK_GRID = { left: 64, right: 88 } as const;
 
 /** Energy already in kWh, as the chart's right axis and tooltip show it: "1,234.5 kWh". */
 export function formatKWh(kwh: number, locale?: string): string {
