@@ -69,6 +69,9 @@ for (const locale of Object.keys(WANT)) {
     for (const [what, path, container] of screens) {
       await page.goto(server.url + path);
       const got = await shown(page, container);
+      if (process.env.SHOTS_DIR) {
+        await page.locator(container).screenshot({ path: `${process.env.SHOTS_DIR}/naming-${what.replace(/ /g, '-')}-${locale}.png` });
+      }
       assert.equal(got.name, `${want.name} · ${VENDOR}`, `${what}: the name`);
       assert.ok(got.row.includes(want.level), `${what}: the level ${want.level} in the row "${got.row}"`);
       assert.ok(!/HighTemperature/.test(got.row), `${what}: the OCPP code instead of a name in "${got.row}"`);
