@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"image"
+	"image/color"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dchest/captcha"
 
@@ -42,11 +45,56 @@ func (s *Service) NewCaptcha(ctx context.Context) (Captcha, error) {
 	if _, err := s.DB.Exec(ctx, `INSERT INTO captcha (id, digits, expires_at) VALUES (?, ?, ?)`, id, answer.String(), db.NowMS()+captchaTTL.Milliseconds()); err != nil {
 		return Captcha{}, err
 	}
+	img := captcha.NewImage(id, digits, captchaWidth, captchaHeight)
+	legible(img.Paletted)
 	var buf bytes.Buffer
-	if _, err := captcha.NewImage(id, digits, captchaWidth, captchaHeight).WriteTo(&buf); err != nil {
+	if _, err := img.WriteTo(&buf); err != nil {
 		return Captcha{}, err
 	}
 	return Captcha{CaptchaID: id, Image: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
+}
+
+// The colours of a captcha image (dchest/captcha draws with a palette: 0 the background, 1 the
+// digits and the strike-through line, 2-20 the noise circles in random shades of the digits'
+// colour, often as dark as the digits). legible keeps the drawing and recolours it: an opaque
+// white background (the image was transparent, grey on a dark page), the digits in a dark
+// colour (contrast at least 7:1 on white), the noise circles in light tints that cannot be
+// taken for a digit's dot.
+const (
+	captchaInkMax   = 0x50 // every channel of the digits' colour at most this
+	captchaNoiseMin = 0xd0 // every channel of a noise colour at least this
+)
+
+func legible(img *image.Paletted) {
+	p := img.Palette
+	if len(p) < 2 {
+		return
+	}
+	p[0] = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	r, g, b, _ := p[1].RGBA()
+	ink := func(c uint32) uint8 { return uint8((c >> 8) * captchaInkMax / 0xff) }
+	p[1] = color.RGBA{ink(r), ink(g), ink(b), 0xff}
+	for i := 2; i < len(p); i++ {
+		r, g, b, _ := p[i].RGBA()
+		tint := func(c uint32) uint8 { return uint8(captchaNoiseMin + (c>>8)*(0xff-captchaNoiseMin)/0xff) }
+		p[i] = color.RGBA{tint(r), tint(g), tint(b), 0xff}
+	}
+}
+
+// captchaAnswer is an answer as typed, normalised: spaces anywhere dropped and full-width
+// digits (a Chinese input method's "１２３４") read as ASCII.
+func captchaAnswer(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+		case r >= '０' && r <= '９':
+			b.WriteRune('0' + r - '０')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // CheckCaptcha verifies and consumes a challenge. It passes when captcha is switched off.
@@ -54,6 +102,7 @@ func (s *Service) CheckCaptcha(ctx context.Context, id, answer string) error {
 	if !s.cfg.Captcha {
 		return nil
 	}
+	answer = captchaAnswer(answer)
 	if id == "" || answer == "" {
 		return apperr.ErrCaptcha
 	}
@@ -66,7 +115,7 @@ func (s *Service) CheckCaptcha(ctx context.Context, id, answer string) error {
 	if err != nil {
 		return err
 	}
-	if expires < db.NowMS() || strings.TrimSpace(answer) != want {
+	if expires < db.NowMS() || answer != want {
 		return apperr.ErrCaptcha
 	}
 	return nil

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"image"
+	"image/color"
 	"image/png"
+	"math"
 	"strings"
 	"testing"
 
@@ -79,5 +82,82 @@ func TestNewCaptchaImage(t *testing.T) {
 	}
 	if len(digits) != captchaDigits || strings.Trim(digits, "0123456789") != "" {
 		t.Errorf("answer %q", digits)
+	}
+}
+
+// luminance is the WCAG relative luminance of c.
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		x := float64(v>>8) / 255
+		if x <= 0.03928 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+// TestCaptchaImageIsLegible (issue 30 item 18): the image is opaque white, its digits dark
+// (contrast at least 7:1) and its noise circles light, so a circle is never taken for a digit.
+func TestCaptchaImageIsLegible(t *testing.T) {
+	s := &Service{Deps: Deps{DB: testutil.OpenSQLite(t)}}
+	for range 20 {
+		c, err := s.NewCaptcha(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(c.Image, "data:image/png;base64,"))
+		img, err := png.Decode(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pal, ok := img.(*image.Paletted)
+		if !ok {
+			t.Fatalf("a %T, want a paletted image", img)
+		}
+		used := map[uint8]int{}
+		for _, ix := range pal.Pix {
+			used[ix]++
+		}
+		if _, _, _, a := pal.Palette[0].RGBA(); a != 0xffff || luminance(pal.Palette[0]) < 0.99 {
+			t.Fatalf("background %v: want opaque white", pal.Palette[0])
+		}
+		if used[1] == 0 {
+			t.Fatal("no digit drawn")
+		}
+		if ratio := (1 + 0.05) / (luminance(pal.Palette[1]) + 0.05); ratio < 7 {
+			t.Fatalf("digits %v on white: contrast %.1f, want at least 7", pal.Palette[1], ratio)
+		}
+		for i := 2; i < len(pal.Palette); i++ {
+			if used[uint8(i)] > 0 && luminance(pal.Palette[i]) < 0.6 {
+				t.Fatalf("noise colour %d %v is dark (luminance %.2f)", i, pal.Palette[i], luminance(pal.Palette[i]))
+			}
+		}
+	}
+}
+
+func TestCaptchaAnswerAsTyped(t *testing.T) {
+	d := testutil.OpenSQLite(t)
+	s := &Service{Deps: Deps{DB: d}, cfg: Config{Captcha: true}}
+	ctx := context.Background()
+	for _, typed := range []string{"4071", " 4071 ", "40 71", "４０７１", "4 0 7 1\t"} {
+		c, err := s.NewCaptcha(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Exec(ctx, `UPDATE captcha SET digits = ? WHERE id = ?`, "4071", c.CaptchaID); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CheckCaptcha(ctx, c.CaptchaID, typed); err != nil {
+			t.Errorf("%q for 4071: %v", typed, err)
+		}
+	}
+	c, _ := s.NewCaptcha(ctx)
+	if _, err := d.Exec(ctx, `UPDATE captcha SET digits = ? WHERE id = ?`, "4071", c.CaptchaID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckCaptcha(ctx, c.CaptchaID, "4017"); err == nil {
+		t.Error("a wrong answer passed")
 	}
 }

@@ -23,6 +23,7 @@ type EventChange struct {
 	Level      int
 	Code       string
 	Name       string
+	VendorCode string // the charger's own error code (StatusNotification vendorErrorCode), if any
 	Open       bool
 	At         int64 // unix ms: the event's start (open) or end
 }

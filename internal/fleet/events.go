@@ -76,7 +76,7 @@ const (
 	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ?`
-	sqlEventsEnded  = ` RETURNING id, kind, level, code, name, site_id, customer_id, started_at`
+	sqlEventsEnded  = ` RETURNING id, kind, level, code, name, vendor_code, site_id, customer_id, started_at`
 	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
 		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`
 	sqlConnectorStates = `SELECT status FROM device_connector WHERE device_id = ?`
@@ -162,7 +162,7 @@ func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 	}
 	b.eventsChanged(e.Device.ID)
 	s.announce(b, EventChange{EventID: id, DeviceID: e.Device.ID, SN: e.Device.SN, SiteID: e.Device.SiteID, CustomerID: e.Device.CustomerID,
-		Kind: e.Kind, Level: e.Level, Code: e.Code, Name: e.Name, Open: true, At: e.At})
+		Kind: e.Kind, Level: e.Level, Code: e.Code, Name: e.Name, VendorCode: e.VendorCode, Open: true, At: e.At})
 	return stats.CountEvent(b.Stats(), s.opt.Location, place(e.Device), e.Kind, e.At)
 }
 
@@ -182,7 +182,7 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 	type ended struct {
 		id                      int64
 		kind, level             int
-		code, name              string
+		code, name, vendor      string
 		site, customer, started int64
 	}
 	rows, err := b.Tx.Query(ctx, q+sqlEventsEnded, args...)
@@ -192,7 +192,7 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 	var all []ended
 	for rows.Next() {
 		var x ended
-		if err := rows.Scan(&x.id, &x.kind, &x.level, &x.code, &x.name, &x.site, &x.customer, &x.started); err != nil {
+		if err := rows.Scan(&x.id, &x.kind, &x.level, &x.code, &x.name, &x.vendor, &x.site, &x.customer, &x.started); err != nil {
 			rows.Close()
 			return err
 		}
@@ -207,7 +207,7 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 	}
 	for _, x := range all {
 		s.announce(b, EventChange{EventID: x.id, DeviceID: e.DeviceID, SN: e.SN, SiteID: x.site, CustomerID: x.customer,
-			Kind: x.kind, Level: x.level, Code: x.code, Name: x.name, At: e.At})
+			Kind: x.kind, Level: x.level, Code: x.code, Name: x.name, VendorCode: x.vendor, At: e.At})
 		if !stats.IsOutage(x.kind) {
 			continue
 		}

@@ -1,6 +1,10 @@
 package i18n
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // eventsMessages: the one naming of device events and alarm levels on the server (alarm mail),
 // the same names as the console's (web/src/locales/*/names.ts ocpp.error.*, fleet.ts
@@ -29,6 +33,11 @@ var eventsMessages = map[string][2]string{
 	"event.level.0":                   {"OA (ordinary)", "OA（一般）"},
 	"event.level.1":                   {"MA (major)", "MA（重要）"},
 	"event.level.2":                   {"CA (critical)", "CA（紧急）"},
+	// an event in one line, as the console's live notice says it (web/src/locales/*/message.ts
+	// message.notice.*): mail subjects and lines
+	"event.title":        {"{device} at {site}: {what}", "{site} 的 {device}：{what}"},
+	"event.title.noSite": {"{device}: {what}", "设备 {device}：{what}"},
+	"event.levelled":     {"{alarm} ({level})", "{alarm}（级别 {level}）"},
 }
 
 func init() { register(eventsMessages) }
@@ -43,6 +52,66 @@ func EventName(locale, code, name string) string {
 		return name
 	}
 	return code
+}
+
+// levelCodes are the short level codes, the same in every language (web/src/utils/eventNames.ts
+// LEVEL_CODES).
+var levelCodes = [...]string{"OA", "MA", "CA"}
+
+// LevelCode is a level 0-2 as its short code ("MA"); the number itself when out of range.
+func LevelCode(level int) string {
+	if level >= 0 && level < len(levelCodes) {
+		return levelCodes[level]
+	}
+	return fmt.Sprint(level)
+}
+
+// EventCodes are the codes the server names (event.name.<code>), sorted.
+func EventCodes() []string {
+	var out []string
+	for k := range eventsMessages {
+		if c, ok := strings.CutPrefix(k, "event.name."); ok {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EventLabel is an event as every screen shows it (the console's eventLabel): its name in
+// locale, and the code kept beside it: the vendor's own code before the OCPP code, "" when the
+// name already is that code.
+func EventLabel(locale, code, name, vendorCode string) (label, beside string) {
+	label = EventName(locale, code, name)
+	beside = vendorCode
+	if beside == "" {
+		beside = code
+	}
+	if beside == label {
+		beside = ""
+	}
+	return label, beside
+}
+
+// Levelled reports whether events of kind carry a level (alarms 1 and faults 2).
+func Levelled(kind int) bool { return kind == 1 || kind == 2 }
+
+// EventTitle is an event in one line in locale, as the console's live notice says it:
+// "HK-KB-01-08 at Kowloon Bay: High temperature (CA) · HighTemperature" (the level for alarms
+// and faults only, the vendor's or OCPP code beside the name).
+func EventTitle(locale, device, site string, kind, level int, code, name, vendorCode string) string {
+	label, beside := EventLabel(locale, code, name, vendorCode)
+	what := label
+	if Levelled(kind) {
+		what = T(locale, "event.levelled", map[string]any{"alarm": label, "level": LevelCode(level)})
+	}
+	if beside != "" {
+		what += " · " + beside // as the console's EventName: the same in every language
+	}
+	if site == "" {
+		return T(locale, "event.title.noSite", map[string]any{"device": device, "what": what})
+	}
+	return T(locale, "event.title", map[string]any{"device": device, "site": site, "what": what})
 }
 
 // LevelName is an alarm level 0-2 in locale, its code first ("CA (critical)").

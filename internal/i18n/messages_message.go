@@ -13,9 +13,7 @@ var messageMessages = map[string][2]string{
 	"message.kind.2": {"Fault", "故障"},
 	"message.kind.3": {"Unavailable", "不可用"},
 
-	"mail.alarm.subject":  {"chargeops {kind}: {name} on {sn}", "chargeops 设备{kind}：{sn} {name}"},
 	"mail.alarm.body":     {"A device needs attention:\n\n{line}\n\nOpen the console's message centre for details.", "有设备需要关注：\n\n{line}\n\n详情请查看控制台的消息中心。"},
-	"mail.alarm.line":     {"{time}  {kind} {level}  {name} ({code})  {sn} {device}  site {site}", "{time}  {kind} {level}  {name}（{code}）  {sn} {device}  站点 {site}"},
 	"mail.digest.subject": {"chargeops: {count} device events", "chargeops：{count} 条设备事件"},
 	"mail.digest.body":    {"{count} device events since the last mail:\n\n{lines}\nOpen the console's message centre for details.", "自上一封邮件以来共 {count} 条设备事件：\n\n{lines}\n详情请查看控制台的消息中心。"},
 }

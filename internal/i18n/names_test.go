@@ -3,45 +3,134 @@ package i18n_test
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"chargeops/internal/i18n"
 )
 
-// TestEventNamesMatchTheConsole: one naming of events and levels (issue 30 item 4): every OCPP
-// error code and alarm level the console names (web/src/locales) has the same name on the
-// server (alarm mail), in both languages.
-func TestEventNamesMatchTheConsole(t *testing.T) {
-	entry := regexp.MustCompile(`'(ocpp\.error\.\w+|event\.level\.\d)': '([^']*)'`)
-	for _, loc := range []string{"en-US", "zh-CN"} {
-		seen := 0
-		for _, file := range []string{"names.ts", "fleet.ts"} {
-			src, err := os.ReadFile("../../web/src/locales/" + loc + "/" + file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range entry.FindAllStringSubmatch(string(src), -1) {
-				seen++
-				var got string
-				if code, ok := strings.CutPrefix(m[1], "ocpp.error."); ok {
-					got = i18n.EventName(loc, code, "")
-				} else {
-					got = i18n.T(loc, m[1], nil)
-				}
-				if got != m[2] {
-					t.Errorf("%s %s: the server says %q, the console %q", loc, m[1], got, m[2])
-				}
-			}
+// One naming of events and levels (issue 30 item 4). The console's locale files
+// (web/src/locales/*/names.ts, fleet.ts, message.ts) are the source; the server's table
+// (messages_events.go, for alarm mail and webhooks) is checked against those very files, not a
+// copy, in both directions: a name changed, added or removed on one side only fails here.
+
+// consoleEntries reads the 'key': 'value' entries of the console's locale files of loc.
+func consoleEntries(t *testing.T, loc string, files ...string) map[string]string {
+	t.Helper()
+	entry := regexp.MustCompile(`'([\w.]+)': '([^']*)'`)
+	out := map[string]string{}
+	for _, file := range files {
+		src, err := os.ReadFile("../../web/src/locales/" + loc + "/" + file)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if seen < 19 {
-			t.Fatalf("%s: only %d names found in the console's locales", loc, seen)
+		for _, m := range entry.FindAllStringSubmatch(string(src), -1) {
+			out[m[1]] = m[2]
 		}
 	}
+	return out
+}
+
+func TestEventNamesMatchTheConsole(t *testing.T) {
+	for _, loc := range []string{"en-US", "zh-CN"} {
+		c := consoleEntries(t, loc, "names.ts", "fleet.ts", "message.ts")
+		errors := 0
+		for key, want := range c {
+			switch {
+			case strings.HasPrefix(key, "ocpp.error."):
+				errors++
+				if got := i18n.EventName(loc, strings.TrimPrefix(key, "ocpp.error."), ""); got != want {
+					t.Errorf("%s %s: the server says %q, the console %q", loc, key, got, want)
+				}
+			case regexp.MustCompile(`^event\.level\.\d$`).MatchString(key):
+				if got := i18n.T(loc, key, nil); got != want {
+					t.Errorf("%s %s: the server says %q, the console %q", loc, key, got, want)
+				}
+			}
+		}
+		if errors < 17 {
+			t.Fatalf("%s: only %d OCPP error names found in the console's locales", loc, errors)
+		}
+		// every code the server names is named the same by the console (an OCPP error code or
+		// a connector status)
+		for _, code := range i18n.EventCodes() {
+			want, ok := c["ocpp.error."+code]
+			if !ok {
+				want, ok = c["ocpp.connector."+code]
+			}
+			if !ok {
+				t.Errorf("%s: the server names %s, the console does not", loc, code)
+				continue
+			}
+			if got := i18n.EventName(loc, code, ""); got != want {
+				t.Errorf("%s %s: the server says %q, the console %q", loc, code, got, want)
+			}
+		}
+		// an event in one line: the server's templates are the console's live notice's
+		for server, console := range map[string]string{"event.title": "message.notice.what", "event.title.noSite": "message.notice.whatNoSite",
+			"event.levelled": "message.notice.levelled"} {
+			want := strings.NewReplacer("{{", "{", "}}", "}").Replace(c[console])
+			if got := i18n.T(loc, server, nil); want == "" || got != want {
+				t.Errorf("%s %s: the server says %q, the console's %s %q", loc, server, got, console, want)
+			}
+		}
+	}
+	// the level codes are the console's LEVEL_CODES
+	src, err := os.ReadFile("../../web/src/utils/eventNames.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`LEVEL_CODES = \[([^\]]*)\]`).FindStringSubmatch(string(src))
+	if m == nil {
+		t.Fatal("LEVEL_CODES not found in web/src/utils/eventNames.ts")
+	}
+	var codes []string
+	for i := 0; ; i++ {
+		if c := i18n.LevelCode(i); c != "" && c[0] >= 'A' && c[0] <= 'Z' {
+			codes = append(codes, "'"+c+"'")
+			continue
+		}
+		break
+	}
+	if console := strings.Split(strings.ReplaceAll(m[1], " ", ""), ","); !slices.Equal(console, codes) {
+		t.Errorf("level codes: the server has %v, the console %v", codes, console)
+	}
+}
+
+func TestEventLabelAndTitle(t *testing.T) {
 	if got := i18n.EventName("zh-CN", "E-207", "Fan stall"); got != "Fan stall" {
 		t.Errorf("a vendor's own code keeps its stored name, got %q", got)
 	}
 	if got := i18n.LevelName("zh-CN", 2); got != "CA（紧急）" {
 		t.Errorf("level 2 in zh-CN: %q", got)
+	}
+	for _, c := range []struct {
+		locale, code, name, vendor string
+		label, beside              string
+	}{
+		{"en-US", "HighTemperature", "HighTemperature", "E-207", "High temperature", "E-207"},
+		{"zh-CN", "HighTemperature", "HighTemperature", "", "温度过高", "HighTemperature"},
+		{"en-US", "OtherError", "E-9", "E-9", "Other error", "E-9"},
+		{"en-US", "E-9", "E-9", "", "E-9", ""}, // the name is the code: not shown twice
+	} {
+		label, beside := i18n.EventLabel(c.locale, c.code, c.name, c.vendor)
+		if label != c.label || beside != c.beside {
+			t.Errorf("%+v: %q · %q", c, label, beside)
+		}
+	}
+	for _, c := range []struct {
+		locale, site string
+		kind         int
+		want         string
+	}{
+		{"en-US", "Kowloon Bay", 2, "HK-KB-01-08 at Kowloon Bay: High temperature (CA) · E-207"},
+		{"zh-CN", "Kowloon Bay", 2, "Kowloon Bay 的 HK-KB-01-08：温度过高（级别 CA） · E-207"},
+		{"en-US", "", 2, "HK-KB-01-08: High temperature (CA) · E-207"},
+		{"en-US", "Kowloon Bay", 0, "HK-KB-01-08 at Kowloon Bay: High temperature · E-207"}, // offline and unavailable carry no level
+	} {
+		if got := i18n.EventTitle(c.locale, "HK-KB-01-08", c.site, c.kind, 2, "HighTemperature", "HighTemperature", "E-207"); got != c.want {
+			t.Errorf("%s %q kind %d: %q, want %q", c.locale, c.site, c.kind, got, c.want)
+		}
 	}
 }

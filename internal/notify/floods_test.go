@@ -193,8 +193,9 @@ func TestMailFloodRules(t *testing.T) {
 				t.Errorf("%d alarm mail rows for 6 events", n)
 			}
 			// due together, the events may share a mail (a digest), but each is in exactly one
-			if got := strings.Join(f.outbox(t), "\n"); strings.Count(got, "Charger SN-TWO-") != 6 {
-				t.Errorf("the mails name %d events, want each of the 6 once:\n%s", strings.Count(got, "Charger SN-TWO-"), got)
+			// (an event's line in a body: "<time>  故障  Site A 的 SN-TWO-…"; a single mail's subject names it too)
+			if got := strings.Join(f.outbox(t), "\n"); strings.Count(got, "  故障  Site A 的 SN-TWO-") != 6 {
+				t.Errorf("the mails name %d events, want each of the 6 once:\n%s", strings.Count(got, "  故障  Site A 的 SN-TWO-"), got)
 			}
 		})
 	})

@@ -17,8 +17,10 @@ import (
 // until the oldest of those is an hour old, and go out together as a digest.
 
 const (
-	sqlMailUsers    = `SELECT DISTINCT user_id FROM alarm_mail WHERE sent_at = 0 AND due_at <= ? LIMIT 100`
-	sqlMailDue      = `SELECT id, kind, level, code, name, sn, device_name, site_name, started_at FROM alarm_mail WHERE user_id = ? AND sent_at = 0 AND due_at <= ? ORDER BY id LIMIT 200`
+	sqlMailUsers = `SELECT DISTINCT user_id FROM alarm_mail WHERE sent_at = 0 AND due_at <= ? LIMIT 100`
+	// the vendor's own code is read from the event (an alarm mail row keeps what the event had)
+	sqlMailDue = `SELECT m.id, m.kind, m.level, m.code, m.name, COALESCE(e.vendor_code, ''), m.sn, m.device_name, m.site_name, m.started_at
+		FROM alarm_mail m LEFT JOIN device_event e ON e.id = m.event_id WHERE m.user_id = ? AND m.sent_at = 0 AND m.due_at <= ? ORDER BY m.id LIMIT 200`
 	sqlMailRate     = `SELECT COUNT(DISTINCT outbox_id), COALESCE(MIN(sent_at), 0) FROM alarm_mail WHERE user_id = ? AND sent_at > ? AND outbox_id <> 0`
 	sqlMailPostpone = `UPDATE alarm_mail SET due_at = ? WHERE user_id = ? AND sent_at = 0 AND due_at <= ?`
 	sqlMailUser     = `SELECT email, locale FROM app_user WHERE id = ? AND status = ?`
@@ -30,10 +32,11 @@ const (
 var errRaced = errors.New("alarm mail rows claimed by another node")
 
 type mailRow struct {
-	ID                               int64
-	Kind, Level                      int
-	Code, Name, SN, DeviceName, Site string
-	StartedAt                        int64
+	ID                     int64
+	Kind, Level            int
+	Code, Name, VendorCode string
+	SN, DeviceName, Site   string
+	StartedAt              int64
 }
 
 // sendDueMails puts the due alarm mails into the outbox.
@@ -81,7 +84,7 @@ func (s *Service) mailUser(ctx context.Context, tx *db.Tx, userID int64) (bool, 
 	var due []mailRow
 	for rows.Next() {
 		var r mailRow
-		if err := rows.Scan(&r.ID, &r.Kind, &r.Level, &r.Code, &r.Name, &r.SN, &r.DeviceName, &r.Site, &r.StartedAt); err != nil {
+		if err := rows.Scan(&r.ID, &r.Kind, &r.Level, &r.Code, &r.Name, &r.VendorCode, &r.SN, &r.DeviceName, &r.Site, &r.StartedAt); err != nil {
 			rows.Close()
 			return false, err
 		}
@@ -125,19 +128,25 @@ func (s *Service) mailUser(ctx context.Context, tx *db.Tx, userID int64) (bool, 
 	return true, nil
 }
 
-// compose writes the alarm mail (one event) or the digest (several), in the receiver's locale.
+// compose writes the alarm mail (one event) or the digest (several), in the receiver's locale,
+// naming each event as the console does (i18n.EventTitle): "HK-KB-01-08 at Kowloon Bay: High
+// temperature (CA) · HighTemperature".
 func (s *Service) compose(locale string, rows []mailRow) (subject, body string) {
+	title := func(r mailRow) string {
+		device := r.SN
+		if r.DeviceName != "" && r.DeviceName != r.SN {
+			device += " (" + r.DeviceName + ")"
+		}
+		return i18n.EventTitle(locale, device, r.Site, r.Kind, r.Level, r.Code, r.Name, r.VendorCode)
+	}
+	// a line: "2026-11-26 18:58:07 HKT  Alarm  <title>" (the time in the server's zone, named)
 	line := func(r mailRow) string {
-		return i18n.T(locale, "mail.alarm.line", map[string]any{
-			"time": time.UnixMilli(r.StartedAt).In(s.opt.Location).Format("2006-01-02 15:04:05"),
-			"kind": i18n.T(locale, fmt.Sprintf("message.kind.%d", r.Kind), nil), "level": i18n.LevelName(locale, r.Level),
-			"name": i18n.EventName(locale, r.Code, r.Name), "code": r.Code, "sn": r.SN, "device": r.DeviceName, "site": r.Site})
+		return time.UnixMilli(r.StartedAt).In(s.opt.Location).Format("2006-01-02 15:04:05 MST") + "  " +
+			i18n.T(locale, fmt.Sprintf("message.kind.%d", r.Kind), nil) + "  " + title(r)
 	}
 	if len(rows) == 1 {
 		r := rows[0]
-		subject = i18n.T(locale, "mail.alarm.subject", map[string]any{"kind": i18n.T(locale, fmt.Sprintf("message.kind.%d", r.Kind), nil),
-			"name": i18n.EventName(locale, r.Code, r.Name), "sn": r.SN})
-		return subject, i18n.T(locale, "mail.alarm.body", map[string]any{"line": line(r)})
+		return title(r), i18n.T(locale, "mail.alarm.body", map[string]any{"line": line(r)})
 	}
 	var b strings.Builder
 	for _, r := range rows {

@@ -50,6 +50,7 @@ type Message struct {
 	Level       int    `json:"level"`
 	Code        string `json:"code"`
 	Name        string `json:"name"`
+	VendorCode  string `json:"vendorCode"` // the charger's own code of the group's latest event ("" when none)
 	DeviceID    int64  `json:"deviceId"`
 	SN          string `json:"sn"`
 	DeviceName  string `json:"deviceName"`
@@ -87,18 +88,18 @@ func (s *Service) List(ctx context.Context, p *access.Principal, in ListInput) (
 		return db.List[Message]{}, err
 	}
 	q := (&db.Query{From: `message m LEFT JOIN device d ON d.id = m.device_id LEFT JOIN site st ON st.id = m.site_id
-		LEFT JOIN app_user pu ON pu.id = m.processed_by`}).And("m.user_id = ?", p.UserID)
+		LEFT JOIN app_user pu ON pu.id = m.processed_by LEFT JOIN device_event ev ON ev.id = m.event_id`}).And("m.user_id = ?", p.UserID)
 	if in.Kind != nil {
 		q.And("m.kind = ?", *in.Kind)
 	}
 	flag(q, "m.read_at", in.Read)
 	flag(q, "m.processed_at", in.Processed)
 	flag(q, "m.recovered_at", in.Recovered)
-	list, err := db.Paged(ctx, s.db, q, `m.id, m.kind, m.level, m.code, m.name, m.device_id, COALESCE(d.sn, ''), COALESCE(d.name, ''), m.site_id,
+	list, err := db.Paged(ctx, s.db, q, `m.id, m.kind, m.level, m.code, m.name, COALESCE(ev.vendor_code, ''), m.device_id, COALESCE(d.sn, ''), COALESCE(d.name, ''), m.site_id,
 		COALESCE(st.name, ''), m.started_at, m.last_at, m.repeats, m.created_at, m.read_at, m.processed_at, COALESCE(pu.user_name, ''), m.recovered_at`,
 		order, in.Page, func(r db.Scanner) (Message, error) {
 			var m Message
-			err := r.Scan(&m.ID, &m.Kind, &m.Level, &m.Code, &m.Name, &m.DeviceID, &m.SN, &m.DeviceName, &m.SiteID, &m.SiteName,
+			err := r.Scan(&m.ID, &m.Kind, &m.Level, &m.Code, &m.Name, &m.VendorCode, &m.DeviceID, &m.SN, &m.DeviceName, &m.SiteID, &m.SiteName,
 				&m.StartedAt, &m.LastAt, &m.Repeats, &m.CreatedAt, &m.ReadAt, &m.ProcessedAt, &m.ProcessedBy, &m.RecoveredAt)
 			m.Read, m.Processed, m.Recovered = m.ReadAt != 0, m.ProcessedAt != 0, m.RecoveredAt != 0
 			return m, err

@@ -43,13 +43,16 @@ type world struct {
 
 const pw = "Msg#Pass1234"
 
-func newWorld(t *testing.T, d *db.DB, debounce time.Duration) *world {
+func newWorld(t *testing.T, d *db.DB, debounce time.Duration, opts ...func(*config.Config)) *world {
 	t.Helper()
 	sink := smtptest.Start(t)
 	port := sink.Port
 	env := apitest.New(t, d, func(c *config.Config) {
 		c.SMTPHost, c.SMTPPort, c.SMTPTLS = "127.0.0.1", port, "none"
 		c.AlarmOfflineDebounce = debounce
+		for _, o := range opts {
+			o(c)
+		}
 	})
 	t.Cleanup(env.App.StartWorkers(context.Background()))
 	w := &world{env: env, d: d, sink: sink, org: fleettest.Seed(t, d)}

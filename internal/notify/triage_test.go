@@ -141,7 +141,7 @@ func TestAlarmMailNamesTheEventLikeTheConsole(t *testing.T) {
 		f.fault(t, "SN-NAME-1", true)
 		waitFor(t, "the mail", 10*time.Second, func() bool { return len(f.outbox(t)) == 1 })
 		got := f.outbox(t)[0]
-		for _, want := range []string{"接地故障", "（GroundFailure）", "CA（紧急）"} {
+		for _, want := range []string{"Site A 的 SN-NAME-1 (Charger SN-NAME-1)：接地故障（级别 CA） · GroundFailure", "故障  Site A"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("the zh-CN mail lacks %q:\n%s", want, got)
 			}

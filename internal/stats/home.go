@@ -423,6 +423,7 @@ type RecentEvent struct {
 	ConnectorID int    `json:"connectorId"`
 	Code        string `json:"code"`
 	Name        string `json:"name"`
+	VendorCode  string `json:"vendorCode"` // the charger's own error code, shown beside the name
 	Status      int    `json:"status"`
 	StartedAt   int64  `json:"startedAt"`
 	EndedAt     int64  `json:"endedAt"`
@@ -445,7 +446,7 @@ func (s *Service) Recent(ctx context.Context, sc access.Scope, in RecentInput) (
 		cond += " AND e.kind IN (" + db.Placeholders(len(in.Kinds)) + ")"
 		args = append(args, db.Args(in.Kinds)...)
 	}
-	const cols = `e.id, e.device_id, e.site_id, e.kind, e.level, e.connector_id, e.code, e.name, e.status, e.started_at, e.ended_at`
+	const cols = `e.id, e.device_id, e.site_id, e.kind, e.level, e.connector_id, e.code, e.name, e.vendor_code, e.status, e.started_at, e.ended_at`
 	from := `SELECT ` + cols + ` FROM device_event e WHERE ` + cond + ` ORDER BY e.started_at DESC, e.id DESC LIMIT ?`
 	fargs := append(args, limit)
 	if !sc.AllSites && len(sc.SiteIDs) > 1 && len(sc.SiteIDs) <= maxSiteBranches {
@@ -461,7 +462,7 @@ func (s *Service) Recent(ctx context.Context, sc access.Scope, in RecentInput) (
 		fargs = append(fargs, limit)
 	}
 	rows, err := s.db.Query(ctx, `SELECT r.id, r.device_id, COALESCE(d.sn, ''), COALESCE(d.name, ''), r.site_id, COALESCE(st.name, ''), r.kind, r.level,
-		r.connector_id, r.code, r.name, r.status, r.started_at, r.ended_at
+		r.connector_id, r.code, r.name, r.vendor_code, r.status, r.started_at, r.ended_at
 		FROM (`+from+`) r LEFT JOIN device d ON d.id = r.device_id LEFT JOIN site st ON st.id = r.site_id
 		ORDER BY r.started_at DESC, r.id DESC`, fargs...)
 	if err != nil {
@@ -471,7 +472,7 @@ func (s *Service) Recent(ctx context.Context, sc access.Scope, in RecentInput) (
 	return out, scanAll(rows, func(r db.Scanner) error {
 		var e RecentEvent
 		err := r.Scan(&e.ID, &e.DeviceID, &e.SN, &e.DeviceName, &e.SiteID, &e.SiteName, &e.Kind, &e.Level, &e.ConnectorID, &e.Code, &e.Name,
-			&e.Status, &e.StartedAt, &e.EndedAt)
+			&e.VendorCode, &e.Status, &e.StartedAt, &e.EndedAt)
 		out = append(out, e)
 		return err
 	})

@@ -43,7 +43,10 @@ type DeviceStatusData struct {
 }
 
 // AlarmData is the data of an alarm event: an alarm (kind 1) or fault (kind 2) opened or ended
-// (state "open" or "ended"); level 0 OA, 1 MA, 2 CA.
+// (state "open" or "ended"); level 0 OA, 1 MA, 2 CA. Name is the alarm's name as the console
+// and alarm mail show it (i18n.EventName), in the language of the application's bound user
+// (Locale; en-US when the user has none); the machine fields (code, vendorCode, level) stay as
+// the charger reported them.
 type AlarmData struct {
 	EventID    int64  `json:"eventId"`
 	DeviceID   int64  `json:"deviceId"`
@@ -52,10 +55,24 @@ type AlarmData struct {
 	CustomerID int64  `json:"customerId"`
 	Kind       int    `json:"kind"`
 	Level      int    `json:"level"`
+	LevelCode  string `json:"levelCode"`
 	Code       string `json:"code"`
+	VendorCode string `json:"vendorCode"`
 	Name       string `json:"name"`
+	Locale     string `json:"locale"`
 	State      string `json:"state"`
 	At         int64  `json:"at"`
+
+	stored string // the name stored with the event (a vendor alarm's own name), localised per subscriber
+}
+
+// localised is d named in locale.
+func (d AlarmData) localised(locale string) AlarmData {
+	if locale = i18n.Normalize(locale); locale == "" {
+		locale = i18n.EnUS
+	}
+	d.Locale, d.Name, d.LevelCode = locale, i18n.EventName(locale, d.Code, d.stored), i18n.LevelCode(d.Level)
+	return d
 }
 
 // Alarm states.
@@ -100,8 +117,8 @@ func (s *Service) OnEvent(c fleet.EventChange) {
 		state = StateOpen
 	}
 	s.offer(occurrence{event: EventAlarm, customer: c.CustomerID, site: c.SiteID, at: c.At, data: AlarmData{EventID: c.EventID,
-		DeviceID: c.DeviceID, SN: c.SN, SiteID: c.SiteID, CustomerID: c.CustomerID, Kind: c.Kind, Level: c.Level, Code: c.Code, Name: c.Name,
-		State: state, At: c.At}})
+		DeviceID: c.DeviceID, SN: c.SN, SiteID: c.SiteID, CustomerID: c.CustomerID, Kind: c.Kind, Level: c.Level, Code: c.Code,
+		VendorCode: c.VendorCode, stored: c.Name, State: state, At: c.At}})
 }
 
 // OnStatus is the fleet's status hook (fleet.Service.OnStatus).
@@ -207,17 +224,19 @@ func (s *Service) subsChanged() {
 	}
 }
 
-// subscription is an enabled webhook of an enabled application, with its bound user.
+// subscription is an enabled webhook of an enabled application, with its bound user and that
+// user's language (the language of the names in its payloads).
 type subscription struct {
 	id, app, user int64
 	events        []string
+	locale        string
 }
 
 // fanOut turns a batch of events into deliveries: one per event and webhook that subscribes to
 // its type and whose application's bound user has the device in scope.
 func (s *Service) fanOut(ctx context.Context, batch []occurrence) error {
-	rows, err := s.db.Query(ctx, `SELECT w.id, w.app_id, a.user_id, w.events FROM webhook w JOIN application a ON a.id = w.app_id
-		WHERE w.enabled = 1 AND a.status = ? ORDER BY w.id`, application.Enabled)
+	rows, err := s.db.Query(ctx, `SELECT w.id, w.app_id, a.user_id, w.events, COALESCE(u.locale, '') FROM webhook w JOIN application a ON a.id = w.app_id
+		LEFT JOIN app_user u ON u.id = a.user_id WHERE w.enabled = 1 AND a.status = ? ORDER BY w.id`, application.Enabled)
 	if err != nil {
 		return err
 	}
@@ -225,7 +244,7 @@ func (s *Service) fanOut(ctx context.Context, batch []occurrence) error {
 	for rows.Next() {
 		var x subscription
 		var events string
-		if err := rows.Scan(&x.id, &x.app, &x.user, &events); err != nil {
+		if err := rows.Scan(&x.id, &x.app, &x.user, &events, &x.locale); err != nil {
 			rows.Close()
 			return err
 		}
@@ -251,12 +270,25 @@ func (s *Service) fanOut(ctx context.Context, batch []occurrence) error {
 	for i := range batch {
 		o := &batch[i]
 		var data []byte
+		byLocale := map[string][]byte{} // an alarm's payload per language
 		for _, sub := range subs {
 			if !slices.Contains(sub.events, o.event) {
 				continue
 			}
 			p := s.principal(ctx, sub.app, sub.user)
 			if p == nil || !p.Scope.HasSite(o.customer, o.site) {
+				continue
+			}
+			if a, ok := o.data.(AlarmData); ok {
+				a = a.localised(sub.locale)
+				b, ok := byLocale[a.Locale]
+				if !ok {
+					if b, err = json.Marshal(a); err != nil {
+						return err
+					}
+					byLocale[a.Locale] = b
+				}
+				out = append(out, delivery{sub: sub, occ: o, data: b})
 				continue
 			}
 			if data == nil {

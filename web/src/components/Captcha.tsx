@@ -1,6 +1,8 @@
 /**
- * Captcha input with its image; click the image to get a new one. The image (240×120 from the
- * server, internal/auth/captcha.go) is shown at 160×80 so the digits stay sharp and legible.
+ * Captcha input with its image; click the image, or the refresh button beside it, to get a new
+ * one. The image (240×120 from the server, internal/auth/captcha.go: dark digits on white, light
+ * noise) is shown at 160×80 so the digits stay sharp and legible. The server reads the answer
+ * with spaces dropped and full-width digits as ASCII.
  *
  * One fetch per need: one on mount and one per refresh(). The parent's onCaptchaId is read
  * through a ref, so a parent re-render (a failed login sets its error and busy state) does not
@@ -8,7 +10,8 @@
  * dropped, so the image and the id sent with the form always belong together.
  */
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
-import { Input } from 'antd';
+import { Button, Input } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { getCaptcha } from '../services/auth';
 
@@ -66,6 +69,16 @@ const Captcha = forwardRef<CaptchaHandle, Props>(function Captcha({ value, onCha
       >
         {image && <img src={image} alt={t('login.captcha')} data-testid="captcha-image" width={WIDTH - 2} height={HEIGHT - 2} style={{ display: 'block' }} />}
       </button>
+      <Button
+        type="text"
+        size="large"
+        icon={<ReloadOutlined />}
+        onClick={refresh}
+        title={t('login.captchaNew')}
+        aria-label={t('login.captchaNew')}
+        data-testid="captcha-new"
+        style={{ flex: 'none' }}
+      />
     </div>
   );
 });

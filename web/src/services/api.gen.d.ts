@@ -5943,6 +5943,7 @@ export interface components {
             siteName?: string;
             sn?: string;
             startedAt?: number;
+            vendorCode?: string;
         };
         NotifySetting: {
             allSites?: boolean;
@@ -6392,6 +6393,7 @@ export interface components {
             sn?: string;
             startedAt?: number;
             status?: number;
+            vendorCode?: string;
         };
         StatsRecentInput: {
             kinds?: number[];

@@ -149,6 +149,8 @@ export interface HomeEvent {
   level: number;
   code?: string;
   name?: string;
+  /** The charger's own error code (shown beside the name). */
+  vendorCode?: string;
   /** 0 open, 1 ended. */
   status: number;
   startedAt: number;

@@ -6,6 +6,7 @@ export default {
   'login.captchaRefresh': 'Click for another image',
   'login.userNameRequired': 'Enter your user name',
   'login.passwordRequired': 'Enter your password',
+  'login.captchaNew': 'Another image',
   'login.captchaRequired': 'Enter the captcha',
   'login.forgot': 'Forgot password?',
   'login.submit': 'Sign in',

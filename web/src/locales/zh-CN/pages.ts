@@ -6,6 +6,7 @@ export default {
   'login.captchaRefresh': '点击更换图片',
   'login.userNameRequired': '请输入用户名',
   'login.passwordRequired': '请输入密码',
+  'login.captchaNew': '换一张',
   'login.captchaRequired': '请输入验证码',
   'login.forgot': '忘记密码？',
   'login.submit': '登录',

@@ -35,7 +35,7 @@ export default function RecentEvents({ list, loading, canDevice, canSite, onMore
     },
     { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <KindTag kind={v} /> },
     { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
-    { title: t('event.name'), key: 'name', render: (_: unknown, r) => <EventName code={r.code} name={r.name} /> },
+    { title: t('event.name'), key: 'name', render: (_: unknown, r) => <EventName code={r.code} name={r.name} vendorCode={r.vendorCode} /> },
     {
       title: t('event.status'),
       dataIndex: 'status',

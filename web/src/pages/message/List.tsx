@@ -83,7 +83,7 @@ export default function MessageList() {
       ),
     },
     { title: t('message.site'), dataIndex: 'siteName', key: 'siteName', render: (v: string) => v || '-' },
-    { title: t('message.name'), key: 'name', render: (_: unknown, r) => <span data-testid="message-name"><EventName code={r.code} name={r.name} /></span> },
+    { title: t('message.name'), key: 'name', render: (_: unknown, r) => <span data-testid="message-name"><EventName code={r.code} name={r.name} vendorCode={r.vendorCode} /></span> },
     { title: t('message.repeats'), dataIndex: 'repeats', key: 'repeats', render: (v: number) => <span data-testid="message-repeats">{v}</span> },
     {
       title: t('message.states'),
