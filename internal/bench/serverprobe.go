@@ -20,6 +20,7 @@ const (
 	metricConnections = "chargeops_ocpp_connections"
 	metricLogRows     = "chargeops_protocol_log_rows_written_total"
 	metricQueue       = "chargeops_ingest_queue"
+	metricWriting     = "chargeops_ingest_writing"
 	metricGoroutines  = "go_goroutines"
 )
 
@@ -111,8 +112,9 @@ func parseMetrics(text string) map[string]float64 {
 }
 
 // waitSettled waits (at most limit) until the server holds no more connections than conns (the
-// run's sockets are closed, so their close rows are queued), its ingest queue is empty and its
-// protocol-log row count has stopped moving, so that every frame of the run can be counted.
+// run's sockets are closed, so their close rows are queued), its ingest queue is empty, no batch
+// is being filled or written, and its protocol-log row count has stopped moving, so that every
+// frame of the run can be counted.
 func (p *serverProbe) waitSettled(ctx context.Context, limit time.Duration, conns float64) (map[string]float64, error) {
 	deadline := time.Now().Add(limit)
 	var last map[string]float64
@@ -121,7 +123,7 @@ func (p *serverProbe) waitSettled(ctx context.Context, limit time.Duration, conn
 		if err != nil {
 			return nil, err
 		}
-		if last != nil && m[metricConnections] <= conns && m[metricQueue] == 0 && m[metricLogRows] == last[metricLogRows] {
+		if last != nil && m[metricConnections] <= conns && m[metricQueue] == 0 && m[metricWriting] == 0 && m[metricLogRows] == last[metricLogRows] {
 			return m, nil
 		}
 		if time.Now().After(deadline) || !sleepCtx(ctx, 300*time.Millisecond) {

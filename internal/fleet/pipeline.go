@@ -226,6 +226,9 @@ type Pipeline struct {
 
 type pipelineCounters struct {
 	units, rows, batches, blocked, maxBatch, commitMicros, failures atomic.Int64
+	// writing counts the units a writer took from its queue and has not committed yet (filling
+	// or writing a batch): with the queues' lengths, what the node still holds unwritten
+	writing atomic.Int64
 }
 
 // PipelineStats are the pipeline's counters since start.
@@ -238,6 +241,7 @@ type PipelineStats struct {
 	CommitMicros int64 `json:"commitMicros"` // time spent in batch transactions
 	Failures     int64 `json:"failures"`     // batch transactions retried
 	Queue        int   `json:"queue"`
+	Writing      int   `json:"writing"` // units taken from the queue into a batch not yet committed
 	QueueCap     int   `json:"queueCap"`
 }
 
@@ -358,6 +362,7 @@ func (p *Pipeline) Stats() PipelineStats {
 		st.Queue += len(ch)
 		st.QueueCap += cap(ch)
 	}
+	st.Writing = int(p.stats.writing.Load())
 	return st
 }
 
@@ -371,6 +376,7 @@ func (p *Pipeline) loop(ch chan *Unit) {
 		if !ok {
 			return
 		}
+		p.stats.writing.Add(1)
 		batch = append(batch[:0], u)
 		rows := u.rows()
 		timer.Reset(p.opt.Linger)
@@ -381,6 +387,7 @@ func (p *Pipeline) loop(ch chan *Unit) {
 				if !ok {
 					break fill
 				}
+				p.stats.writing.Add(1)
 				batch = append(batch, u)
 				rows += u.rows()
 			case <-timer.C:
@@ -394,6 +401,7 @@ func (p *Pipeline) loop(ch chan *Unit) {
 			}
 		}
 		p.commit(context.Background(), batch)
+		p.stats.writing.Add(-int64(len(batch)))
 		clear(batch)
 	}
 }

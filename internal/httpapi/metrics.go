@@ -75,6 +75,7 @@ var (
 	mCommitSecs  = newFleetMetric("chargeops_ingest_commit_seconds_total", "Time spent in ingest batch transactions.", prometheus.CounterValue)
 	mMaxBatch    = newFleetMetric("chargeops_ingest_max_batch", "Largest ingest batch so far.", prometheus.GaugeValue)
 	mQueue       = newFleetMetric("chargeops_ingest_queue", "Units waiting in the ingest queue.", prometheus.GaugeValue)
+	mWriting     = newFleetMetric("chargeops_ingest_writing", "Units taken from the ingest queue into a batch not yet committed.", prometheus.GaugeValue)
 	mQueueCap    = newFleetMetric("chargeops_ingest_queue_capacity", "Units the ingest queue holds before submitters wait.", prometheus.GaugeValue)
 	// what an operator watches during a database outage or a full disk (docs/operations.md)
 	mHeld       = newFleetMetric("chargeops_ingest_held", "1 while the ingest pipeline holds batches the database cannot take (chargers are not answered), else 0.", prometheus.GaugeValue)
@@ -101,7 +102,7 @@ func registerFleetMetrics(reg prometheus.Registerer, d Deps) {
 }
 
 func (c *fleetCollector) metrics() []fleetMetric {
-	m := []fleetMetric{mConnections, mLogRows, mUnits, mBatches, mBlocked, mFailures, mCommitSecs, mMaxBatch, mQueue, mQueueCap, mHeld, mHeldSecs, mSinceWrite, mWALBytes}
+	m := []fleetMetric{mConnections, mLogRows, mUnits, mBatches, mBlocked, mFailures, mCommitSecs, mMaxBatch, mQueue, mWriting, mQueueCap, mHeld, mHeldSecs, mSinceWrite, mWALBytes}
 	if c.gateway != nil {
 		m = append(m, mSockets, mAccepted, mRefused, mUnreadable, mKeyBackoff, mMeterLimit)
 	}
@@ -128,6 +129,7 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 	emit(mCommitSecs, float64(st.CommitMicros)/1e6)
 	emit(mMaxBatch, float64(st.MaxBatch))
 	emit(mQueue, float64(st.Queue))
+	emit(mWriting, float64(st.Writing))
 	emit(mQueueCap, float64(st.QueueCap))
 	h := c.fleet.Ingest.Health()
 	held := 0.0
