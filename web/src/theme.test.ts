@@ -13,6 +13,10 @@ describe('global.css and the theme', () => {
     expect(rule?.[1].toLowerCase()).toBe(THEME.token?.colorPrimary?.toLowerCase());
   });
 
+  it("gives antd's links the theme colour, not antd's default blue", () => {
+    expect(THEME.token?.colorLink).toBe(THEME.token?.colorPrimary);
+  });
+
   it('gives the body a sans-serif font', () => {
     expect(/body\s*\{[^}]*font-family:[^;}]*sans-serif/.test(css)).toBe(true);
   });
