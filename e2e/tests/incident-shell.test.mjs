@@ -84,7 +84,7 @@ describe('incident shell', () => {
     await page.goto(`${w.server.url}/manage/device/list`);
     const banner = page.getByTestId('pending-banner');
     await banner.waitFor();
-    assert.match(await banner.innerText(), /3 charger\(s\) waiting to be added/);
+    assert.match(await banner.innerText(), /3 chargers waiting to be added/);
     await page.getByTestId('pending-banner-add-NEW-CP-0002').click();
     await page.waitForURL('**/manage/device/add/NEW-CP-0002');
     await page.goto(`${w.server.url}/manage/device/list`);

@@ -61,7 +61,7 @@ test('a site image uploaded in the site form is stored as an objectKey and loads
   await page.close();
 });
 
-test('a text file renamed .png is refused with the spec message', async () => {
+test('a text file renamed .png is refused for its content, not its type (issue 30 item 12)', async () => {
   const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: (await root.must('POST', '/api/auth/sys/customer/add', { name: 'Text Co', code: 'TEXTCO' })).id, name: 'Text Yard', code: 'TXT-01' });
   const file = join(dir, 'notes.png');
   writeFileSync(file, 'these are plain words, not an image\n');
@@ -70,7 +70,7 @@ test('a text file renamed .png is refused with the spec message', async () => {
   await page.goto(`${server.url}/manage/site/update/${site.id}`);
   await page.waitForFunction(() => document.querySelector('[data-testid="site-name"]')?.value === 'Text Yard');
   await page.getByTestId('site-image-field').locator('input[type=file]').setInputFiles(file);
-  await page.locator('.ant-message-notice', { hasText: 'Only jpg, jpeg, png can be uploaded' }).waitFor();
+  await page.locator('.ant-message-notice', { hasText: "The file's content is not a valid .png file: it may be damaged, incomplete or renamed" }).waitFor();
   assert.equal(await page.getByTestId('site-image-field').getAttribute('data-value'), '', 'the field keeps no value');
   assert.equal(await page.getByTestId('site-image-preview').count(), 0);
   await page.close();

@@ -29,7 +29,26 @@ var importColumns = []string{"col.sn", "col.name", "col.model", "col.site_code",
 
 const sheet = "Devices"
 
-// Template returns the import template with localised headers and one example row.
+// exampleRow is the template's example row as an import reads it back. An import skips it
+// when it is unchanged (issue 30 item 12: the template imported as downloaded must not fail on
+// a site and model the caller does not have), and a file holding nothing else says so.
+var exampleRow = []string{"CP-000001", "Charger 1", "AC-7kW", "SZ-001", "1.0.0", "2026-01-31", "2026-01-15", "180"}
+
+// isExample reports whether a row's cells are the template's example row, unchanged.
+func isExample(cells []string) bool {
+	if len(cells) < len(exampleRow) {
+		return false
+	}
+	for i, v := range exampleRow {
+		if cells[i] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Template returns the import template with localised headers and one example row (skipped
+// by Import while it is unchanged).
 func Template(locale string) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
@@ -40,7 +59,11 @@ func Template(locale string) ([]byte, error) {
 	if err := f.SetSheetRow(sheet, "A1", &row); err != nil {
 		return nil, err
 	}
-	example := []any{"CP-000001", "Charger 1", "AC-7kW", "SZ-001", "1.0.0", "2026-01-31", "2026-01-15", 180}
+	example := make([]any, len(exampleRow))
+	for i, v := range exampleRow {
+		example[i] = v
+	}
+	example[len(example)-1] = 180 // the maintenance cycle as a number, as users type it
 	if err := f.SetSheetRow(sheet, "A2", &example); err != nil {
 		return nil, err
 	}
@@ -73,6 +96,16 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 	if len(rows) == 0 {
 		return ImportResult{}, xlsxin.Empty()
 	}
+	kept := rows[:0]
+	for _, r := range rows {
+		if !isExample(r.cells) {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 {
+		return ImportResult{}, apperr.New(apperr.Invalid, "err.import_only_example")
+	}
+	rows = kept
 	var inputs []Input
 	var lines []int
 	var bad []RowError
@@ -141,18 +174,22 @@ func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (In
 	if c := cell(r, 7); c != "" {
 		n, err := strconv.Atoi(c)
 		if err != nil {
-			return in, apperr.InvalidField(i18n.T("en-US", "col.maintenance_cycle", nil), "err.invalid")
+			return in, apperr.New(apperr.Invalid, "err.import_cycle").With(map[string]any{"value": c})
 		}
 		in.MaintenanceCycle = n
 	}
 	var customerID int64
 	err := s.db.QueryRow(ctx, `SELECT id, customer_id FROM site WHERE code = ?`, cell(r, 3)).Scan(&in.SiteID, &customerID)
 	if db.NotFound(err) || (err == nil && !sc.HasSite(customerID, in.SiteID)) {
-		return in, apperr.InvalidField("site", "err.invalid")
+		// the column and the value, not "site: invalid" (issue 30 item 12)
+		return in, apperr.New(apperr.Invalid, "err.import_site").With(map[string]any{"code": cell(r, 3)})
 	} else if err != nil {
 		return in, fmt.Errorf("device: import: site: %w", err)
 	}
 	if in.ModelID, err = devmodel.UsableByName(ctx, s.db, customerID, cell(r, 2)); err != nil {
+		if _, business := apperr.As(err); business {
+			return in, apperr.New(apperr.Invalid, "err.import_model").With(map[string]any{"model": cell(r, 2)})
+		}
 		return in, err
 	}
 	return in, in.normalise()

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -125,12 +126,46 @@ func TestDeviceImportIsAllOrNothing(t *testing.T) {
 		if len(bad.Rows) != 2 || bad.Rows[0].Row != 3 || bad.Rows[1].Row != 4 || !strings.Contains(a.Message, "row 3") {
 			t.Fatalf("row errors %+v %q", bad.Rows, a.Message)
 		}
+		// the reason names the column and the value (issue 30 item 12)
+		if want := `Site code column: no site with code "NO-SUCH-SITE" is in your data access`; bad.Rows[1].Message != want {
+			t.Fatalf("unknown site reason %q, want %q", bad.Rows[1].Message, want)
+		}
 		// A row clashing with an existing device also stops the whole file.
 		apitest.WantCode(t, imp(o.root, [][]any{header, {"IMP-0001", "Imported 1", "AC-7kW", "A-FT"}, {"ALPHA-0001", "Dup", "AC-7kW", "A-FT"}}), apperr.Invalid)
 		if count() != before {
 			t.Fatal("a failed import left devices behind")
 		}
 		apitest.WantCode(t, imp(o.root, [][]any{header}), apperr.Invalid) // empty
+
+		// The template the server hands out, imported as downloaded: its example row (a site and
+		// model the caller need not have) is skipped and the answer says so; with a real row
+		// below it, that row imports and the example does not (issue 30 item 12).
+		tpl := templateBytes(t, o)
+		if len(tpl) < 4 || string(tpl[:2]) != "PK" {
+			t.Fatalf("template bytes %.40q", tpl)
+		}
+		a = o.root.Call("POST", "/api/auth/sys/dev/basic/import", map[string]any{"fileName": "template.xlsx", "content": base64.StdEncoding.EncodeToString(tpl)})
+		if a.Code != apperr.Invalid || !strings.Contains(a.Message, "only the template's example row") {
+			t.Fatalf("the unchanged template: %d %q", a.Code, a.Message)
+		}
+		f, err := excelize.OpenReader(bytes.NewReader(tpl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		real := []any{"TPL-0001", "From the template", "AC-7kW", "A-FT"}
+		if err := f.SetSheetRow(f.GetSheetName(0), "A3", &real); err != nil {
+			t.Fatal(err)
+		}
+		var filled bytes.Buffer
+		if err := f.Write(&filled); err != nil {
+			t.Fatal(err)
+		}
+		var done struct{ Imported int }
+		apitest.Must(t, o.root.Call("POST", "/api/auth/sys/dev/basic/import", map[string]any{"fileName": "template.xlsx", "content": base64.StdEncoding.EncodeToString(filled.Bytes())})).Into(t, &done)
+		if done.Imported != 1 || count() != before+1 {
+			t.Fatalf("template with one real row: imported %d, %d devices (was %d)", done.Imported, count(), before)
+		}
+		before = count()
 		apitest.WantCode(t, o.root.Call("POST", "/api/auth/sys/dev/basic/import", map[string]any{"content": base64.StdEncoding.EncodeToString([]byte("not a spreadsheet"))}), apperr.Invalid)
 		// Customer A's admin cannot import into B's site.
 		apitest.WantCode(t, imp(o.a, [][]any{header, {"IMP-0009", "Sneaky", "AC-7kW", "B-KL"}}), apperr.Invalid)
@@ -144,6 +179,25 @@ func TestDeviceImportIsAllOrNothing(t *testing.T) {
 			t.Fatalf("imported %d, total %d", ok.Imported, count())
 		}
 	})
+}
+
+// templateBytes downloads the device import template as root, as the console does.
+func templateBytes(t *testing.T, o *org) []byte {
+	t.Helper()
+	c := o.root
+	req, _ := http.NewRequest("GET", o.env.URL+"/api/auth/sys/dev/basic/import/template", nil)
+	req.Header.Set("X-CSRF-Token", c.Cookie("chargeops_csrf"))
+	req.Header.Set("Cookie", "chargeops_token="+c.Cookie("chargeops_token")+"; chargeops_csrf="+c.Cookie("chargeops_csrf"))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("template: HTTP %d %v", resp.StatusCode, err)
+	}
+	return b
 }
 
 func TestDeviceExportAndTemplate(t *testing.T) {

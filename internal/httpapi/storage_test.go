@@ -147,7 +147,7 @@ func uploadsOn(t *testing.T, o *org) {
 					t.Errorf("%s .%s: %+v", kind, ext, u)
 				}
 				g, a = upload(t, env, o.a, kind, "page."+ext, "", storagetest.HTML)
-				if a.Code != apperr.Invalid || a.Message != "Only "+rule.TypeList+" can be uploaded" {
+				if a.Code != apperr.Invalid || a.Message != "The file's content is not a valid ."+ext+" file: it may be damaged, incomplete or renamed" {
 					t.Errorf("%s: HTML named .%s: %d %q", kind, ext, a.Code, a.Message)
 				}
 				if _, err := store.Stat(ctx, g.ObjectKey); err != storage.ErrNotFound {
@@ -164,8 +164,10 @@ func uploadsOn(t *testing.T, o *org) {
 	}{
 		{"a wrong extension is refused before any upload", storage.KindImage, "photo.gif", []byte("GIF89a"), "Only jpg, jpeg, png can be uploaded"},
 		{"SVG is never accepted", storage.KindImage, "logo.svg", storagetest.SVG, "Only jpg, jpeg, png can be uploaded"},
-		{"a PDF named .jpg is refused", storage.KindImage, "scan.jpg", storagetest.Sample("pdf"), "Only jpg, jpeg, png can be uploaded"},
-		{"HTML named .png is refused", storage.KindImage, "x.png", storagetest.HTML, "Only jpg, jpeg, png can be uploaded"},
+		// an accepted extension over other bytes: the file is blamed, not its type (issue 30 item 12)
+		{"a PDF named .jpg is refused", storage.KindImage, "scan.jpg", storagetest.Sample("pdf"), "The file's content is not a valid .jpg file: it may be damaged, incomplete or renamed"},
+		{"HTML named .png is refused", storage.KindImage, "x.png", storagetest.HTML, "The file's content is not a valid .png file: it may be damaged, incomplete or renamed"},
+		{"an empty file is refused as empty", storage.KindFile, "empty.pdf", []byte{}, "The file is empty"},
 		{"an icon over 500 KB is refused", storage.KindIcon, "icon.png", append(storagetest.Sample("png"), make([]byte, 500<<10)...), "File size cannot exceed 500 KB"},
 		{"an image over 20 MB is refused", storage.KindImage, "big.jpg", append(storagetest.Sample("jpg"), make([]byte, 20<<20)...), "File size cannot exceed 20 MB"},
 	} {

@@ -19,6 +19,9 @@ var remoteMessages = map[string][2]string{
 	"term.connection_closed":       {"Connection closed", "连接已关闭"},
 	"term.connection_failed":       {"Connection failed", "连接失败"},
 	"term.parameter_error":         {"Parameter error", "参数错误"},
+	"term.auth_failed":             {"Authentication failed: check the user name and password", "认证失败：请检查用户名和密码"},
+	"term.unreachable":             {"The charger refused the connection on this port: check the port and that its SSH service is running", "充电桩拒绝了该端口的连接：请检查端口以及其 SSH 服务是否在运行"},
+	"term.timeout":                 {"The charger did not answer in time: check its network and try again", "充电桩未及时响应：请检查其网络后重试"},
 }
 
 // remoteInterfaceNames: the Chinese names of the remote-access routes

@@ -4,6 +4,9 @@ package i18n
 var storageMessages = map[string][2]string{
 	"err.upload_too_big": {"File size cannot exceed {maxSize}", "文件大小不能超过 {maxSize}"},
 	"err.upload_type":    {"Only {typeList} can be uploaded", "只能上传 {typeList} 格式的文件"},
+	// the file's own fault, not its type (issue 30 item 12)
+	"err.upload_content": {"The file's content is not a valid .{ext} file: it may be damaged, incomplete or renamed", "文件内容不是有效的 .{ext} 文件：可能已损坏、不完整或被改名"},
+	"err.upload_empty":   {"The file is empty", "文件为空"},
 	// A replayed upload target (docs/storage.md, "Staging").
 	"err.upload_closed": {"This upload link has already been used or has expired; upload the file again", "该上传链接已使用或已失效，请重新上传文件"},
 }

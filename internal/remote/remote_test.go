@@ -411,8 +411,14 @@ func TestRemoteAccess(t *testing.T) {
 
 		t.Run("terminal refusals", func(t *testing.T) {
 			tm := dialTerm(t, env, w.engineer, w.devID, remote.Frame{Username: "root", Password: "wrong", Port: 22})
-			if f := tm.ended(); f.Type != "error" || f.Message != "Connection failed" {
+			// the message names the cause (issue 30 item 12), not one "Connection failed"
+			if f := tm.ended(); f.Type != "error" || f.Message != "Authentication failed: check the user name and password" {
 				t.Fatalf("wrong password: %+v", f)
+			}
+			// nothing listens on this port of the charger: the charger closes the stream
+			tm = dialTerm(t, env, w.engineer, w.devID, remote.Frame{Username: "root", Password: sim.RemotePassword, Port: 2222})
+			if f := tm.ended(); f.Type != "error" || !strings.HasPrefix(f.Message, "The charger refused the connection on this port") {
+				t.Fatalf("closed port: %+v", f)
 			}
 			// A refused first frame is no session: it is not recorded.
 			tm = dialTerm(t, env, w.engineer, w.devID, remote.Frame{Username: "root", Password: sim.RemotePassword, Port: 70000})
@@ -430,10 +436,10 @@ func TestRemoteAccess(t *testing.T) {
 
 		t.Run("sessions are audited", func(t *testing.T) {
 			// A terminal's rows are written as it ends, just after its last frame.
-			waitFor(t, "two terminal action-log rows", 5*time.Second, func() bool {
+			waitFor(t, "three terminal action-log rows (the session, the wrong password, the closed port)", 5*time.Second, func() bool {
 				var n int
 				err := d.QueryRow(ctx, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`, remote.ActionTerminal, "%"+w.sn+"%").Scan(&n)
-				return err == nil && n == 2
+				return err == nil && n == 3
 			})
 			var list struct {
 				Total int
@@ -448,7 +454,7 @@ func TestRemoteAccess(t *testing.T) {
 					ssh = &list.List[i]
 				}
 			}
-			if kinds["link"] != 1 || kinds["web"] != 1 || kinds["ssh"] != 2 || ssh == nil {
+			if kinds["link"] != 1 || kinds["web"] != 1 || kinds["ssh"] != 3 || ssh == nil {
 				t.Fatalf("sessions %v %+v", kinds, list.List)
 			}
 			if ssh.EndedAt == 0 || !strings.Contains(ssh.Input, "uname -a\nstty size\n") || !strings.HasSuffix(ssh.Input, "exit\n") || ssh.UserName == "" {

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -46,7 +49,31 @@ const (
 	msgClosed = "term.connection_closed"
 	msgFailed = "term.connection_failed"
 	msgParam  = "term.parameter_error"
+	// the causes of a failed SSH connection (issue 30 item 12: not one "Connection failed")
+	msgAuth        = "term.auth_failed"
+	msgUnreachable = "term.unreachable"
+	msgTimeout     = "term.timeout"
 )
+
+// sshFailure is the message key naming why an SSH connection to the charger failed: the
+// charger refused the user name and password, nothing answered on the port (the charger
+// closed or refused the stream), or it did not answer in time; anything else stays
+// "Connection failed".
+func sshFailure(err error) string {
+	var ne net.Error
+	switch {
+	case err == nil:
+		return msgFailed
+	case strings.Contains(err.Error(), "unable to authenticate"):
+		return msgAuth
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return msgTimeout
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		strings.Contains(err.Error(), "connection refused"), strings.Contains(err.Error(), "connection reset"):
+		return msgUnreachable
+	}
+	return msgFailed
+}
 
 // TerminalTarget is a device whose open SSH link p may use for a terminal.
 type TerminalTarget struct {
@@ -120,7 +147,7 @@ func (s *Service) Terminal(ctx context.Context, tt TerminalTarget, ts TerminalSe
 	if err != nil {
 		slog.Info("remote terminal failed", "link", tt.link.ID, "sn", tt.dev.sn, "err", err)
 		result = "failed"
-		term.finish("error", msgFailed)
+		term.finish("error", sshFailure(err))
 		return
 	}
 	defer client.Close()

@@ -112,6 +112,16 @@ func errType(r Rule) error {
 	return apperr.New(apperr.Invalid, "err.upload_type").With(map[string]any{"typeList": r.TypeList})
 }
 
+// errContent is the error of a file whose extension is accepted but whose bytes are not of that
+// format (damaged, cut short, or renamed): it names the extension, not the list of types, so
+// the user is not told the type is wrong when the file is (issue 30 item 12).
+func errContent(name string) error {
+	return apperr.New(apperr.Invalid, "err.upload_content").With(map[string]any{"ext": Ext(name)})
+}
+
+// errEmpty is the error of an empty file.
+var errEmpty = apperr.New(apperr.Invalid, "err.upload_empty")
+
 func humanSize(n int64) string {
 	if n%mb == 0 {
 		return fmt.Sprintf("%d MB", n/mb)
@@ -136,7 +146,7 @@ func (r Rule) CheckSize(size int64) error {
 		return r.TooBig()
 	}
 	if size <= 0 {
-		return errType(r)
+		return errEmpty
 	}
 	return nil
 }
@@ -147,8 +157,11 @@ func (r Rule) CheckContent(name string, head []byte) error {
 	if err := r.CheckName(name); err != nil {
 		return err
 	}
+	if len(head) == 0 {
+		return errEmpty
+	}
 	if !matches(extClass[Ext(name)], head) {
-		return errType(r)
+		return errContent(name)
 	}
 	return nil
 }

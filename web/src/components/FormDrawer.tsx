@@ -1,4 +1,8 @@
-/** Add/edit drawer used by every list page: vertical form, Save/Cancel, closes on success. */
+/**
+ * Add/edit drawer used by every list page: vertical form, Cancel and Save, closes on success.
+ * Every form puts its buttons in one place in one order, antd's own (its modals' footer):
+ * Cancel then the primary Save, right-aligned at the bottom (issue 30 item 20).
+ */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Drawer, Form, Space, type FormInstance } from 'antd';
 import { useNavigate } from 'react-router';
@@ -42,13 +46,13 @@ export default function FormDrawer<V extends object>({ open, title, initialValue
       onClose={onClose}
       destroyOnHidden
       forceRender
-      extra={
-        <Space>
+      footer={
+        <FormButtons>
           <Button onClick={onClose}>{t('com_cancel')}</Button>
           <Button type="primary" loading={busy} onClick={() => form.submit()} data-testid={testId ? `${testId}-save` : 'drawer-save'}>
             {t('com_save')}
           </Button>
-        </Space>
+        </FormButtons>
       }
     >
       <div data-testid={testId}>
@@ -66,16 +70,25 @@ export function useDrawer<R>() {
   return { open: row !== null, row, add: () => setRow({}), edit: (r: R) => setRow(r as Partial<R>), close: () => setRow(null) };
 }
 
-/** Save (submits the surrounding form) and Cancel (back) of a full-page form. */
+/** A form's buttons, right-aligned, in the order given (Cancel, then the primary action). */
+export function FormButtons({ children }: { children: ReactNode }) {
+  return (
+    <div style={{ display: 'flex', justifyContent: 'flex-end' }} data-testid="form-buttons">
+      <Space>{children}</Space>
+    </div>
+  );
+}
+
+/** Cancel (back) and Save (submits the surrounding form) of a full-page form. */
 export function FormPageActions({ busy, testId }: { busy: boolean; testId?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Space>
+    <FormButtons>
+      <Button onClick={() => void navigate(-1)}>{t('com_cancel')}</Button>
       <Button type="primary" htmlType="submit" loading={busy} data-testid={testId}>
         {t('com_save')}
       </Button>
-      <Button onClick={() => void navigate(-1)}>{t('com_cancel')}</Button>
-    </Space>
+    </FormButtons>
   );
 }

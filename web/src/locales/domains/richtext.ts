@@ -23,6 +23,7 @@ export const richtextTexts: DomainTexts = {
     'richtext.image.insert': 'Insert',
     'richtext.image.required': 'Please upload at least one image',
     'richtext.image.max': 'At most {{count}} images per insert.',
+    'richtext.image.max_one': 'At most {{count}} image per insert.',
   },
   'zh-CN': {
     'richtext.toolbar': '格式',
@@ -42,5 +43,6 @@ export const richtextTexts: DomainTexts = {
     'richtext.image.insert': '插入',
     'richtext.image.required': '请至少上传一张图片',
     'richtext.image.max': '每次最多插入 {{count}} 张图片。',
+    'richtext.image.max_one': '每次最多插入 {{count}} 张图片。',
   },
 };

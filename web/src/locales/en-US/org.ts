@@ -114,6 +114,7 @@ export default {
   'device.template': 'Download template',
   'device.chooseFile': 'Choose xlsx file',
   'device.importDone': '{{count}} devices imported',
+  'device.importDone_one': '{{count}} device imported',
   'device.importRow': 'Row',
   'device.importReason': 'Problem',
   'device.export': 'Export',

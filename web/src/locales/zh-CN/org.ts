@@ -114,6 +114,7 @@ export default {
   'device.template': '下载模板',
   'device.chooseFile': '选择 xlsx 文件',
   'device.importDone': '已导入 {{count}} 台设备',
+  'device.importDone_one': '已导入 {{count}} 台设备',
   'device.importRow': '行号',
   'device.importReason': '问题',
   'device.export': '导出',

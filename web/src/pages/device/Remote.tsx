@@ -101,18 +101,20 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const nameOf = (type: number) => controlName(type, offered.get(type)?.name);
   const target = [{ id: device.id, sn: device.sn }];
 
-  /** Confirms, sends, and when the command ends runs `after` (e.g. refresh the config values). */
+  /** Sends, and when the command ends runs `after` (e.g. refresh the config values). */
+  const send = (type: number, params: ControlParams, after?: () => void) => {
+    void cmds.send(target, type, params).then((r) => {
+      if (r?.some((s) => s.result === 2)) after?.();
+    });
+  };
+  /** Confirms, then sends (see send). */
   const run = (type: number, params: ControlParams = {}, o: { title?: string; after?: () => void; danger?: boolean } = {}) =>
     modal.confirm({
       title: o.title ?? t('command.confirm', { op: nameOf(type), sn: device.sn }),
       okText: t('com_ok'),
       cancelText: t('com_cancel'),
       okButtonProps: { danger: o.danger, 'data-testid': 'confirm-ok' } as { danger?: boolean },
-      onOk: () => {
-        void cmds.send(target, type, params).then((r) => {
-          if (r?.some((s) => s.result === 2)) o.after?.();
-        });
-      },
+      onOk: () => send(type, params, o.after),
     });
 
   // The values a configuration command brings are written by the batched ingest, which may
@@ -297,7 +299,9 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
           if (!changes.length) return false;
           edit(null);
           setSelected([]);
-          run(CTL.changeConfiguration, { items: changes }, { title: t('config.confirmSet', { count: changes.length, sn: device.sn }), after: refreshConfig });
+          // the edit dialog, which shows each current value beside the new one, is the one
+          // confirmation (issue 30 item 20: not a second "are you sure" for one value)
+          send(CTL.changeConfiguration, { items: changes }, refreshConfig);
           return true;
         }}
       />

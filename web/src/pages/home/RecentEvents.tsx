@@ -25,13 +25,22 @@ export default function RecentEvents({ list, loading, canDevice, canSite, onMore
       title: t('device.sn'),
       dataIndex: 'sn',
       key: 'sn',
-      render: (v: string, r) => (canDevice ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v),
+      // long SNs and site names are cut (whole in the title) so the alarm stays in view at 1366 px
+      render: (v: string, r) => (
+        <div className="cell-ellipsis" style={{ maxWidth: 200 }} title={v}>
+          {canDevice ? <Link to={`/manage/device/detail/${r.deviceId}`}>{v}</Link> : v}
+        </div>
+      ),
     },
     {
       title: t('device.site'),
       dataIndex: 'siteName',
       key: 'siteName',
-      render: (v: string | undefined, r) => (v && r.siteId && canSite ? <Link to={`/manage/site/detail/${r.siteId}`}>{v}</Link> : v || '-'),
+      render: (v: string | undefined, r) => (
+        <div className="cell-ellipsis" style={{ maxWidth: 200 }} title={v}>
+          {v && r.siteId && canSite ? <Link to={`/manage/site/detail/${r.siteId}`}>{v}</Link> : v || '-'}
+        </div>
+      ),
     },
     { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <KindTag kind={v} /> },
     { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },

@@ -57,20 +57,13 @@ export default function MessageList() {
       render: (v: number) => <span data-testid="message-last">{formatTime(v)}</span>,
     },
     {
-      title: t('message.time'),
-      dataIndex: 'startedAt',
-      key: 'startedAt',
-      sorter: true,
-      render: (v: number) => formatTime(v),
-    },
-    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <span data-testid="message-kind" data-value={v}><KindTag kind={v} /></span> },
-    { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
-    {
       title: t('message.device'),
       dataIndex: 'sn',
       key: 'sn',
+      // a long SN or name is cut (whole in the tooltip) so the alarm and the actions stay in view
+      // at 1366 px (issue 30 item 6)
       render: (v: string, r) => (
-        <Space direction="vertical" size={0}>
+        <Space direction="vertical" size={0} style={{ maxWidth: 220 }} className="cell-ellipsis" title={r.deviceName ? `${v}\n${r.deviceName}` : v}>
           {can(DEVICE_READ_KEYS) && r.deviceId ? (
             <Link to={`/manage/device/detail/${r.deviceId}`} data-testid="message-device" translate="no">
               {v}
@@ -82,8 +75,10 @@ export default function MessageList() {
         </Space>
       ),
     },
-    { title: t('message.site'), dataIndex: 'siteName', key: 'siteName', render: (v: string) => v || '-' },
     { title: t('message.name'), key: 'name', render: (_: unknown, r) => <span data-testid="message-name"><EventName code={r.code} name={r.name} vendorCode={r.vendorCode} /></span> },
+    { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
+    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <span data-testid="message-kind" data-value={v}><KindTag kind={v} /></span> },
+    { title: t('message.site'), dataIndex: 'siteName', key: 'siteName', render: (v: string) => <div className="cell-ellipsis" style={{ maxWidth: 160 }} title={v}>{v || '-'}</div> },
     { title: t('message.repeats'), dataIndex: 'repeats', key: 'repeats', render: (v: number) => <span data-testid="message-repeats">{v}</span> },
     {
       title: t('message.states'),
@@ -97,8 +92,17 @@ export default function MessageList() {
       ),
     },
     {
+      title: t('message.time'),
+      dataIndex: 'startedAt',
+      key: 'startedAt',
+      sorter: true,
+      render: (v: number) => formatTime(v),
+    },
+    {
       title: t('com_actions'),
       key: 'actions',
+      // always in view at 1366 px: the other columns scroll under it (issue 30 item 6)
+      fixed: 'right',
       render: (_: unknown, r) => (
         <Space>
           {!r.read && (

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { App, Button, Card, Checkbox, Form, InputNumber, Radio, Select, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { FormButtons } from '../../components/FormDrawer';
 import { useSiteOptions } from '../../hooks/useOptions';
 import { EVENT_KINDS, EVENT_LEVELS } from '../../services/fleet';
 import { DELAY_MAX, DELAY_MIN, FREQUENCIES, getMessageSetting, MESSAGE_SETTING_KEY, saveMessageSetting } from '../../services/message';
@@ -96,9 +97,11 @@ export default function MessageSetting() {
             <InputNumber min={DELAY_MIN} max={DELAY_MAX} precision={0} addonAfter={t('message.setting.minutes')} data-testid="setting-delay" />
           </Form.Item>
         )}
-        <Button type="primary" htmlType="submit" loading={busy} data-testid="setting-save">
-          {t('com_save')}
-        </Button>
+        <FormButtons>
+          <Button type="primary" htmlType="submit" loading={busy} data-testid="setting-save">
+            {t('com_save')}
+          </Button>
+        </FormButtons>
       </Form>
     </Card>
   );

@@ -1,10 +1,11 @@
 /** The signed-in user's page: profile (nickName, contact, avatar), password, email. */
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Descriptions, Form, Input, Space, Tabs } from 'antd';
+import { App, Button, Card, Descriptions, Form, Input, Tabs } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { changeEmail, changePassword, getOwner, updateOwner } from '../../services/owner';
 import { refreshSession } from '../../models/session';
+import { FormButtons } from '../../components/FormDrawer';
 import PasswordFields from '../../components/PasswordFields';
 import ImageField from '../../components/ImageField';
 import ObjectImage from '../../components/ObjectImage';
@@ -52,12 +53,12 @@ function Profile() {
           <Form.Item name="avatar" label={t('my.avatar')} rules={[{ max: 512 }]}>
             <ImageField testId="my-avatar" />
           </Form.Item>
-          <Space>
+          <FormButtons>
+            <Button onClick={() => setEditing(false)}>{t('com_cancel')}</Button>
             <Button type="primary" htmlType="submit" loading={busy} data-testid="my-save">
               {t('com_save')}
             </Button>
-            <Button onClick={() => setEditing(false)}>{t('com_cancel')}</Button>
-          </Space>
+          </FormButtons>
         </Form>
       ) : (
         <Descriptions column={1} bordered size="small">
@@ -98,9 +99,11 @@ function ChangePassword() {
           <Input.Password autoComplete="current-password" data-testid="password-old" />
         </Form.Item>
         <PasswordFields />
-        <Button type="primary" htmlType="submit" loading={busy} data-testid="my-password-submit">
-          {t('com_save')}
-        </Button>
+        <FormButtons>
+          <Button type="primary" htmlType="submit" loading={busy} data-testid="my-password-submit">
+            {t('com_save')}
+          </Button>
+        </FormButtons>
       </Form>
     </Card>
   );
@@ -141,9 +144,11 @@ function ChangeEmail() {
         <Form.Item name="password" label={t('my.verifyPassword')} rules={[{ required: true, message: t('com_value_required') }]}>
           <Input.Password autoComplete="current-password" data-testid="my-email-password" />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={busy} data-testid="my-email-submit">
-          {t('com_save')}
-        </Button>
+        <FormButtons>
+          <Button type="primary" htmlType="submit" loading={busy} data-testid="my-email-submit">
+            {t('com_save')}
+          </Button>
+        </FormButtons>
       </Form>
     </Card>
   );

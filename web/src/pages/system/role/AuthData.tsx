@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
+import { FormButtons } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { CUSTOMER_ACCESS, getRole, LEVEL_FIELDS, setRoleData, SITE_ACCESS, WEB_SSH_ACCESS, type RoleData } from '../../../services/role';
 import { LEVELS } from '../../../services/deviceModel';
@@ -62,12 +63,12 @@ export default function RoleAuthData() {
               <Checkbox>{t('role.userAccess')}</Checkbox>
             </Form.Item>
           </Space>
-          <Space style={{ display: 'flex' }}>
+          <FormButtons>
+            <Button onClick={() => void navigate('/manage/system/role/list')}>{t('com_cancel')}</Button>
             <Button type="primary" htmlType="submit" loading={busy} data-testid="role-data-save">
               {t('com_save')}
             </Button>
-            <Button onClick={() => void navigate('/manage/system/role/list')}>{t('com_cancel')}</Button>
-          </Space>
+          </FormButtons>
         </Form>
       </Card>
     </div>
