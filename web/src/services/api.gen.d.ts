@@ -5446,6 +5446,7 @@ export interface components {
             queue?: number;
             queueCap?: number;
             units?: number;
+            writing?: number;
         };
         FleetRefusal: {
             count?: number;
