@@ -5260,6 +5260,8 @@ export interface components {
             id?: number;
             message?: string;
             params?: number[];
+            progress?: string;
+            progressAt?: number;
             result?: number;
             sn?: string;
             userName?: string;
