@@ -4583,6 +4583,7 @@ export interface components {
     schemas: {
         ActionlogEntry: {
             action?: string;
+            actionName?: string;
             code?: number;
             createdAt?: number;
             data?: string;

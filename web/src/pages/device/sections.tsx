@@ -66,6 +66,7 @@ export function useRuntime(id: number, streamUp: boolean) {
 
 /** Runtime values that are a charger's progress report, shown by their name in the user's language (the enum on hover). */
 const STATUS_VALUES: Record<string, OcppKind> = { FirmwareStatus: 'firmware', DiagnosticsStatus: 'diagnostics' };
+const STATUS_VALUE_NAMES: Record<string, string> = { FirmwareStatus: 'runtime.firmwareStatus', DiagnosticsStatus: 'runtime.diagnosticsStatus' };
 
 export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean }) {
   const { t } = useTranslation();
@@ -88,7 +89,8 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
       title: t('runtime.measurand'),
       dataIndex: 'name',
       key: 'name',
-      render: (v: string) => <span title={v}>{seriesDisplayName(v, (m) => catalogue.label(m, false), t)}</span>,
+      // a charger's progress report by its plain name (the OCPP field on hover), a measurand by the catalogue's
+      render: (v: string) => <span title={v}>{STATUS_VALUES[v] ? t(STATUS_VALUE_NAMES[v]) : seriesDisplayName(v, (m) => catalogue.label(m, false), t)}</span>,
     },
     { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
     {
