@@ -95,8 +95,9 @@ export default function ActionLogs() {
       : {
           title: t('logs.actionType'),
           key: 'type',
+          // a call's "METHOD path" by its name; a sign-in row's own "login"/"logout" is its type already
           render: (_: unknown, r: Row) =>
-            r.action ? (
+            r.action && r.action.includes(' ') ? (
               <>
                 {typeLabel(r.type)} ·{' '}
                 <span title={r.action} data-testid="action-name" data-action={r.action}>
