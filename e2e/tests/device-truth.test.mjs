@@ -3,7 +3,8 @@
 // it accepts a Reset (its connector must read Unavailable, "Restarting", not Available), boots
 // again with 1.69.0 (basic information and runtime both say 1.69.0 without a reload), then
 // reports firmware progress (the status reads "Firmware update" and the progress is named in
-// the user's language while it runs, Installed ends it). Item 1 (kWh): tests/meter.test.mjs.
+// the user's language while it runs, Installed ends it; the UpdateFirmware command's own row in
+// the command history goes Accepted → Installing → Installed). Item 1 (kWh): tests/meter.test.mjs.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -13,8 +14,14 @@ import { localeFixture, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 const shots = process.env.CHARGEOPS_E2E_SHOTS; // a directory: save screenshots there
 
 const TEXT = {
-  'en-US': { unavailable: 'Unavailable', restarting: 'Restarting', firmwareUpdate: 'Firmware update', downloading: 'Downloading', idle: 'Idle' },
-  'zh-CN': { unavailable: '不可用', restarting: '重启中', firmwareUpdate: '固件升级', downloading: '下载中', idle: '空闲' },
+  'en-US': {
+    unavailable: 'Unavailable', restarting: 'Restarting', firmwareUpdate: 'Firmware update', downloading: 'Downloading', idle: 'Idle',
+    commands: 'Command history', accepted: 'Accepted', installing: 'Installing', installed: 'Installed',
+  },
+  'zh-CN': {
+    unavailable: '不可用', restarting: '重启中', firmwareUpdate: '固件升级', downloading: '下载中', idle: '空闲',
+    commands: '指令记录', accepted: '已接受', installing: '安装中', installed: '已安装',
+  },
 };
 
 for (const locale of ['en-US', 'zh-CN']) {
@@ -44,6 +51,7 @@ for (const locale of ['en-US', 'zh-CN']) {
 
       charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
       charger.handle('Reset', () => ({ status: 'Accepted' }));
+      charger.handle('UpdateFirmware', () => ({}));
       await charger.connect();
       const boot = async (fw) => {
         const b = await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'TRUTH-AC-22', firmwareVersion: fw });
@@ -81,14 +89,35 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.equal(await page.getByText('1.0.0', { exact: true }).count(), 0, 'no place still says 1.0.0');
       await connectors.getByTitle('Available').waitFor({ timeout: 30_000 });
 
-      // item 9: firmware progress while it runs, named in the user's language; the device status follows
+      // item 9: an upgrade the charger accepts; its own row in the command history shows the
+      // step the charger reports, named in the user's language, not only "Success"
+      const fw = await root.must('POST', '/api/auth/sys/dev/firmware/add', { name: `truth-1.70-${locale}.bin` });
+      const put = await fetch(server.url + fw.uploadUrl, { method: 'PUT', body: new Uint8Array(1024).fill(70) });
+      assert.equal(put.status, 201, 'firmware uploaded');
+      await root.must('POST', '/api/auth/sys/dev/control/send', { deviceIds: [device.id], controlType: 5, params: { firmwareId: fw.id } });
+      await page.getByTestId('section-logs').getByRole('tab', { name: L.commands }).click();
+      const history = page.getByTestId('command-history');
+      const step = (s) => history.locator(`[data-testid=command-step][data-step=${s}]`).first();
+      await step('Accepted').waitFor({ timeout: 30_000 }).catch((e) => fail(e, 'fw-accepted'));
+      assert.match(await step('Accepted').innerText(), new RegExp(`^${L.accepted}`));
+
+      // firmware progress while it runs, named in the user's language; the device status follows
       await charger.call('FirmwareStatusNotification', { status: 'Downloading' });
       await runtime.getByText(L.downloading, { exact: true }).first().waitFor({ timeout: 30_000 }).catch((e) => fail(e, 'firmware'));
       // the status and the runtime value both named, never the raw enum beside a translation
       assert.equal(await runtime.getByText(L.downloading, { exact: true }).count(), 2, 'firmware status and its runtime value');
       if (locale !== 'en-US') assert.equal(await runtime.getByText('Downloading', { exact: true }).count(), 0, 'no raw enum text');
       await basic.getByText(L.firmwareUpdate).first().waitFor({ timeout: 30_000 });
+      await charger.call('FirmwareStatusNotification', { status: 'Downloaded' });
+      await charger.call('FirmwareStatusNotification', { status: 'Installing' });
+      // Installing changes no device status: the row follows all the same
+      await step('Installing').waitFor({ timeout: 30_000 }).catch((e) => fail(e, 'fw-installing'));
+      assert.match(await step('Installing').innerText(), new RegExp(`^${L.installing} 4/5`));
+      if (shots) await page.screenshot({ path: join(shots, `device-truth-installing-${locale}.png`), fullPage: true });
       await charger.call('FirmwareStatusNotification', { status: 'Installed' });
+      await step('Installed').waitFor({ timeout: 30_000 }).catch((e) => fail(e, 'fw-installed'));
+      assert.equal((await step('Installed').innerText()).trim(), L.installed);
+      assert.equal(await history.locator('[data-testid=command-step][data-step=Installing]').count(), 0, 'the row moved on from Installing');
       await basic.getByText(L.idle).first().waitFor({ timeout: 30_000 });
       assert.equal(await basic.getByText(L.firmwareUpdate).count(), 0, 'Installed ends the firmware update');
       if (shots) await page.screenshot({ path: join(shots, `device-truth-${locale}.png`), fullPage: true });

@@ -90,7 +90,7 @@ test('the list and the request log show the calls, the refused one and the chart
   assert.ok(cells.includes(app.appId), cells.join(' | '));
   // columns: name, status, user, customer, appId, today, 7 days, errors, last call
   assert.deepEqual(cells.slice(5, 8), ['4', '4', '1'], cells.join(' | '));
-  assert.match(cells[8], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  assert.match(cells[8], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\+8$/);
   await shot(page, 'en-list');
 
   await row.getByTestId(`openapi-app-${app.id}`).click();
@@ -114,7 +114,7 @@ test('the list and the request log show the calls, the refused one and the chart
   assert.equal(top[3], '40006');
   assert.equal(top[5], '127.0.0.1');
   assert.equal(top[6], 'pageSize=10');
-  assert.match(top[0], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  assert.match(top[0], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\+8$/);
   const text = await table.innerText();
   assert.ok(text.includes('GET /openapi/v1/sites'), text);
   await shot(page, 'en-log');

@@ -20,17 +20,20 @@ const (
 
 // Entry is one row.
 type Entry struct {
-	ID        int64  `json:"id"`
-	UserID    int64  `json:"userId"`
-	UserName  string `json:"userName"`
-	Type      int    `json:"type"`
-	Action    string `json:"action"`
-	Data      string `json:"data"`
-	Code      int    `json:"code"`
-	Reason    int    `json:"reason"`
-	Location  string `json:"location"`
-	IP        string `json:"ip"`
-	CreatedAt int64  `json:"createdAt"`
+	ID       int64  `json:"id"`
+	UserID   int64  `json:"userId"`
+	UserName string `json:"userName"`
+	Type     int    `json:"type"`
+	Action   string `json:"action"`
+	// ActionName is the action as the route table names it in the caller's language ("Add a
+	// user"), '' when no route has that "METHOD path" (not stored; issue 30 item 19).
+	ActionName string `json:"actionName"`
+	Data       string `json:"data"`
+	Code       int    `json:"code"`
+	Reason     int    `json:"reason"`
+	Location   string `json:"location"`
+	IP         string `json:"ip"`
+	CreatedAt  int64  `json:"createdAt"`
 }
 
 // Store writes and lists rows.
@@ -82,6 +85,9 @@ type Filter struct {
 	From     int64  `json:"from"`
 	To       int64  `json:"to"`
 	Sort     string `json:"sort"`
+	// Names names a stored action ("METHOD path") in a language (the route table's names, set
+	// by the HTTP layer); nil leaves rows unnamed.
+	Names func(locale, action string) string `json:"-"`
 }
 
 var sortColumns = map[string]string{"time": "created_at", "type": "type", "user": "user_name"}
@@ -92,6 +98,9 @@ func (s *Store) List(ctx context.Context, p *access.Principal, locale string, f 
 	out, err := db.Paged(ctx, s.db, f.query(p), entryCols, f.order(), f.Page, scanEntry)
 	for i := range out.List {
 		out.List[i].Location = LocationName(locale, out.List[i].Location)
+		if f.Names != nil {
+			out.List[i].ActionName = f.Names(locale, out.List[i].Action)
+		}
 	}
 	return out, err
 }

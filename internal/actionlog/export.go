@@ -60,7 +60,13 @@ func (s *Store) Export(ctx context.Context, p *access.Principal, locale string, 
 			if e.Type == TypeLogout {
 				reason = t(fmt.Sprintf("log.reason.%d", e.Reason))
 			}
-			if err := x.Row(e.UserName, t(fmt.Sprintf("log.atype.%d", e.Type)), e.Action, e.Data, e.Code, reason, LocationName(locale, e.Location), e.IP,
+			action := e.Action
+			if in.Names != nil {
+				if n := in.Names(locale, e.Action); n != "" && e.Action != "" {
+					action = n + " (" + e.Action + ")"
+				}
+			}
+			if err := x.Row(e.UserName, t(fmt.Sprintf("log.atype.%d", e.Type)), action, e.Data, e.Code, reason, LocationName(locale, e.Location), e.IP,
 				xlsxout.Time(e.CreatedAt, loc)); err != nil {
 				return nil, err
 			}

@@ -664,15 +664,20 @@ type CommandView struct {
 	UserName    string          `json:"userName"`
 	CreatedAt   int64           `json:"createdAt"`
 	FinishedAt  int64           `json:"finishedAt"`
-	modelID     int64           // the device's model, whose items decide what the caller reads
+	// The step an accepted UpdateFirmware reached as the charger reports it (Accepted,
+	// Downloading, Downloaded, Installing, Installed, DownloadFailed, InstallationFailed; ''
+	// for other commands) and when it was reported (unix ms, 0: never).
+	Progress   string `json:"progress"`
+	ProgressAt int64  `json:"progressAt"`
+	modelID    int64  // the device's model, whose items decide what the caller reads
 }
 
-const commandCols = `c.id, c.device_id, c.sn, c.control_type, c.params, c.result, c.message, c.answer, c.batch_id, c.user_name, c.created_at, c.finished_at, d.model_id`
+const commandCols = `c.id, c.device_id, c.sn, c.control_type, c.params, c.result, c.message, c.answer, c.batch_id, c.user_name, c.created_at, c.finished_at, c.progress, c.progress_at, d.model_id`
 
 func scanCommand(row interface{ Scan(...any) error }) (CommandView, error) {
 	var c CommandView
 	var params string
-	err := row.Scan(&c.ID, &c.DeviceID, &c.SN, &c.ControlType, &params, &c.Result, &c.Message, &c.Answer, &c.BatchID, &c.UserName, &c.CreatedAt, &c.FinishedAt, &c.modelID)
+	err := row.Scan(&c.ID, &c.DeviceID, &c.SN, &c.ControlType, &params, &c.Result, &c.Message, &c.Answer, &c.BatchID, &c.UserName, &c.CreatedAt, &c.FinishedAt, &c.Progress, &c.ProgressAt, &c.modelID)
 	c.Params = json.RawMessage(params)
 	return c, err
 }

@@ -69,7 +69,7 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		raw, err = c.call(ctx, firmware.UpdateFirmwareFeatureName, req)
 		if err == nil {
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
-			err = f.FirmwareJob(context.WithoutCancel(ctx), dev.ID, true, "Scheduled")
+			err = f.FirmwareAccepted(context.WithoutCancel(ctx), dev, cmd.ID)
 		}
 	case fleet.CtlGetDiagnostics:
 		// The job opens before the call (a charger may upload before its answer arrives) and

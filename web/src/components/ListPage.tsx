@@ -48,8 +48,8 @@ export interface ListPageProps<Row> {
   rowSelection?: TableProps<Row>['rowSelection'];
   expandable?: TableProps<Row>['expandable'];
   enabled?: boolean;
-  /** Refetch period (ms), e.g. the 30 s status polling while the push stream is down. */
-  refetchInterval?: number | false;
+  /** Refetch period (ms), e.g. the 30 s status polling while the push stream is down; or one decided by the current answer. */
+  refetchInterval?: number | false | ((data: ListResult<Row> | undefined) => number | false);
 }
 
 /** How long a list answer counts as fresh, so the route loader's prefetch is not asked again on mount. */
@@ -109,7 +109,7 @@ export default function ListPage<Row extends object>({
     // a page's route loader may have asked for this page a moment ago (lazyPage.tsx): use it
     staleTime: PREFETCHED_FRESH_MS,
     enabled,
-    refetchInterval,
+    refetchInterval: typeof refetchInterval === 'function' ? (query) => refetchInterval(query.state.data) : refetchInterval,
   });
 
   const settings = useColumnSettings(columnsId, columns);

@@ -10,6 +10,7 @@ import { useListState } from '../hooks/useListState';
 import type { CommandState } from '../hooks/useCommands';
 import { EVENT_KINDS, EVENT_LEVELS, listEvents, RESULT_COLORS, type DeviceEvent } from '../services/fleet';
 import { batchProgress } from '../utils/fleet';
+import { firmwareProgress, firmwareStepKey } from '../utils/firmwareSteps';
 import { displayItemName, eventLabel, eventName, ocppName, type OcppKind } from '../utils/names';
 import { formatTime } from '../utils/time';
 
@@ -20,6 +21,26 @@ export function ResultBadge({ result }: { result: number }) {
     <span data-testid="command-result" data-result={result}>
       <Badge status={(RESULT_COLORS[result] ?? 'default') as 'default'} text={t(`command.result.${result}`)} />
     </span>
+  );
+}
+
+/**
+ * The step an UpdateFirmware reached (issue 30 item 9) as a tag beside its result: named in the
+ * user's language, "n/5", the charger's own status and the time it came as the tooltip
+ * (`data-step` for tests); nothing for other commands.
+ */
+export function FirmwareStepTag({ step, at }: { step?: string | null; at?: number }) {
+  const { t } = useTranslation();
+  const p = firmwareProgress(step);
+  if (!p) return null;
+  const color = p.state === 'failed' ? 'error' : p.state === 'done' ? 'success' : 'processing';
+  const tip = `${p.step === 'Accepted' ? 'UpdateFirmware: Accepted' : `FirmwareStatusNotification: ${p.step}`}${at ? ` · ${formatTime(at)}` : ''}`;
+  return (
+    <Tooltip title={tip}>
+      <Tag color={color} data-testid="command-step" data-step={p.step} style={{ marginInlineStart: 8 }}>
+        {t(firmwareStepKey(p.step))} {p.state === 'running' && `${p.index}/${p.total}`}
+      </Tag>
+    </Tooltip>
   );
 }
 

@@ -43,6 +43,8 @@ export function applyStatusChange(c: StatusChange, at = Date.now()): void {
   // the device page's basic information (software version reported at boot) is re-read too
   void queryClient.invalidateQueries({ queryKey: ['device', c.deviceId] });
   void queryClient.invalidateQueries({ queryKey: ['dev/alarm/list', c.deviceId] });
+  // an upgrade's row in the command history (its step ends with the firmware status)
+  void queryClient.invalidateQueries({ queryKey: ['dev/control/list', c.deviceId] });
   clearTimeout(countTimer);
   countTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['dev/basic/status/count'] }), 1000);
 }

@@ -4583,6 +4583,7 @@ export interface components {
     schemas: {
         ActionlogEntry: {
             action?: string;
+            actionName?: string;
             code?: number;
             createdAt?: number;
             data?: string;
@@ -5260,6 +5261,8 @@ export interface components {
             id?: number;
             message?: string;
             params?: number[];
+            progress?: string;
+            progressAt?: number;
             result?: number;
             sn?: string;
             userName?: string;

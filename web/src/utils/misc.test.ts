@@ -29,8 +29,8 @@ describe('chunk-load failures', () => {
 
 describe('formatTime', () => {
   it('shows YYYY-MM-DD HH:mm:ss in Asia/Hong_Kong by default', () => {
-    expect(formatTime(Date.UTC(2026, 0, 2, 3, 4, 5))).toBe('2026-01-02 11:04:05');
-    expect(formatTime('2026-01-02T03:04:05Z', 'UTC')).toBe('2026-01-02 03:04:05');
+    expect(formatTime(Date.UTC(2026, 0, 2, 3, 4, 5))).toBe('2026-01-02 11:04:05 UTC+8');
+    expect(formatTime('2026-01-02T03:04:05Z', 'UTC')).toBe('2026-01-02 03:04:05 UTC');
     expect(formatTime(null)).toBe('-');
   });
 });

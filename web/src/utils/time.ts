@@ -24,12 +24,36 @@ export function getTimeZone(): string {
   return zone;
 }
 
-/** Unix ms, ISO string or Date → display text; empty values → '-'. */
+/**
+ * The zone of a shown time, as its offset from UTC at that instant (issue 30 "times show the
+ * zone"): "UTC+8", "UTC+5:30", "UTC-3", "UTC". The same in every language, and right across a
+ * daylight-saving change, which an abbreviation ("HKT") is not in every browser.
+ */
+export function zoneLabel(offsetMinutes: number): string {
+  if (offsetMinutes === 0) return 'UTC';
+  const sign = offsetMinutes > 0 ? '+' : '-';
+  const m = Math.abs(offsetMinutes);
+  const h = Math.floor(m / 60);
+  const rest = m % 60;
+  return `UTC${sign}${h}${rest ? `:${String(rest).padStart(2, '0')}` : ''}`;
+}
+
+/**
+ * Unix ms, ISO string or Date → display text in the configured zone, the zone named after it
+ * ("2026-11-26 18:42:05 UTC+8"); empty values → '-'. The one convention of the console: every
+ * time on a table or a detail carries its zone.
+ */
 export function formatTime(value: number | string | Date | null | undefined, tz: string = zone): string {
   if (value === null || value === undefined || value === '' || value === 0) return '-';
   const d = dayjs(value);
   if (!d.isValid()) return '-';
-  return d.tz(tz).format(TIME_FORMAT);
+  const local = d.tz(tz);
+  return `${local.format(TIME_FORMAT)} ${zoneLabel(local.utcOffset())}`;
+}
+
+/** The same instant in UTC, for a tooltip beside a time shown in the user's zone (protocol frames). */
+export function formatUTC(value: number | string | Date | null | undefined): string {
+  return formatTime(value, 'UTC');
 }
 
 /** An instant as the configured zone's wall clock, for a date picker to show. */

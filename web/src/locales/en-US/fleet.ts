@@ -174,4 +174,5 @@ export default {
   'pending.bannerAdd': 'Add {{sn}}',
   'pending.bannerAll': 'Review all pending devices',
   'runtime.info.Restarting': 'Restarting (reset accepted, waiting for the charger to boot)',
+  'command.step.Accepted': 'Accepted',
 };

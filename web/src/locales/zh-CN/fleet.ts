@@ -174,4 +174,5 @@ export default {
   'pending.bannerAdd': '添加 {{sn}}',
   'pending.bannerAll': '查看全部待接入设备',
   'runtime.info.Restarting': '重启中（已接受重置，等待充电桩重新启动）',
+  'command.step.Accepted': '已接受',
 };

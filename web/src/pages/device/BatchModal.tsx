@@ -8,6 +8,7 @@ import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CommandResults, useControlName } from '../../components/fleet';
+import { messageOptions } from '../../components/OcppMessage';
 import { useCommands } from '../../hooks/useCommands';
 import { CTL, listFirmware, TRIGGER_MESSAGES, type ControlParams } from '../../services/fleet';
 import { CONTROL_TYPES } from '../../services/deviceModel';
@@ -124,7 +125,7 @@ export default function BatchModal({ devices, open, onClose }: { devices: { id: 
           )}
           {type === CTL.triggerMessage && (
             <Form.Item name="message" label={t('batch.message')}>
-              <Select options={TRIGGER_MESSAGES.map((m) => ({ value: m, label: m }))} />
+              <Select options={messageOptions(TRIGGER_MESSAGES)} />
             </Form.Item>
           )}
           {type === CTL.changeConfiguration && (

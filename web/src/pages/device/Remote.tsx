@@ -15,6 +15,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CommandResults, useControlName, useOcppName } from '../../components/fleet';
+import { messageOptions } from '../../components/OcppMessage';
 import { useCommands } from '../../hooks/useCommands';
 import { useSession } from '../../models/session';
 import { listItems } from '../../services/deviceModel';
@@ -146,7 +147,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
               </Space>
             ) : type === CTL.triggerMessage ? (
               <Space.Compact key={type}>
-                <Select style={{ width: 220 }} value={trigger} onChange={setTrigger} options={TRIGGER_MESSAGES.map((m) => ({ value: m, label: m }))} />
+                <Select style={{ width: 340 }} value={trigger} onChange={setTrigger} options={messageOptions(TRIGGER_MESSAGES)} />
                 <Button onClick={() => run(type, { message: trigger }, { after: refreshRuntime })} data-testid={`control-${type}`}>
                   {nameOf(type)}
                 </Button>

@@ -9,7 +9,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../components/ListPage';
 import { DeviceStatus, YesNo } from '../../components/Flag';
-import { ResultBadge, useControlName, useOcppName } from '../../components/fleet';
+import { FirmwareStepTag, ResultBadge, useControlName, useOcppName } from '../../components/fleet';
+import { commandsRunning } from '../../utils/firmwareSteps';
 import { useCatalogue } from '../../hooks/useCatalogue';
 import { displayItemName, type OcppKind } from '../../utils/names';
 import { registerTexts } from '../../locales/domains';
@@ -49,12 +50,23 @@ export function useCatalogueUnits(): Record<string, string> {
   return q.data ?? {};
 }
 
+/** Firmware statuses of a job that goes on: its next steps change no device status, so nothing is pushed. */
+const FIRMWARE_RUNNING = new Set(['Scheduled', 'Downloading', 'Downloaded', 'Installing']);
+/** How often a running upgrade's runtime and command row are re-read. */
+const PROGRESS_POLL_MS = 3_000;
+
 export function useRuntime(id: number, streamUp: boolean) {
-  return useQuery({ queryKey: ['dev/runtime', id], queryFn: () => getRuntime(id), enabled: id > 0, refetchInterval: pollInterval(streamUp) });
+  return useQuery({
+    queryKey: ['dev/runtime', id],
+    queryFn: () => getRuntime(id),
+    enabled: id > 0,
+    refetchInterval: (q) => (FIRMWARE_RUNNING.has(q.state.data?.firmwareStatus ?? '') ? PROGRESS_POLL_MS : pollInterval(streamUp)),
+  });
 }
 
 /** Runtime values that are a charger's progress report, shown by their name in the user's language (the enum on hover). */
 const STATUS_VALUES: Record<string, OcppKind> = { FirmwareStatus: 'firmware', DiagnosticsStatus: 'diagnostics' };
+const STATUS_VALUE_NAMES: Record<string, string> = { FirmwareStatus: 'runtime.firmwareStatus', DiagnosticsStatus: 'runtime.diagnosticsStatus' };
 
 export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean }) {
   const { t } = useTranslation();
@@ -77,7 +89,8 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
       title: t('runtime.measurand'),
       dataIndex: 'name',
       key: 'name',
-      render: (v: string) => <span title={v}>{seriesDisplayName(v, (m) => catalogue.label(m, false), t)}</span>,
+      // a charger's progress report by its plain name (the OCPP field on hover), a measurand by the catalogue's
+      render: (v: string) => <span title={v}>{STATUS_VALUES[v] ? t(STATUS_VALUE_NAMES[v]) : seriesDisplayName(v, (m) => catalogue.label(m, false), t)}</span>,
     },
     { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
     {
@@ -180,12 +193,24 @@ export function CommandHistory({ deviceId }: { deviceId: number }) {
     { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
     { title: t('command.operation'), dataIndex: 'controlType', key: 'controlType', render: (v: number) => controlName(v) },
     { title: t('command.user'), dataIndex: 'userName', key: 'userName' },
-    { title: t('command.result'), dataIndex: 'result', key: 'result', render: (v: number) => <ResultBadge result={v} /> },
+    {
+      title: t('command.result'),
+      dataIndex: 'result',
+      key: 'result',
+      render: (v: number, c) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          <ResultBadge result={v} />
+          <FirmwareStepTag step={c.progress} at={c.progressAt} />
+        </span>
+      ),
+    },
     { title: t('command.message'), dataIndex: 'message', key: 'message', render: (v: string) => v || '-' },
     { title: t('command.finishedAt'), dataIndex: 'finishedAt', key: 'finishedAt', render: (v: number) => formatTime(v) },
   ];
   return (
     <ListPage<Command>
+      // an upgrade's steps arrive without a status change: re-read while one runs
+      refetchInterval={(d) => (commandsRunning(d?.list ?? [], Date.now()) ? PROGRESS_POLL_MS : false)}
       list={list}
       queryKey={['dev/control/list', deviceId]}
       fetcher={(q) => listCommands({ ...q, deviceId })}

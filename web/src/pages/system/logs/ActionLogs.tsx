@@ -17,6 +17,7 @@ import { listActionLogs } from '../../../services/system';
 import { exportActionLogs } from '../../../services/logs';
 import type { ActionLogPage } from '../../../services/typings';
 import { locationName } from '../../../utils/names';
+import { actionLabel } from '../../../utils/actionName';
 import { formatTime } from '../../../utils/time';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS, parsePaging } from '../../../utils/paging';
 import { exportBody, routeUserId } from './logQuery';
@@ -94,10 +95,14 @@ export default function ActionLogs() {
       : {
           title: t('logs.actionType'),
           key: 'type',
+          // a call's "METHOD path" by its name; a sign-in row's own "login"/"logout" is its type already
           render: (_: unknown, r: Row) =>
-            r.action ? (
+            r.action && r.action.includes(' ') ? (
               <>
-                {typeLabel(r.type)} · <span translate="no">{r.action}</span>
+                {typeLabel(r.type)} ·{' '}
+                <span title={r.action} data-testid="action-name" data-action={r.action}>
+                  {actionLabel(r, t, (k) => i18n.exists(k))}
+                </span>
               </>
             ) : (
               typeLabel(r.type)

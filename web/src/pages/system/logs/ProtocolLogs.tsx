@@ -14,8 +14,9 @@ import ListPage, { type FilterField } from '../../../components/ListPage';
 import { useCan } from '../../../components/access';
 import { useListState } from '../../../hooks/useListState';
 import { LOG_TYPES, listProtocolLogs, type ProtocolLog } from '../../../services/fleet';
-import { frameSummary, prettyFrame } from '../../../utils/fleet';
-import { formatTime } from '../../../utils/time';
+import { prettyFrame } from '../../../utils/fleet';
+import { FrameSummary } from '../../../components/OcppMessage';
+import { formatTime, formatUTC } from '../../../utils/time';
 import { withCursors } from './cursorPages';
 
 const SPEC = { sn: 'string', type: 'number', startTime: 'number', endTime: 'number' } as const;
@@ -27,7 +28,17 @@ export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
   const list = useListState(fixedSn ? EMBEDDED_SPEC : SPEC, '', !!fixedSn);
   const fetcher = useMemo(() => withCursors((q) => listProtocolLogs(fixedSn ? { ...q, sn: fixedSn } : q)), [fixedSn]);
   const columns: ColumnsType<ProtocolLog> = [
-    { title: t('logs.time'), dataIndex: 'time', key: 'time', render: (v: number) => formatTime(v) },
+    {
+      title: t('logs.time'),
+      dataIndex: 'time',
+      key: 'time',
+      // the user's zone like every other time; UTC (the frames' own times) on hover
+      render: (v: number) => (
+        <span data-testid="frame-time" title={formatUTC(v)} style={{ whiteSpace: 'nowrap' }}>
+          {formatTime(v)}
+        </span>
+      ),
+    },
     { title: t('device.sn'), dataIndex: 'sn', key: 'sn', sorter: !fixedSn },
     {
       title: t('protocol.type'),
@@ -36,7 +47,7 @@ export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
       sorter: true,
       render: (v: number) => <Tag color={TYPE_COLORS[v]}>{t(`protocol.type.${v}`)}</Tag>,
     },
-    { title: t('protocol.message'), key: 'summary', render: (_: unknown, r) => <span translate="no">{frameSummary(r.data) || '-'}</span> },
+    { title: t('protocol.message'), key: 'summary', render: (_: unknown, r) => <FrameSummary data={r.data} /> },
     {
       title: t('logs.data'),
       dataIndex: 'data',
