@@ -143,7 +143,8 @@ async function headerVisible(text) {
   return page.evaluate((t) => {
     const list = document.querySelector('[data-testid="device-list"]');
     const ths = [...list.querySelectorAll('thead th')];
-    const th = ths.find((h) => h.textContent.trim() === t);
+    // a time column names its zone under the title: "Created" over "UTC+8"
+    const th = ths.find((h) => h.textContent.trim() === t || h.textContent.trim() === `${t}UTC+8`);
     if (!th) return { shown: false, why: 'no such column' };
     const actions = ths.find((h) => h.textContent.trim() === 'Actions').getBoundingClientRect();
     const view = list.querySelector('.ant-table-content, .ant-table-body').getBoundingClientRect();

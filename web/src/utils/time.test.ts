@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { formatTime, formatUTC, fromPicker, isPastOrWithin30Min, setTimeZone, toPicker, TIME_CHECK_MS, zoneLabel } from './time';
+import { formatClock, formatTime, formatUTC, fromPicker, isPastOrWithin30Min, setTimeZone, toPicker, TIME_CHECK_MS, zoneLabel, zoneNow } from './time';
 
 describe('pickers work in the configured zone, not the browser zone', () => {
   it('reads a picked wall clock in the configured zone', () => {
@@ -58,5 +58,12 @@ describe('times show the zone (issue 30)', () => {
     expect(formatTime(0)).toBe('-');
     expect(formatUTC(null)).toBe('-');
     expect(formatTime('not a time')).toBe('-');
+  });
+  it('a dense table names the zone once in its header: the clock alone in the cells', () => {
+    const t = Date.UTC(2026, 10, 26, 10, 42, 5);
+    expect(formatClock(t, 'Asia/Hong_Kong')).toBe('2026-11-26 18:42:05');
+    expect(formatClock(null)).toBe('-');
+    expect(zoneNow('Asia/Hong_Kong')).toBe('UTC+8');
+    expect(zoneNow('UTC')).toBe('UTC');
   });
 });

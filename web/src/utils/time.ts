@@ -51,6 +51,20 @@ export function formatTime(value: number | string | Date | null | undefined, tz:
   return `${local.format(TIME_FORMAT)} ${zoneLabel(local.utcOffset())}`;
 }
 
+/**
+ * The time alone, for a dense table whose column header names the zone once (zoneNow): the
+ * device list, where a zone in every cell would push key columns out of view at 1440 px.
+ */
+export function formatClock(value: number | string | Date | null | undefined, tz: string = zone): string {
+  const s = formatTime(value, tz);
+  return s === '-' ? s : s.slice(0, TIME_FORMAT.length);
+}
+
+/** The configured zone's label now ("UTC+8"), for a column header over formatClock cells. */
+export function zoneNow(tz: string = zone): string {
+  return zoneLabel(dayjs().tz(tz).utcOffset());
+}
+
 /** The same instant in UTC, for a tooltip beside a time shown in the user's zone (protocol frames). */
 export function formatUTC(value: number | string | Date | null | undefined): string {
   return formatTime(value, 'UTC');

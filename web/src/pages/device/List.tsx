@@ -8,7 +8,7 @@
  */
 import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
-import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag } from 'antd';
+import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -32,7 +32,7 @@ import {
   maintainedDevices,
 } from '../../services/device';
 import type { Device } from '../../services/typings';
-import { formatTime } from '../../utils/time';
+import { formatClock, zoneNow } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import { deferred } from '../../components/deferred';
@@ -86,6 +86,15 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
   const navigate = useNavigate();
   const actions = useDeviceActions();
   const nowrap = (text: string) => <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
+  // a time column's title with its zone on a second line, so the header is no wider than the times
+  const zoned = (title: string) => (
+    <span data-zone={zoneNow()}>
+      {title}
+      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12, fontWeight: 'normal' }}>
+        {zoneNow()}
+      </Typography.Text>
+    </span>
+  );
   const columns: ColumnsType<Device> = [
     {
       title: t('device.sn'),
@@ -108,8 +117,9 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
     { title: t('device.site'), dataIndex: 'siteName', key: 'siteName', width: 100, ellipsis: true },
     { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName', width: 100, ellipsis: true },
     { title: t('device.enabled'), dataIndex: 'enabled', key: 'enabled', width: 90, ellipsis: true, render: (v: boolean) => (v ? t('com_enabled') : t('com_disabled')) },
-    { title: t('device.lastRefresh'), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', sorter: true, render: (v: number) => nowrap(formatTime(v)) },
-    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => nowrap(formatTime(v)) },
+    // the zone once in the header, not in every cell: both times stay in view at 1440 px
+    { title: zoned(t('device.lastRefresh')), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
+    { title: zoned(t('com_create_time')), dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
     {
       title: t('com_actions'),
       key: 'actions',
