@@ -57,6 +57,7 @@ type Config struct {
 	OCPPTLSCert      string        `name:"ocpp-tls-cert" help:"PEM certificate for TLS on --ocpp-addr (security profile 2); empty serves plain ws"`
 	OCPPTLSKey       string        `name:"ocpp-tls-key" help:"PEM private key matching --ocpp-tls-cert"`
 	CommandTimeout   time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
+	RestartGrace     time.Duration `name:"restart-grace" help:"how long a charger that accepted a Reset from the console may stay away before it counts as offline (an Offline event from its disconnect)"`
 	ProtocolLogDays  int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
 	MessageDays      int           `name:"message-retention-days" help:"console messages older than this many days are purged (0 keeps them)"`
 	ActionLogDays    int           `name:"action-log-retention-days" help:"action-log rows (logins, logouts, operations) older than this many days are purged (0 keeps them)"`
@@ -124,6 +125,7 @@ func Default() Config {
 		OCPPPingInterval: 30 * time.Second,
 		OCPPKeyBackoff:   time.Minute,
 		CommandTimeout:   30 * time.Second,
+		RestartGrace:     10 * time.Minute,
 		ProtocolLogDays:  30,
 		MessageDays:      180,
 		ActionLogDays:    365,
@@ -258,8 +260,8 @@ func (c Config) Validate() error {
 	if c.AlarmOfflineDebounce < 0 || c.AlarmRepeatWindow <= 0 || c.AlarmMailsPerHour < 1 {
 		return fmt.Errorf("alarm-offline-debounce must not be negative, alarm-repeat-window and alarm-mails-per-hour must be positive")
 	}
-	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 || c.MessageDays < 0 {
-		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval and command-timeout must be at least 1s, protocol-log-queue positive, protocol-log-retention-days and message-retention-days not negative")
+	if c.OCPPHeartbeat < time.Second || c.OCPPPingInterval < time.Second || c.CommandTimeout < time.Second || c.RestartGrace < time.Second || c.ProtocolLogQueue < 1 || c.ProtocolLogDays < 0 || c.MessageDays < 0 {
+		return fmt.Errorf("ocpp-heartbeat-interval, ocpp-ping-interval, command-timeout and restart-grace must be at least 1s, protocol-log-queue positive, protocol-log-retention-days and message-retention-days not negative")
 	}
 	if c.ActionLogDays < 0 || c.ErrorLogDays < 0 || c.OpenAPILogDays < 0 {
 		return fmt.Errorf("action-log-retention-days, error-log-retention-days and openapi-log-retention-days must not be negative")

@@ -6,10 +6,13 @@ import (
 	"testing"
 
 	"chargeops/internal/app"
+	"chargeops/internal/apperr"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/demo"
+	"chargeops/internal/fleet"
 	"chargeops/internal/testutil"
+	"chargeops/internal/testutil/apitest"
 )
 
 // A restarted demo lists the sign-ins that still exist (the seed prints them only once).
@@ -51,5 +54,60 @@ func TestSignInsListTheSeededAccounts(t *testing.T) {
 				t.Fatalf("root %v, accounts %v (%v)", root, names, err)
 			}
 		})
+	})
+}
+
+// Issue 30 item 16: what each demo role may do. The site admin reboots the chargers of their
+// own site but not those of the customer's other sites and deletes none; customer staff run
+// remote operations on their customer's chargers but delete none; only the platform
+// administrator deletes devices (auth_device_delete).
+func TestDemoRolesDoWhatTheirJobNeeds(t *testing.T) {
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		env := apitest.New(t, d, nil)
+		if _, _, err := demo.Seed(ctx, env.App); err != nil {
+			t.Fatal(err)
+		}
+		device := func(sn string) int64 {
+			var id int64
+			if err := d.QueryRow(ctx, `SELECT id FROM device WHERE sn = ?`, sn).Scan(&id); err != nil {
+				t.Fatalf("device %s: %v", sn, err)
+			}
+			return id
+		}
+		ownSite, otherSite, otherCustomer := device("SZ-FT-01-01"), device("SZ-NS-01-01"), device("HK-KB-01-01")
+		signIn := func(name string) *apitest.Client { return env.Client().MustLogin(name, demo.Password) }
+		reboot := func(c *apitest.Client, dev int64) apitest.Answer {
+			return c.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{dev}, "controlType": fleet.CtlSoftReset})
+		}
+		del := func(c *apitest.Client, dev int64) apitest.Answer {
+			return c.Call("POST", "/api/auth/sys/dev/basic/delete", map[string]any{"ids": []int64{dev}})
+		}
+		refused := func(who, what string, a apitest.Answer) {
+			t.Helper()
+			if a.Code != apperr.NotFound && a.Code != apperr.NoPermission {
+				t.Errorf("%s %s: code %d %q, want refused", who, what, a.Code, a.Message)
+			}
+		}
+
+		site := signIn("futian_admin")
+		apitest.Must(t, reboot(site, ownSite))
+		refused("futian_admin", "reboots a charger of another site", reboot(site, otherSite))
+		refused("futian_admin", "reboots another customer's charger", reboot(site, otherCustomer))
+		apitest.WantCode(t, del(site, ownSite), apperr.NoPermission)
+
+		for _, name := range []string{"sz_staff", "hk_engineer"} {
+			c := signIn(name)
+			apitest.WantCode(t, del(c, ownSite), apperr.NoPermission)
+		}
+		staff := signIn("sz_staff")
+		apitest.Must(t, reboot(staff, otherSite))
+		refused("sz_staff", "reboots another customer's charger", reboot(staff, otherCustomer))
+
+		var left int
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM device WHERE id IN (?, ?)`, ownSite, otherSite).Scan(&left); err != nil || left != 2 {
+			t.Fatalf("refused deletes removed devices: %d left (%v)", left, err)
+		}
+		apitest.Must(t, del(signIn("platform_admin"), otherSite))
 	})
 }

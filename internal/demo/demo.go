@@ -183,7 +183,9 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 	roles := []roleSpec{
 		{"Platform administrator", access.AllKeys(), access.RoleSettings{WebSSHAccess: 1}},
 		{"Customer staff", manage, access.RoleSettings{CustomerAccess: 1, WebSSHLevel: 2, CfgReadLevel: 2, CfgWriteLevel: 2, CfgDownloadLevel: 2, ParamLevel: 2, DocLevel: 2, AttachLevel: 2}},
-		{"Site admin", operate, access.RoleSettings{CustomerAccess: 1, SiteAccess: 1, WebSSHLevel: 3, CfgReadLevel: 3, CfgWriteLevel: 4, CfgDownloadLevel: 3, ParamLevel: 3, DocLevel: 3, AttachLevel: 3, EmailAlarm: true}},
+		// The site admin runs remote operations (reboot, reset, ...) and edits the devices of
+		// their own sites (auth_device_edit; scope keeps them to those sites) but deletes none.
+		{"Site admin", append(append([]string{}, operate...), "auth_device_edit"), access.RoleSettings{CustomerAccess: 1, SiteAccess: 1, WebSSHLevel: 3, CfgReadLevel: 3, CfgWriteLevel: 4, CfgDownloadLevel: 3, ParamLevel: 3, DocLevel: 3, AttachLevel: 3, EmailAlarm: true}},
 		{"Engineer", append(append([]string{}, operate...), "auth_device_edit", "auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_system", "auth_logs", "auth_logs_protocol", "auth_logs_error", "auth_deviceModel"),
 			access.RoleSettings{CustomerAccess: 1, WebSSHAccess: 3, WebSSHLevel: 1, CfgReadLevel: 1, CfgWriteLevel: 1, CfgDownloadLevel: 1, ParamLevel: 1, DocLevel: 1, AttachLevel: 1}},
 	}

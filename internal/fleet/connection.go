@@ -126,6 +126,9 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 		if _, err := b.Tx.Exec(ctx, sqlLastRefresh, now, dev.ID); err != nil {
 			return err
 		}
+		if err := restartOver(ctx, b.Tx, dev.ID); err != nil { // back from a console Reset: never offline
+			return err
+		}
 		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindOffline}, Connector: anyConnector, At: now}); err != nil {
 			return err
 		}
@@ -156,8 +159,13 @@ func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
-		if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: now}); err != nil {
+		// away for a console Reset: no Offline event unless it overstays (restart_grace.go)
+		if restart, err := s.leftForRestart(ctx, b.Tx, dev.ID, now); err != nil {
 			return err
+		} else if !restart {
+			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: now}); err != nil {
+				return err
+			}
 		}
 		return s.recompute(ctx, b, dev.ID)
 	}})

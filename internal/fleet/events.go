@@ -73,6 +73,7 @@ const (
 		  info = excluded.info, updated_at = excluded.updated_at, status_at = excluded.status_at
 		WHERE device_connector.status_at <= excluded.status_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
+	sqlDevicePlace = `SELECT customer_id, site_id FROM device WHERE id = ?`
 	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ?`
@@ -154,6 +155,18 @@ func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 	var n int
 	if err := b.Tx.QueryRow(ctx, sqlEventIsOpen, e.Device.ID, EventOpen, e.Kind, e.Connector, e.Code).Scan(&n); err != nil || n > 0 {
 		return err
+	}
+	// Where the device is now: a connection keeps the Device it was admitted with, and the
+	// device may have moved to another site (or customer) since. An event belongs to the site
+	// the device is on when it happens (issue 30 item 17: the site's Events tab, home and the
+	// site statistics all read the stored place).
+	var customerID, siteID int64
+	if err := b.Tx.QueryRow(ctx, sqlDevicePlace, e.Device.ID).Scan(&customerID, &siteID); err != nil && !db.NotFound(err) {
+		return err
+	} else if err == nil && (customerID != e.Device.CustomerID || siteID != e.Device.SiteID) {
+		moved := *e.Device
+		moved.CustomerID, moved.SiteID = customerID, siteID
+		e.Device = &moved
 	}
 	id, err := db.InsertID(ctx, b.Tx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
 		e.VendorCode, e.Info, EventOpen, e.At, db.NowMS())

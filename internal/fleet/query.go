@@ -184,9 +184,12 @@ func eventOrder(sort string) string {
 	return strings.Join(cols, dir+", ") + dir + ", e.started_at DESC, e.id DESC"
 }
 
-// eventFrom is the FROM and WHERE of an event list within p's scope, and its arguments.
+// eventFrom is the FROM and WHERE of an event list within p's scope, and its arguments. An
+// event is where it happened: its stored customer and site (the device's when it opened) decide
+// both the scope and the site filter, as on home and in the site statistics, so a site's Events
+// tab lists what home lists for the site, also of a device that has moved away since.
 func eventFrom(p *access.Principal, in EventListInput) (string, []any) {
-	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
+	cond, args := p.Scope.SiteCond("e.customer_id", "e.site_id")
 	conds := []string{cond}
 	if in.DeviceID > 0 {
 		conds, args = append(conds, "e.device_id = ?"), append(args, in.DeviceID)

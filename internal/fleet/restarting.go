@@ -26,6 +26,9 @@ func (s *Service) restarting(ctx context.Context, cmd Command) error {
 		if _, err := b.Tx.Exec(ctx, sqlRestarting, InfoRestarting, now, now, cmd.DeviceID, now); err != nil {
 			return fmt.Errorf("fleet: restarting connectors of %s: %w", cmd.SN, err)
 		}
+		if err := s.expectRestart(ctx, b.Tx, cmd.DeviceID, now); err != nil {
+			return err
+		}
 		b.eventsChanged(cmd.DeviceID) // the consoles re-read the connectors even when the status stays
 		return s.recompute(ctx, b, cmd.DeviceID)
 	}})

@@ -29,6 +29,7 @@ type Options struct {
 	Registry          Registry       // default: in-process
 	Location          *time.Location // days and months of the statistics (default UTC)
 	Files             storage.Store  // firmware and diagnostics files (default: local, under DataDir/objects)
+	RestartGrace      time.Duration  // how long a charger away for a console Reset is not offline (default DefaultRestartGrace)
 }
 
 // Service is the device core of one node.
@@ -147,6 +148,9 @@ func (s *Service) sweep(ctx context.Context) {
 	}
 	if _, err := s.ExpireReservations(ctx, now); err != nil {
 		slog.Warn("reservation sweep", "err", err)
+	}
+	if _, err := s.ExpireRestarts(ctx, now); err != nil {
+		slog.Warn("restart sweep", "err", err)
 	}
 	// Devices marked online whose node stopped refreshing them (a crashed node), a bounded
 	// number per sweep, ended in parallel so their steps share batches.

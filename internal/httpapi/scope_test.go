@@ -12,7 +12,7 @@ import (
 
 // orgKeys are every key of the organisation screens.
 var orgKeys = []string{"auth_site", "auth_site_list", "auth_site_add", "auth_site_edit", "auth_site_detail",
-	"auth_device", "auth_device_list", "auth_device_add", "auth_device_edit", "auth_device_info", "auth_device_detail",
+	"auth_device", "auth_device_list", "auth_device_add", "auth_device_edit", "auth_device_delete", "auth_device_info", "auth_device_detail",
 	"auth_system", "auth_customer", "auth_customer_list", "auth_customer_detail", "auth_user", "auth_user_list", "auth_user_add",
 	"auth_user_edit", "auth_user_authData", "auth_user_customerStationList", "auth_user_detail", "auth_role", "auth_role_list",
 	"auth_role_authMenu", "auth_role_authData",

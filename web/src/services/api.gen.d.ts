@@ -1052,7 +1052,7 @@ export interface paths {
         put?: never;
         /**
          * Delete devices
-         * @description Needs any one of the permission keys: auth_device_edit.
+         * @description Needs any one of the permission keys: auth_device_delete.
          */
         post: operations["postAuthSysDevBasicDelete"];
         delete?: never;

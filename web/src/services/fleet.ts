@@ -72,7 +72,6 @@ export const DEVICE_CODES = { offline: 30001, busy: 30002, someBusy: 30003, time
 /** Event kinds (0 offline, 1 alarm, 2 fault, 3 unavailable) and levels (0 OA, 1 MA, 2 CA). */
 export const EVENT_KINDS = [0, 1, 2, 3];
 export const ALARM_KINDS = [1, 2];
-export const OUTAGE_KINDS = [0, 3];
 export const EVENT_LEVELS = [0, 1, 2];
 
 /** Protocol-log communication types: 0 open, 1 close, 2 received, 3 sent. */

@@ -73,9 +73,11 @@ export default function DeviceDetail() {
               <Button onClick={() => void navigate(`/manage/device/update/${id}`)}>{t('com_edit')}</Button>
               <Button onClick={() => actions.enable(d)}>{d.enabled ? t('com_disable') : t('com_enable')}</Button>
               <Button onClick={() => actions.maintained(d)}>{t('device.maintained')}</Button>
-              <Button danger onClick={() => actions.remove(d)}>
-                {t('com_delete')}
-              </Button>
+              {can('auth_device_delete') && (
+                <Button danger onClick={() => actions.remove(d)} data-testid="device-delete">
+                  {t('com_delete')}
+                </Button>
+              )}
             </>
           )
         }

@@ -135,7 +135,7 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
                   { key: 'enable', label: r.enabled ? t('com_disable') : t('com_enable'), onClick: () => actions.enable(r) },
                   { key: 'maintain', label: r.maintainMode ? t('device.maintainOff') : t('device.maintainOn'), onClick: () => actions.maintain(r) },
                   { key: 'maintained', label: t('device.maintained'), onClick: () => actions.maintained(r) },
-                  { key: 'delete', danger: true, label: t('com_delete'), onClick: () => actions.remove(r) },
+                  ...(can('auth_device_delete') ? [{ key: 'delete', danger: true, label: t('com_delete'), onClick: () => actions.remove(r) }] : []),
                 ],
               }}
             >

@@ -1,6 +1,6 @@
 /**
  * site/detail/:id — site info with overview (statistics: Stats.tsx, administrators: Admins.tsx), devices, faults and
- * events (dev/alarm/list of the site: alarms and faults; offline and unavailable events). A site outside the caller's scope answers not found: the page says so, nothing else.
+ * events (dev/alarm/list of the site: alarms and faults; every event: alarms, faults, offline and unavailable, as home lists them). A site outside the caller's scope answers not found: the page says so, nothing else.
  */
 import { lazy, Suspense } from 'react';
 import { Button, Card, Descriptions, Tabs } from 'antd';
@@ -14,7 +14,7 @@ import { EventTable } from '../../components/fleet';
 import { useCan } from '../../components/access';
 import { getSite, siteOverview, SITE_ENABLED } from '../../services/site';
 import DeviceCategories from '../../components/DeviceCategories';
-import { ALARM_KINDS, OUTAGE_KINDS } from '../../services/fleet';
+import { ALARM_KINDS, EVENT_KINDS } from '../../services/fleet';
 import { formatTime } from '../../utils/time';
 import { SiteStatus, useSiteActions } from './List';
 import { DeviceTable } from '../device/List';
@@ -90,7 +90,8 @@ export default function SiteDetail() {
             ? [{ key: 'devices', label: t('site.tab.devices'), children: <DeviceTable fixed={{ siteId: id }} queryKey={`site/${id}/devices`} /> }]
             : []),
           { key: 'faults', label: t('site.tab.faults'), children: <EventTable siteId={id} kinds={ALARM_KINDS} testId="site-faults" /> },
-          { key: 'events', label: t('site.tab.events'), children: <EventTable siteId={id} kinds={OUTAGE_KINDS} testId="site-events" /> },
+          // every event of the site, as home lists them: alarms and faults with offline and unavailable
+          { key: 'events', label: t('site.tab.events'), children: <EventTable siteId={id} kinds={EVENT_KINDS} testId="site-events" /> },
           {
             key: 'charging',
             label: t('menu.session'),

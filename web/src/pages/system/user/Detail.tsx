@@ -5,6 +5,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import { useCan } from '../../../components/access';
+import { useSession } from '../../../models/session';
 import { USER_ASSIGN_KEYS } from '../../../access';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
 import { getUser, USER_ENABLED } from '../../../services/user';
@@ -20,6 +21,7 @@ export default function UserDetail() {
   const customers = useCustomerOptions();
   const sites = useSiteOptions();
   const actions = useUserActions();
+  const self = useSession().session?.user.id;
   if (!(id > 0) || q.isError) return <NotFoundResult />;
   const u = q.data;
   const name = (opts: { value: number; label: string }[], v: number) => opts.find((o) => o.value === v)?.label ?? `#${v}`;
@@ -43,7 +45,7 @@ export default function UserDetail() {
                   {can(USER_ASSIGN_KEYS) && (
                     <Button onClick={() => void navigate(`/manage/system/user/auth/${id}`)}>{t('user.assign')}</Button>
                   )}
-                  {can('auth_user_edit') && <Button onClick={() => actions.toggle(u)}>{u.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</Button>}
+                  {can('auth_user_edit') && u.id !== self && <Button onClick={() => actions.toggle(u)}>{u.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</Button>}
                   {can('auth_user_edit') && <Button onClick={() => actions.setPassword(u)}>{t('user.password')}</Button>}
                 </>
               )}

@@ -8,6 +8,7 @@ import ListPage from '../../../components/ListPage';
 import FormDrawer from '../../../components/FormDrawer';
 import PasswordFields from '../../../components/PasswordFields';
 import { useCan } from '../../../components/access';
+import { useSession } from '../../../models/session';
 import { USER_ASSIGN_KEYS } from '../../../access';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
@@ -56,6 +57,8 @@ export default function UserList() {
   const list = useListState(SPEC);
   const roles = useRoleOptions(can(['auth_role_list', 'auth_user_add', 'auth_user_edit']));
   const actions = useUserActions();
+  // Nobody disables their own account (the server refuses it too): no Disable on one's own row.
+  const self = useSession().session?.user.id;
   const columns: ColumnsType<User> = [
     {
       title: t('user.userName'),
@@ -77,7 +80,11 @@ export default function UserList() {
           <Space>
             {can('auth_user_edit') && <Link to={`/manage/system/user/update/${r.id}`}>{t('com_edit')}</Link>}
             {can(USER_ASSIGN_KEYS) && <Link to={`/manage/system/user/auth/${r.id}`}>{t('user.assign')}</Link>}
-            {can('auth_user_edit') && <a onClick={() => actions.toggle(r)}>{r.status === USER_ENABLED ? t('com_disable') : t('com_enable')}</a>}
+            {can('auth_user_edit') && r.id !== self && (
+              <a onClick={() => actions.toggle(r)} data-testid={`user-toggle-${r.id}`}>
+                {r.status === USER_ENABLED ? t('com_disable') : t('com_enable')}
+              </a>
+            )}
             {can('auth_user_edit') && <a onClick={() => actions.setPassword(r)}>{t('user.password')}</a>}
           </Space>
         ),
