@@ -313,6 +313,9 @@ func TestPendingChargerBecomesTheAddedDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitFor(t, "the Pending socket to be closed", func() bool { return !cp.IsConnected() })
+			// the charger sees its socket closed before the server has let it go: wait for the
+			// registry too, then every view must say offline
+			waitFor(t, "the closed Pending socket to leave the registry", func() bool { return viewOf(t, env, root, id, sn).agrees(0) })
 			if v := viewOf(t, env, root, id, sn); !v.agrees(0) {
 				t.Fatalf("a charger that showed no key is recorded: %v", v)
 			}
