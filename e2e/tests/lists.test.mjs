@@ -60,6 +60,19 @@ test('list error state: a 500 or a dropped connection shows the error and Retry,
   await page.unroute(LIST);
 });
 
+test('a page with its own table (the action log) shows the error and Retry too, not "No data"', async () => {
+  const ACTIONS = '**/api/auth/sys/logs/action/list';
+  await page.route(ACTIONS, (r) => r.fulfill({ status: 500, contentType: 'text/plain', body: 'boom' }));
+  await page.goto(`${w.server.url}/manage/system/logs/action`);
+  const error = page.getByTestId('action-logs').getByTestId('list-error');
+  await error.waitFor();
+  assert.doesNotMatch(await page.getByTestId('action-logs').locator('.ant-table-tbody').innerText(), /No data/);
+  await page.unroute(ACTIONS);
+  await error.getByTestId('list-retry').click();
+  await page.getByTestId('action-logs').locator('.ant-table-row').first().waitFor();
+  assert.equal(await page.getByTestId('action-logs').getByTestId('list-error').count(), 0);
+});
+
 test('list loading state: nothing but the spinner while the request is outstanding', async () => {
   let release;
   const held = new Promise((r) => (release = r));

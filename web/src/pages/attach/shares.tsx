@@ -24,6 +24,7 @@ import { isShareCode, shareUrl, validityRequest, VALIDITY_CHOICES, type Validity
 import { formatTime } from '../../utils/time';
 import { registerTexts } from '../../locales/domains';
 import { attachTexts } from '../../locales/domains/attach';
+import { emptyTextOf } from '../../components/TableState';
 
 registerTexts(attachTexts);
 
@@ -166,7 +167,7 @@ function ShareAccessLog({ shareId }: { shareId: number }) {
       render: (v: string) => <Tag color={v === 'ok' ? 'green' : v === 'wrong_code' || v === 'locked' ? 'red' : undefined}>{t(`attach.shareLog.result.${v}`, { defaultValue: v })}</Tag>,
     },
   ];
-  return <Table<ShareAccess> rowKey={(r) => `${r.at}-${r.clientIp}-${r.action}-${r.result}`} size="small" loading={q.isFetching} columns={columns} dataSource={q.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="attach-share-log" />;
+  return <Table<ShareAccess> locale={{ emptyText: emptyTextOf(q) }} rowKey={(r) => `${r.at}-${r.clientIp}-${r.action}-${r.result}`} size="small" loading={q.isFetching} columns={columns} dataSource={q.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="attach-share-log" />;
 }
 
 /** A file's shares: state, accesses, expiry; reset (unlock, new code) and delete. */
@@ -216,7 +217,7 @@ export function SharesModal({ file, onClose }: { file?: AttachFile; onClose(): v
           </Typography.Text>
         </div>
       )}
-      <Table<Share>
+      <Table<Share> locale={{ emptyText: emptyTextOf(q) }}
         rowKey="id"
         size="small"
         loading={q.isFetching}

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../components/access';
 import { siteAdmins, type SiteAdmin } from '../../services/stats';
+import { emptyTextOf } from '../../components/TableState';
 
 export default function SiteAdmins({ siteId }: { siteId: number }) {
   const { t } = useTranslation();
@@ -38,7 +39,7 @@ export default function SiteAdmins({ siteId }: { siteId: number }) {
   ];
   return (
     <Card title={t('stats.site.admins')} data-testid="site-admins" style={{ marginBottom: 16 }}>
-      <Table<SiteAdmin> rowKey="id" size="small" loading={q.isPending} columns={columns} dataSource={q.data?.list ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }} scroll={{ x: 'max-content' }} />
+      <Table<SiteAdmin> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={columns} dataSource={q.data?.list ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }} scroll={{ x: 'max-content' }} />
     </Card>
   );
 }

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listReservations, opsKeys, RESERVATION_COLORS, type Reservation } from '../../../services/ops';
 import { formatTime } from '../../../utils/time';
+import { emptyTextOf } from '../../../components/TableState';
 
 const PAGE_SIZE = 10;
 
@@ -33,7 +34,7 @@ export default function ReservationList({ deviceId }: { deviceId: number }) {
   ];
   return (
     <Card title={t('ops.reservations')} size="small" data-testid="ops-reservations">
-      <Table<Reservation>
+      <Table<Reservation> locale={{ emptyText: emptyTextOf(list) }}
         rowKey="id"
         size="small"
         loading={list.isPending}

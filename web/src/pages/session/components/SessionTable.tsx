@@ -15,6 +15,7 @@ import { fromPicker, formatTime, toPicker } from '../../../utils/time';
 import { formatKWh, formatSessionDuration, quickRanges, sessionDuration } from '../format';
 import { listSessions, sessionKeys, STOP_REASONS, type SessionQuery, type SessionRow } from '../service';
 import SessionDrawer from './SessionDrawer';
+import { emptyTextOf } from '../../../components/TableState';
 
 export type SessionFilters = Omit<SessionQuery, 'cursor' | 'pageSize'>;
 
@@ -168,7 +169,7 @@ export default function SessionTable({ fixed, filters, onSearch, toolbar, testId
           </Space>
         </Form.Item>
       </Form>
-      <Table<SessionRow>
+      <Table<SessionRow> locale={{ emptyText: emptyTextOf(q) }}
         rowKey="id"
         size="middle"
         columns={columns}

@@ -16,6 +16,7 @@ import type { Customer, Site, User } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
 import { CustomerFields, useSaveCustomer } from './List';
 import { Table } from 'antd';
+import { emptyTextOf } from '../../../components/TableState';
 
 export default function CustomerDetail() {
   const { t } = useTranslation();
@@ -78,7 +79,7 @@ export default function CustomerDetail() {
           {
             key: 'sites',
             label: t('customer.sites'),
-            children: <Table<Site> rowKey="id" size="small" loading={sites.isPending} columns={siteCols} dataSource={sites.data?.list ?? []} pagination={false} />,
+            children: <Table<Site> locale={{ emptyText: emptyTextOf(sites) }} rowKey="id" size="small" loading={sites.isPending} columns={siteCols} dataSource={sites.data?.list ?? []} pagination={false} />,
           },
           ...(can('auth_user_list') ? [{ key: 'users', label: t('customer.users'), children: <CustomerUsers customerId={id} /> }] : []),
         ]}
@@ -99,5 +100,5 @@ function CustomerUsers({ customerId }: { customerId: number }) {
     { title: t('user.role'), dataIndex: 'roleName', key: 'roleName' },
     { title: t('user.email'), dataIndex: 'email', key: 'email' },
   ];
-  return <Table<User> rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={users} pagination={false} />;
+  return <Table<User> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={users} pagination={false} />;
 }

@@ -23,6 +23,7 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS, parsePaging } from '../../../util
 import { exportBody, routeUserId } from './logQuery';
 import { registerTexts } from '../../../locales/domains';
 import { logsTexts } from '../../../locales/domains/logs';
+import { emptyTextOf } from '../../../components/TableState';
 
 registerTexts(logsTexts);
 
@@ -198,7 +199,7 @@ export default function ActionLogs() {
           {t('logs.export')}
         </Button>
       </Space>
-      <Table<Row>
+      <Table<Row> locale={{ emptyText: emptyTextOf(query) }}
         rowKey="id"
         size="middle"
         loading={query.isFetching}

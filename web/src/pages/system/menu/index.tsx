@@ -10,6 +10,7 @@ import { deleteInterfaces, deleteMenu, listInterfaces, menuTree, METHODS, saveIn
 import type { ApiInterface, MenuNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
 import MenuForm, { type MenuRow } from './components/MenuForm';
+import { emptyTextOf } from '../../../components/TableState';
 
 const TREE_KEY = 'menu/tree';
 const IFACE_KEY = 'interface/list';
@@ -131,7 +132,7 @@ export default function MenuPage() {
                   </Button>
                 }
               >
-                <Table<ApiInterface> rowKey="id" size="small" loading={ifaces.isFetching} pagination={false} columns={ifaceCols} dataSource={ifaces.data?.list ?? []} />
+                <Table<ApiInterface> locale={{ emptyText: emptyTextOf(ifaces) }} rowKey="id" size="small" loading={ifaces.isFetching} pagination={false} columns={ifaceCols} dataSource={ifaces.data?.list ?? []} />
               </Card>
             </Space>
           ) : (

@@ -9,6 +9,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DELIVERY_STATUSES, listDeliveries, webhookKeys, type Delivery } from '../../../../services/webhook';
 import { formatTime } from '../../../../utils/time';
+import { emptyTextOf } from '../../../../components/TableState';
 
 const STATUS_COLOR: Record<string, string> = { pending: 'processing', delivered: 'success', failed: 'error' };
 
@@ -79,7 +80,7 @@ export default function DeliveriesCard({ appId }: { appId: number }) {
         </Space>
       }
     >
-      <Table<Delivery>
+      <Table<Delivery> locale={{ emptyText: emptyTextOf(q) }}
         size="small"
         rowKey="id"
         loading={q.isFetching}

@@ -12,6 +12,7 @@ import { useCan } from '../../../../components/access';
 import { useActions } from '../../../../hooks/useActions';
 import { deleteWebhooks, listWebhooks, MAX_WEBHOOKS, saveWebhook, WEBHOOK_EVENTS, webhookKeys, type Webhook } from '../../../../services/webhook';
 import { formatTime } from '../../../../utils/time';
+import { emptyTextOf } from '../../../../components/TableState';
 
 interface FormValues {
   url: string;
@@ -102,7 +103,7 @@ export default function WebhooksCard({ appId }: { appId: number }) {
       }
     >
       <Typography.Paragraph type="secondary">{t('app.webhook.hint', { max: MAX_WEBHOOKS })}</Typography.Paragraph>
-      <Table<Webhook> size="small" rowKey="id" loading={q.isPending} dataSource={hooks} columns={columns} pagination={false} data-testid="webhook-list" />
+      <Table<Webhook> locale={{ emptyText: emptyTextOf(q) }} size="small" rowKey="id" loading={q.isPending} dataSource={hooks} columns={columns} pagination={false} data-testid="webhook-list" />
       <FormDrawer<FormValues>
         open={drawer.open}
         title={drawer.row?.id ? t('app.webhook.edit') : t('app.webhook.add')}
