@@ -43,6 +43,7 @@ import ParamImportButton from './ops/ParamImportButton';
 import { OPS_KEYS } from '../../services/ops';
 import { useCan } from '../../components/access';
 import SelectionButton from '../../components/SelectionButton';
+import { emptyTextOf } from '../../components/TableState';
 
 /**
  * Operations run from the operations card (the others have their own cards; VPN start and stop
@@ -171,6 +172,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
       {offered.has(CTL.connectorAvailability) && (
         <Card title={t('remote.connectors')} size="small" data-testid="remote-connectors">
           <Table
+            locale={{ emptyText: emptyTextOf(runtime) }}
             rowKey="connectorId"
             size="small"
             pagination={false}

@@ -20,6 +20,7 @@ import { CTL, type ControlParams } from '../../../services/fleet';
 import { getConnectorOps, OPS_KEYS, opsKeys, type ConnectorOps } from '../../../services/ops';
 import { formatTime } from '../../../utils/time';
 import { ReserveModal, StartModal } from './dialogs';
+import { emptyTextOf } from '../../../components/TableState';
 
 registerTexts(opsTexts);
 
@@ -177,7 +178,7 @@ export default function ConnectorActions({ device, offered }: OpsProps) {
         loading={connectors.isPending}
         columns={columns}
         dataSource={connectors.data ?? []}
-        locale={{ emptyText: <Typography.Text type="secondary">{t('ops.noConnectors')}</Typography.Text> }}
+        locale={{ emptyText: connectors.isError || connectors.isPending ? emptyTextOf(connectors) : <Typography.Text type="secondary">{t('ops.noConnectors')}</Typography.Text> }}
       />
       <div style={{ marginTop: 12 }}>
         <CommandResults states={cmds.states} sending={cmds.sending} />

@@ -12,6 +12,7 @@ import { addShare, listShares, revokeShare, SHARE_DAYS, ticketKeys, type MadeSha
 import { formatTime } from '../../../utils/time';
 import { registerTexts } from '../../../locales/domains';
 import { ticketTexts } from '../../../locales/domains/ticket';
+import { emptyTextOf } from '../../../components/TableState';
 
 registerTexts(ticketTexts);
 
@@ -66,7 +67,7 @@ export default function ShareModal({ ticketId, open, onClose }: { ticketId: numb
             }
           />
         )}
-        <Table<TicketShare>
+        <Table<TicketShare> locale={{ emptyText: emptyTextOf(q) }}
           size="small"
           rowKey="id"
           loading={q.isPending}

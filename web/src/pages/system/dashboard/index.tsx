@@ -8,6 +8,7 @@ import { useSession } from '../../../models/session';
 import { formatTime } from '../../../utils/time';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS } from '../../../utils/paging';
 import SystemOverview from './Overview';
+import { emptyTextOf } from '../../../components/TableState';
 
 function usePaging() {
   const [page, setPage] = useState(1);
@@ -37,6 +38,7 @@ function LockedAccounts() {
   return (
     <div data-testid="locked-accounts">
     <Table
+      locale={{ emptyText: emptyTextOf(q) }}
       rowKey="id"
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}
@@ -88,6 +90,7 @@ function Outbox() {
   return (
     <div data-testid="mail-outbox">
     <Table
+      locale={{ emptyText: emptyTextOf(q) }}
       rowKey="id"
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}

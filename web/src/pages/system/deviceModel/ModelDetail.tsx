@@ -16,6 +16,7 @@ import { duplicateControlCodes } from '../../../utils/dataRange';
 import { displayItemName, displayRange } from '../../../utils/names';
 import { ItemFields, ModelFields } from './ModelFields';
 import { toModelValues, useSaveModel, type ModelValues } from './ModelList';
+import { emptyTextOf } from '../../../components/TableState';
 
 const KINDS: ItemKind[] = ['config', 'param', 'control'];
 
@@ -153,7 +154,7 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
           {t('item.add')}
         </Button>
       </Space>
-      <Table<ModelItem> rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={items} pagination={false} scroll={{ x: 'max-content' }} />
+      <Table<ModelItem> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={items} pagination={false} scroll={{ x: 'max-content' }} />
       <FormDrawer<Partial<ItemInput>>
         open={drawer.open}
         title={drawer.row?.id ? t('item.edit') : t('item.add')}

@@ -14,6 +14,7 @@ import { getRole, interfacesOf, permissionTree, setRoleMenu } from '../../../ser
 import type { ApiInterface, PermissionNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
 import { ROLE_LIST_KEY } from './List';
+import { emptyTextOf } from '../../../components/TableState';
 
 function toTree(nodes: PermissionNode[] | null, locale: string, t: (k: string) => string): TreeDataNode[] {
   return (nodes ?? [])
@@ -83,7 +84,7 @@ export default function RoleAuthMenu() {
         <Col xs={24} lg={12}>
           <Card title={t('role.interfaces')}>
             {selected ? (
-              <Table<ApiInterface>
+              <Table<ApiInterface> locale={{ emptyText: emptyTextOf(ifaces) }}
                 rowKey="id"
                 size="small"
                 loading={ifaces.isFetching}
