@@ -200,9 +200,11 @@ func TestForcedReloginAndDisabledAccount(t *testing.T) {
 
 func TestSessionIdleTimeout(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		env := apitest.New(t, d, func(c *config.Config) { c.SessionIdle = 300 * time.Millisecond })
+		// the idle limit leaves the second session (sign-in, then one call) time on a loaded
+		// machine: at 300 ms it expired before its first call in CI
+		env := apitest.New(t, d, func(c *config.Config) { c.SessionIdle = 1500 * time.Millisecond })
 		c := env.Root()
-		time.Sleep(400 * time.Millisecond)
+		time.Sleep(1700 * time.Millisecond)
 		apitest.WantCode(t, c.Call("POST", "/api/unauth/info", nil), apperr.SessionExpired)
 		var logs struct{ List []struct{ Type, Reason int } }
 		apitest.Must(t, env.Root().Call("POST", "/api/auth/sys/logs/action/list", map[string]any{"type": 1})).Into(t, &logs)
