@@ -16,7 +16,9 @@ const MODEL = 'ZH-AC-22';
 const ALLOWED = new Set(['root', 'admin', 'ChargeOps', 'chargeops', 'OCPP', 'ocpp', 'kWh', 'rpm', 'WEB', 'SSH', 'MAC', 'URL', 'JSON', 'xlsx',
   'GET', 'POST', 'PUT', 'DELETE', 'OpenAPI', 'example', 'com', 'VPN', 'PCS', 'V2G',
   // OCPP answer codes the server shows next to their Chinese name: "已拒绝（Rejected）"
-  'Rejected', 'Accepted', 'NotSupported']);
+  'Rejected', 'Accepted', 'NotSupported',
+  // the zone beside every shown time ("UTC+8", or "UTC" where the browser runs in UTC, as in CI)
+  'UTC']);
 
 let server;
 let browser;
