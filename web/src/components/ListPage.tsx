@@ -52,8 +52,13 @@ export interface ListPageProps<Row> {
   refetchInterval?: number | false | ((data: ListResult<Row> | undefined) => number | false);
 }
 
-/** How long a list answer counts as fresh, so the route loader's prefetch is not asked again on mount. */
-const PREFETCHED_FRESH_MS = 3_000;
+/**
+ * How long a list answer counts as fresh, so the route loader's prefetch is not asked again on
+ * mount. 10 s: on a busy browser the page can mount several seconds after its prefetched rows
+ * arrived (3 s was seen to refetch); changes still refetch at once (invalidation ignores it) and
+ * live status comes by the stream.
+ */
+const PREFETCHED_FRESH_MS = 10_000;
 
 /** Form values of the filters: time ranges as [Dayjs, Dayjs]. */
 function toFormValues(filters: FilterField[], values: Record<string, unknown>): Record<string, unknown> {
