@@ -28,7 +28,8 @@ import {
 } from '../../services/attach';
 import { flattenFolders } from '../../utils/attach';
 import { formatBytes } from '../../utils/format';
-import { formatTime } from '../../utils/time';
+import { formatClock } from '../../utils/time';
+import ZonedTitle from '../../components/ZonedTitle';
 import { EditModal, FolderModal, MoveModal, toTreeSelect, UploadModal } from './dialogs';
 import { ShareModal, SharesModal } from './shares';
 import { registerTexts } from '../../locales/domains';
@@ -97,10 +98,12 @@ export default function AttachList() {
     void run(async () => openLink((await fileUrl(f.id)).url), { success: false });
 
   const columns: ColumnsType<AttachFile> = [
-    { title: t('attach.name'), dataIndex: 'name', key: 'name', render: (v: string) => <span data-testid="attach-file-name">{v}</span> },
+    { title: t('attach.name'), dataIndex: 'name', key: 'name', width: 180, ellipsis: true, render: (v: string) => <span data-testid="attach-file-name">{v}</span> },
     { title: t('attach.size'), dataIndex: 'size', key: 'size', render: (v: number) => formatBytes(v) },
+    // name, size and time first: the folder tree takes a third of the width at 1366 px
+    { title: <ZonedTitle title={t('attach.createdAt')} />, dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatClock(v)}</span> },
     { title: t('attach.type'), dataIndex: 'contentType', key: 'contentType', render: (v: string) => v || '-' },
-    { title: t('attach.description'), dataIndex: 'description', key: 'description', ellipsis: true, render: (v: string) => v || '-' },
+    { title: t('attach.description'), dataIndex: 'description', key: 'description', width: 140, ellipsis: true, render: (v: string) => v || '-' },
     {
       title: t('attach.levels'),
       key: 'levels',
@@ -113,14 +116,15 @@ export default function AttachList() {
       ),
     },
     { title: t('attach.creator'), dataIndex: 'creatorName', key: 'creatorName', render: (v: string) => v || '-' },
-    { title: t('attach.createdAt'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
     { title: t('attach.path'), dataIndex: 'path', key: 'path' },
     {
       title: t('com_actions'),
       key: 'actions',
       fixed: 'right',
+      // up to six actions in lines of two or three rather than one column as wide as the rest
+      width: 170,
       render: (_: unknown, r) => (
-        <Space>
+        <Space wrap size={[8, 0]}>
           {r.downloadable && (
             <a onClick={() => download(r)} data-testid="attach-download">
               {t('attach.download')}
@@ -161,7 +165,7 @@ export default function AttachList() {
     <Flex gap={16} align="flex-start" data-testid="attach-page">
       <Card
         size="small"
-        style={{ width: 300, flex: 'none' }}
+        style={{ width: 240, flex: 'none' }}
         title={t('attach.folders')}
         extra={
           <Button size="small" type="primary" onClick={() => setFolderDialog({})} data-testid="attach-folder-add-top">

@@ -8,7 +8,7 @@
  */
 import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
-import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -32,11 +32,12 @@ import {
   maintainedDevices,
 } from '../../services/device';
 import type { Device } from '../../services/typings';
-import { formatClock, zoneNow } from '../../utils/time';
+import { formatClock } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import { deferred } from '../../components/deferred';
 import SelectionButton from '../../components/SelectionButton';
+import ZonedTitle from '../../components/ZonedTitle';
 import PendingBanner from './PendingBanner';
 
 // the import and batch dialogs are fetched when first opened: not part of the list's first load
@@ -86,15 +87,6 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
   const navigate = useNavigate();
   const actions = useDeviceActions();
   const nowrap = (text: string) => <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
-  // a time column's title with its zone on a second line, so the header is no wider than the times
-  const zoned = (title: string) => (
-    <span data-zone={zoneNow()}>
-      {title}
-      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12, fontWeight: 'normal' }}>
-        {zoneNow()}
-      </Typography.Text>
-    </span>
-  );
   const columns: ColumnsType<Device> = [
     {
       title: t('device.sn'),
@@ -104,7 +96,7 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
       sorter: true,
       render: (v: string, r) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
     },
-    { title: t('device.name'), dataIndex: 'name', key: 'name', sorter: true, width: 110, ellipsis: true },
+    { title: t('device.name'), dataIndex: 'name', key: 'name', sorter: true, width: 100, ellipsis: true },
     { title: t('device.status'), dataIndex: 'status', key: 'status', sorter: true, render: (v: number) => <DeviceStatus status={v} /> },
     {
       title: t('device.alarmStatus'),
@@ -113,13 +105,13 @@ function useColumns(omit: string[] = []): ColumnsType<Device> {
       render: (v: number) => <Badge status={v === 2 ? 'error' : v ? 'warning' : 'success'} text={t(`device.alarm.${v === 2 ? 2 : v ? 1 : 0}`)} />,
     },
     // long names end in an ellipsis (the whole name on hover) instead of pushing columns off-screen
-    { title: t('device.model'), dataIndex: 'modelName', key: 'modelName', width: 100, ellipsis: true },
-    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName', width: 100, ellipsis: true },
-    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName', width: 100, ellipsis: true },
-    { title: t('device.enabled'), dataIndex: 'enabled', key: 'enabled', width: 90, ellipsis: true, render: (v: boolean) => (v ? t('com_enabled') : t('com_disabled')) },
+    { title: t('device.model'), dataIndex: 'modelName', key: 'modelName', width: 90, ellipsis: true },
+    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName', width: 90, ellipsis: true },
+    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName', width: 90, ellipsis: true },
+    // no Enabled column: a disabled device's status is Disabled (decisions §2), a status the bar above filters
     // the zone once in the header, not in every cell: both times stay in view at 1440 px
-    { title: zoned(t('device.lastRefresh')), dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
-    { title: zoned(t('com_create_time')), dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
+    { title: <ZonedTitle title={t('device.lastRefresh')} />, dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
+    { title: <ZonedTitle title={t('com_create_time')} />, dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
     {
       title: t('com_actions'),
       key: 'actions',

@@ -20,7 +20,8 @@ import { refreshUnread } from '../../hooks/useUnread';
 import { EVENT_KINDS } from '../../services/fleet';
 import { listMessages, MESSAGE_LIST_KEY, processMessages, readMessages, type Message } from '../../services/message';
 import { FLAG_FILTERS, MESSAGE_DEFAULT_SORT, MESSAGE_FILTER_SPEC, messageQuery } from '../../utils/message';
-import { formatTime } from '../../utils/time';
+import { formatClock, formatTime } from '../../utils/time';
+import ZonedTitle from '../../components/ZonedTitle';
 import SelectionButton from '../../components/SelectionButton';
 
 /** A yes/no state as a tag: `on` coloured, else plain (i18n `message.<name>.<0|1>`). */
@@ -50,11 +51,11 @@ export default function MessageList() {
 
   const columns: ColumnsType<Message> = [
     {
-      title: t('message.sort.lastAt'),
+      title: <ZonedTitle title={t('message.sort.lastAt')} />,
       dataIndex: 'lastAt',
       key: 'lastAt',
       sorter: true,
-      render: (v: number) => <span data-testid="message-last">{formatTime(v)}</span>,
+      render: (v: number) => <span data-testid="message-last" style={{ whiteSpace: 'nowrap' }}>{formatClock(v)}</span>,
     },
     {
       title: t('message.device'),
@@ -63,7 +64,7 @@ export default function MessageList() {
       // a long SN or name is cut (whole in the tooltip) so the alarm and the actions stay in view
       // at 1366 px (issue 30 item 6)
       render: (v: string, r) => (
-        <Space direction="vertical" size={0} style={{ maxWidth: 220 }} className="cell-ellipsis" title={r.deviceName ? `${v}\n${r.deviceName}` : v}>
+        <Space direction="vertical" size={0} style={{ maxWidth: 170 }} className="cell-ellipsis" title={r.deviceName ? `${v}\n${r.deviceName}` : v}>
           {can(DEVICE_READ_KEYS) && r.deviceId ? (
             <Link to={`/manage/device/detail/${r.deviceId}`} data-testid="message-device" translate="no">
               {v}
@@ -75,28 +76,30 @@ export default function MessageList() {
         </Space>
       ),
     },
-    { title: t('message.name'), key: 'name', render: (_: unknown, r) => <span data-testid="message-name"><EventName code={r.code} name={r.name} vendorCode={r.vendorCode} /></span> },
+    { title: t('message.name'), key: 'name', width: 200, ellipsis: true, render: (_: unknown, r) => <span data-testid="message-name"><EventName code={r.code} name={r.name} vendorCode={r.vendorCode} /></span> },
     { title: t('event.level'), dataIndex: 'level', key: 'level', render: (v: number, r) => (r.kind === 1 || r.kind === 2 ? <LevelTag level={v} /> : '-') },
-    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <span data-testid="message-kind" data-value={v}><KindTag kind={v} /></span> },
-    { title: t('message.site'), dataIndex: 'siteName', key: 'siteName', render: (v: string) => <div className="cell-ellipsis" style={{ maxWidth: 160 }} title={v}>{v || '-'}</div> },
+    { title: t('message.site'), dataIndex: 'siteName', key: 'siteName', render: (v: string) => <div className="cell-ellipsis" style={{ maxWidth: 110 }} title={v}>{v || '-'}</div> },
     { title: t('message.repeats'), dataIndex: 'repeats', key: 'repeats', render: (v: number) => <span data-testid="message-repeats">{v}</span> },
     {
       title: t('message.states'),
       key: 'states',
+      // the three flags wrap under each other rather than widen the row past the actions
       render: (_: unknown, r) => (
-        <Space size={4} wrap>
+        <Space size={4} wrap style={{ maxWidth: 130 }}>
           <StateTag name="read" on={r.read} color="default" />
           <StateTag name="processed" on={r.processed} color="green" />
           <StateTag name="recovered" on={r.recovered} color="blue" />
         </Space>
       ),
     },
+    // kind and first time after the triage columns: at 1366 px they are what scrolls
+    { title: t('event.kind'), dataIndex: 'kind', key: 'kind', render: (v: number) => <span data-testid="message-kind" data-value={v}><KindTag kind={v} /></span> },
     {
-      title: t('message.time'),
+      title: <ZonedTitle title={t('message.time')} />,
       dataIndex: 'startedAt',
       key: 'startedAt',
       sorter: true,
-      render: (v: number) => formatTime(v),
+      render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatClock(v)}</span>,
     },
     {
       title: t('com_actions'),
@@ -112,7 +115,7 @@ export default function MessageList() {
           )}
           {r.processed ? (
             <Typography.Text type="secondary" title={r.processedBy ? t('message.processedBy', { user: r.processedBy, time: formatTime(r.processedAt) }) : undefined}>
-              {formatTime(r.processedAt)}
+              {formatClock(r.processedAt)}
             </Typography.Text>
           ) : (
             <a onClick={() => process([r.id])} data-testid="message-do-process">

@@ -10,7 +10,8 @@ import { useListState } from '../../hooks/useListState';
 import { useCustomerOptions } from '../../hooks/useOptions';
 import { deleteSites, listSites, setSiteStatus, SITE_DISABLED, SITE_ENABLED } from '../../services/site';
 import type { Site } from '../../services/typings';
-import { formatTime } from '../../utils/time';
+import { formatClock } from '../../utils/time';
+import ZonedTitle from '../../components/ZonedTitle';
 
 const SPEC = { name: 'string', customerId: 'number', status: 'number' } as const;
 export const SITE_LIST_KEY = 'site/list';
@@ -54,12 +55,12 @@ export default function SiteList() {
       render: (v: string, r) => (can('auth_site_detail') ? <Link to={`/manage/site/detail/${r.id}`}>{v}</Link> : v),
     },
     { title: t('site.code'), dataIndex: 'code', key: 'code' },
-    { title: t('site.customer'), dataIndex: 'customerName', key: 'customerName' },
+    { title: t('site.customer'), dataIndex: 'customerName', key: 'customerName', width: 150, ellipsis: true },
     { title: t('site.status'), dataIndex: 'status', key: 'status', render: (v: number) => <SiteStatus status={v} /> },
     { title: t('site.deviceCount'), dataIndex: 'deviceCount', key: 'deviceCount' },
     { title: t('site.contactPerson'), dataIndex: 'contactPerson', key: 'contactPerson', render: (v: string) => v || '-' },
     { title: t('site.buildDate'), dataIndex: 'buildDate', key: 'buildDate', render: (v: string) => v || '-' },
-    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createTime', sorter: true, render: (v: number) => formatTime(v) },
+    { title: <ZonedTitle title={t('com_create_time')} />, dataIndex: 'createdAt', key: 'createTime', sorter: true, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatClock(v)}</span> },
     {
       title: t('com_actions'),
       key: 'actions',

@@ -15,7 +15,8 @@ import { useListState } from '../../../hooks/useListState';
 import { useRoleOptions } from '../../../hooks/useOptions';
 import { listUsers, setUserPassword, setUserStatus, USER_DISABLED, USER_ENABLED } from '../../../services/user';
 import type { User } from '../../../services/typings';
-import { formatTime } from '../../../utils/time';
+import { formatClock } from '../../../utils/time';
+import ZonedTitle from '../../../components/ZonedTitle';
 
 const SPEC = { userName: 'string', roleId: 'number', status: 'number' } as const;
 export const USER_LIST_KEY = 'user/list';
@@ -67,17 +68,19 @@ export default function UserList() {
       render: (v: string, r) => (can('auth_user_detail') ? <Link to={`/manage/system/user/detail/${r.id}`}>{v}</Link> : v),
     },
     { title: t('user.nickName'), dataIndex: 'nickName', key: 'nickName', render: (v: string) => v || '-' },
-    { title: t('user.role'), dataIndex: 'roleName', key: 'roleName', render: (v: string, r) => (r.root ? t('user.root') : v || '-') },
-    { title: t('user.email'), dataIndex: 'email', key: 'email', render: (v: string) => v || '-' },
+    { title: t('user.role'), dataIndex: 'roleName', key: 'roleName', width: 140, ellipsis: true, render: (v: string, r) => (r.root ? t('user.root') : v || '-') },
+    { title: t('user.email'), dataIndex: 'email', key: 'email', width: 200, ellipsis: true, render: (v: string) => v || '-' },
     { title: t('user.status'), dataIndex: 'status', key: 'status', render: (v: number) => <UserStatus status={v} /> },
-    { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
+    { title: <ZonedTitle title={t('com_create_time')} />, dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatClock(v)}</span> },
     {
       title: t('com_actions'),
       key: 'actions',
       fixed: 'right',
+      // four actions in two lines rather than one wide column over the others at 1366 px
+      width: 170,
       render: (_: unknown, r) =>
         !r.root && (
-          <Space>
+          <Space wrap size={[8, 0]}>
             {can('auth_user_edit') && <Link to={`/manage/system/user/update/${r.id}`}>{t('com_edit')}</Link>}
             {can(USER_ASSIGN_KEYS) && <Link to={`/manage/system/user/auth/${r.id}`}>{t('user.assign')}</Link>}
             {can('auth_user_edit') && r.id !== self && (
