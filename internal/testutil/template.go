@@ -23,8 +23,9 @@ import (
 	"chargeops/internal/db"
 )
 
-// The migrated databases tests copy (docs/testing.md). Their name carries a digest of what
-// makes the schema, so every package of a run, and later runs, share one while it is the same:
+// The migrated databases tests copy (docs/benchmarks.md, "The Go test suite"). Their name
+// carries a digest of what makes the schema, so every package of a run, and later runs, share
+// one while it is the same:
 //   - the migration files (internal/db/migrations),
 //   - the permission catalogue SyncCatalogue writes (api/permissions.json),
 //   - the UTC day: migration 0012 creates PostgreSQL's log and series partitions around today.

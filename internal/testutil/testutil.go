@@ -1,7 +1,7 @@
 // Package testutil runs store and API tests on both databases, each test on its own copy of a
-// database migrated once (docs/testing.md): SQLite as a copied file in a temporary folder,
-// PostgreSQL (CHARGEOPS_TEST_PG, default the local server) as a database created from a
-// template database and dropped afterwards.
+// database migrated once (docs/benchmarks.md, "The Go test suite"): SQLite as a copied file in
+// a temporary folder, PostgreSQL (CHARGEOPS_TEST_PG, default the local server) as a database
+// created from a template database and dropped afterwards.
 package testutil
 
 import (
