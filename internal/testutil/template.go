@@ -9,12 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -205,6 +207,7 @@ func pgTemplate(admin *sql.DB) (string, error) {
 		}
 		dropOldPgTemplates(ctx, conn, key)
 	}
+	dropLeftovers(ctx, conn)
 	pgTemplateName = name
 	return name, nil
 }
@@ -265,6 +268,34 @@ func dropOldPgTemplates(ctx context.Context, conn *sql.Conn, key string) {
 	rows.Close()
 	for _, n := range old {
 		_, _ = conn.ExecContext(ctx, `ALTER DATABASE `+n+` WITH IS_TEMPLATE false`)
+		_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n+` WITH (FORCE)`)
+	}
+}
+
+// dropLeftovers drops the test databases of test processes of this machine that ended without
+// their clean-ups (killed at a timeout): their name holds the process id. Only for a server on
+// this machine, where the process ids are ours.
+func dropLeftovers(ctx context.Context, conn *sql.Conn) {
+	if u, err := url.Parse(PostgresURL()); err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
+		return
+	}
+	names, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'chargeops\_t\_%'`)
+	if err != nil {
+		return
+	}
+	var gone []string
+	for names.Next() {
+		var n string
+		if names.Scan(&n) != nil {
+			continue
+		}
+		var pid, seq int
+		if _, err := fmt.Sscanf(n, "chargeops_t_%d_%d", &pid, &seq); err == nil && pid > 0 && syscall.Kill(pid, 0) == syscall.ESRCH {
+			gone = append(gone, n)
+		}
+	}
+	names.Close()
+	for _, n := range gone {
 		_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n+` WITH (FORCE)`)
 	}
 }
