@@ -225,13 +225,8 @@ func TestWebhooks(t *testing.T) {
 		t.Run("an application bound to customer A's user gets no event of customer B's device", func(t *testing.T) {
 			// every delivery of the connects has gone out: none due, none in its first attempt
 			testutil.Eventually(t, "every delivery of the connects sent", func() bool {
-				var n int
-				err := d.QueryRow(context.Background(), `SELECT COUNT(*) FROM webhook_delivery WHERE status = ?
-					AND (next_at <= ? OR (last_status = 0 AND last_error = ''))`, webhook.StatusPending, db.NowMS()).Scan(&n)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return n == 0
+				return testutil.Count(t, d, `SELECT COUNT(*) FROM webhook_delivery WHERE status = ?
+					AND (next_at <= ? OR (last_status = 0 AND last_error = ''))`, webhook.StatusPending, db.NowMS()) == 0
 			})
 			for _, r := range []*receiver{recvA, flaky} {
 				got, _ := r.received()

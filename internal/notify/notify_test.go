@@ -160,11 +160,7 @@ func waitNone(t *testing.T, d *db.DB, what, query string, nows int) {
 		for i := range args {
 			args[i] = db.NowMS()
 		}
-		var n int
-		if err := d.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n == 0
+		return testutil.Count(t, d, query, args...) == 0
 	})
 }
 
@@ -358,13 +354,8 @@ func TestFlappingChargerIsDebounced(t *testing.T) {
 			}
 			_, stop := w.charger(t, "SN-MSG-A1") // ... back
 			testutil.Eventually(t, "every offline event past its debounce and handled", func() bool {
-				var open int
-				err := d.QueryRow(context.Background(), `SELECT COUNT(*) FROM device_event e WHERE e.device_id = ? AND e.kind = 0
-					AND NOT EXISTS (SELECT 1 FROM notify_event n WHERE n.event_id = e.id AND n.done = 1)`, w.devA).Scan(&open)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return open == 0
+				return testutil.Count(t, d, `SELECT COUNT(*) FROM device_event e WHERE e.device_id = ? AND e.kind = 0
+					AND NOT EXISTS (SELECT 1 FROM notify_event n WHERE n.event_id = e.id AND n.done = 1)`, w.devA) == 0
 			})
 			delivered(t, d)
 			if ms := offline(); len(ms) != 0 {
@@ -373,9 +364,7 @@ func TestFlappingChargerIsDebounced(t *testing.T) {
 			if m := w.sink.To("alice_a@example.com"); len(m) != 0 {
 				t.Errorf("short offlines produced %d mails", len(m))
 			}
-			var events int
-			_ = d.QueryRow(context.Background(), `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND kind = 0`, w.devA).Scan(&events)
-			if events < 3 {
+			if events := testutil.Count(t, d, `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND kind = 0`, w.devA); events < 3 {
 				t.Fatalf("the charger flapped only %d times", events)
 			}
 

@@ -287,8 +287,7 @@ func TestRemoteAccess(t *testing.T) {
 			idle := id(t, w.root.Call("POST", "/api/auth/sys/dev/basic/add", map[string]any{"sn": w.sn + "-OFF", "name": "Remote off " + w.sn, "modelId": dev.ModelID, "siteId": dev.SiteID}))
 			a := w.engineer.Call("POST", "/api/auth/sys/dev/link/open", map[string]any{"deviceId": idle, "kind": "ssh"})
 			apitest.WantCode(t, a, apperr.DeviceOffline)
-			var failed int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = ? AND close_reason = ?`, idle, remote.StatusClosed, remote.ReasonFailed).Scan(&failed)
+			failed := testutil.Count(t, d, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = ? AND close_reason = ?`, idle, remote.StatusClosed, remote.ReasonFailed)
 			if failed != 1 {
 				t.Fatalf("offline charger's link: %d failed rows", failed)
 			}
@@ -478,13 +477,10 @@ func TestRemoteAccess(t *testing.T) {
 			if v := w.status(t, w.engineer); v.Link == nil || v.Link.Status != remote.StatusClosed || v.Link.CloseReason != remote.ReasonStopped {
 				t.Fatalf("status after close %+v", v.Link)
 			}
-			var n int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM command WHERE device_id = ? AND control_type = ?`, w.devID, fleet.CtlVPNStop).Scan(&n)
-			if n != 1 {
+			if n := testutil.Count(t, d, `SELECT COUNT(*) FROM command WHERE device_id = ? AND control_type = ?`, w.devID, fleet.CtlVPNStop); n != 1 {
 				t.Fatalf("%d VPN stop commands", n)
 			}
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`, remote.ActionLink, "%"+w.sn+"%").Scan(&n)
-			if n != 1 {
+			if n := testutil.Count(t, d, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`, remote.ActionLink, "%"+w.sn+"%"); n != 1 {
 				t.Fatalf("%d link action-log rows", n)
 			}
 		})
@@ -550,9 +546,8 @@ func TestRemoteAccess(t *testing.T) {
 		})
 
 		t.Run("the audit is purged with the action log's retention", func(t *testing.T) {
-			var before, links int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_session WHERE device_id = ? AND ended_at > 0`, w.devID).Scan(&before)
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = 3`, w.devID).Scan(&links)
+			before := testutil.Count(t, d, `SELECT COUNT(*) FROM remote_session WHERE device_id = ? AND ended_at > 0`, w.devID)
+			links := testutil.Count(t, d, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = 3`, w.devID)
 			if before == 0 || links == 0 {
 				t.Fatalf("nothing to purge: %d sessions, %d links", before, links)
 			}

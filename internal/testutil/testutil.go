@@ -204,3 +204,14 @@ func OpenMigratedTo(t testing.TB, dialect db.Dialect, last int) *db.DB {
 	}
 	return d
 }
+
+// Count runs a one-number query (SELECT COUNT(*) ...) and fails the test when it cannot, so an
+// assertion on the number never reads a zero that was an error.
+func Count(t testing.TB, d *db.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := d.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatalf("count %q: %v", query, err)
+	}
+	return n
+}
