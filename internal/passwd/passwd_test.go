@@ -62,11 +62,16 @@ func TestSetTestCost(t *testing.T) {
 }
 
 func TestRules(t *testing.T) {
-	t.Run("passwords", func(t *testing.T) {
-		for _, c := range []struct {
-			name, pw string
-			ok       bool
-		}{
+	type example struct {
+		name, value string
+		ok          bool
+	}
+	for _, rule := range []struct {
+		name     string
+		check    func(string) bool
+		examples []example
+	}{
+		{"passwords", ValidPassword, []example{
 			{"all four kinds", "Abcdef1!", true},
 			{"no upper case", "abcdef1!", false},
 			{"no lower case", "ABCDEF1!", false},
@@ -75,29 +80,20 @@ func TestRules(t *testing.T) {
 			{"under 8 characters", "Ab1!", false},
 			{"a space", "Abcdef1! space", false},
 			{"over 32 characters", "Aa1!" + strings.Repeat("x", 30), false},
-		} {
-			t.Run(c.name, func(t *testing.T) {
-				if ValidPassword(c.pw) != c.ok {
-					t.Errorf("ValidPassword(%q) = %v, want %v", c.pw, !c.ok, c.ok)
-				}
-			})
-		}
-	})
-	t.Run("user names", func(t *testing.T) {
-		for _, c := range []struct {
-			name, user string
-			ok         bool
-		}{
+		}},
+		{"user names", ValidUserName, []example{
 			{"letters, digits and underscore", "admin_1", true},
 			{"under 6 characters", "admin", false},
 			{"a hyphen", "adm-in1", false},
 			{"over 32 characters", "a23456789012345678901234567890123", false},
-		} {
-			t.Run(c.name, func(t *testing.T) {
-				if ValidUserName(c.user) != c.ok {
-					t.Errorf("ValidUserName(%q) = %v, want %v", c.user, !c.ok, c.ok)
+		}},
+	} {
+		for _, e := range rule.examples {
+			t.Run(rule.name+"/"+e.name, func(t *testing.T) {
+				if rule.check(e.value) != e.ok {
+					t.Errorf("%q: valid = %v, want %v", e.value, !e.ok, e.ok)
 				}
 			})
 		}
-	})
+	}
 }
