@@ -169,7 +169,10 @@ func openStream(t *testing.T, w *world, c *apitest.Client) <-chan int64 {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", w.env.URL+"/api/auth/sys/message/stream", nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", w.env.URL+"/api/auth/sys/message/stream", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("Cookie", httpapi.TokenCookie+"="+c.Cookie(httpapi.TokenCookie))
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := http.DefaultClient.Do(req)

@@ -35,8 +35,14 @@ func TestPercentile(t *testing.T) {
 }
 
 func TestDaysOfTheConsolesTimeZone(t *testing.T) {
-	hk, _ := time.LoadLocation("Asia/Hong_Kong")
-	ny, _ := time.LoadLocation("America/New_York")
+	hk, err := time.LoadLocation("Asia/Hong_Kong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
 	at := func(loc *time.Location, y int, m time.Month, d, h int) int64 {
 		return time.Date(y, m, d, h, 0, 0, 0, loc).UnixMilli()
 	}

@@ -126,7 +126,10 @@ func fetch(t *testing.T, method, u string, form url.Values) (*http.Response, str
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	req, _ := http.NewRequest(method, u, body)
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}

@@ -84,7 +84,10 @@ func TestSimulatedFleet(t *testing.T) {
 			UploadURL string `json:"uploadUrl"`
 		}
 		apitest.Must(t, root.Call("POST", "/api/auth/sys/dev/firmware/add", map[string]any{"name": "sim.bin"})).Into(t, &fw)
-		req, _ := http.NewRequest("PUT", env.URL+fw.UploadURL, bytes.NewReader([]byte("firmware image")))
+		req, err := http.NewRequest("PUT", env.URL+fw.UploadURL, bytes.NewReader([]byte("firmware image")))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 201 {
 			t.Fatalf("upload: %v %v", resp, err)
 		}

@@ -249,7 +249,10 @@ func s3Links(t *testing.T, st storage.Store, key string, body []byte) {
 			t.Fatalf("tampered link: status %d", resp.StatusCode)
 		}
 		other, _ := st.SignedGetURL(ctx, key, time.Minute, "")
-		pu, _ := url.Parse(other)
+		pu, err := url.Parse(other)
+		if err != nil {
+			t.Fatal(err)
+		}
 		pu.Path = strings.Replace(pu.Path, "report-1", "report-2", 1)
 		if resp := get(pu.String()); resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("link moved to another key: status %d", resp.StatusCode)
@@ -261,7 +264,10 @@ func s3Links(t *testing.T, st storage.Store, key string, body []byte) {
 			t.Fatal(err)
 		}
 		send := func(headers map[string]string) int {
-			req, _ := http.NewRequest(tg.Method, tg.URL, bytes.NewReader(storagetest.Sample("png")))
+			req, err := http.NewRequest(tg.Method, tg.URL, bytes.NewReader(storagetest.Sample("png")))
+			if err != nil {
+				t.Fatal(err)
+			}
 			for k, v := range headers {
 				req.Header.Set(k, v)
 			}
@@ -326,7 +332,7 @@ func localLinks(t *testing.T, st *storage.Local, key string) {
 
 // tamper flips the last character of a query parameter.
 func tamper(raw, param string) string {
-	u, _ := url.Parse(raw)
+	u, _ := url.Parse(raw) // a URL the store just signed
 	q := u.Query()
 	v := q.Get(param)
 	last := "0"
