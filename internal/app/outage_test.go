@@ -108,7 +108,9 @@ func TestDatabaseOutageHoldsIngestWithoutLoss(t *testing.T) {
 		n := startNode(t, cfg)
 		load := drive(t, n.addr, sns)
 
-		time.Sleep(1500 * time.Millisecond) // acknowledged before the outage
+		testutil.Eventually(t, "100 frames acknowledged before the outage", func() bool {
+			return countFrames(load.snapshot(), func(f frame) bool { return !f.answered.IsZero() }) >= 100
+		})
 		failuresBefore, _ := strconv.ParseFloat(n.metric(t, "chargeops_ingest_failures_total"), 64)
 		proxy.cut()
 		cutAt := time.Now()
@@ -138,7 +140,9 @@ func TestDatabaseOutageHoldsIngestWithoutLoss(t *testing.T) {
 		healAt := time.Now()
 		n.waitHealth(t, http.StatusOK, 15*time.Second)
 		recovered := time.Since(healAt)
-		time.Sleep(1500 * time.Millisecond) // acknowledged after the outage
+		testutil.Eventually(t, "100 frames sent after the heal acknowledged", func() bool {
+			return countFrames(load.snapshot(), func(f frame) bool { return f.sent.After(healAt) && !f.answered.IsZero() }) >= 100
+		})
 		load.stop()
 
 		frames := load.snapshot()
@@ -168,4 +172,15 @@ func TestDatabaseOutageHoldsIngestWithoutLoss(t *testing.T) {
 		t.Logf("outage 12 s, %v retries: %d frames acknowledged before, %d held and acknowledged after the heal, %d after; all %d stored; healthy %s after the heal",
 			failures-failuresBefore, before, during, after, acked, recovered.Round(time.Millisecond))
 	})
+}
+
+// countFrames counts the frames that match.
+func countFrames(frames []frame, match func(frame) bool) int {
+	n := 0
+	for _, f := range frames {
+		if match(f) {
+			n++
+		}
+	}
+	return n
 }

@@ -30,7 +30,10 @@ func TestServeEndsLiveStreamsOnShutdown(t *testing.T) {
 		served := make(chan error, 1)
 		go func() { served <- env.App.Serve(ctx, ln) }()
 
-		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/api/auth/sys/dev/events/stream", nil)
+		req, err := http.NewRequest("GET", "http://"+ln.Addr().String()+"/api/auth/sys/dev/events/stream", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		req.Header.Set("Accept", "text/event-stream")
 		req.Header.Set("Cookie", "chargeops_token="+root.Cookie("chargeops_token"))
 		resp, err := http.DefaultClient.Do(req)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -107,7 +108,10 @@ func TestCaptchaImageIsLegible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(c.Image, "data:image/png;base64,"))
+		raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(c.Image, "data:image/png;base64,"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		img, err := png.Decode(bytes.NewReader(raw))
 		if err != nil {
 			t.Fatal(err)
@@ -141,7 +145,9 @@ func TestCaptchaAnswerAsTyped(t *testing.T) {
 	d := testutil.OpenSQLite(t)
 	s := &Service{Deps: Deps{DB: d}, cfg: Config{Captcha: true}}
 	ctx := context.Background()
-	for _, typed := range []string{"4071", " 4071 ", "40 71", "４０７１", "4 0 7 1\t"} {
+	// captcha is a new captcha whose answer is 4071
+	captcha := func(t *testing.T) string {
+		t.Helper()
 		c, err := s.NewCaptcha(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -149,15 +155,18 @@ func TestCaptchaAnswerAsTyped(t *testing.T) {
 		if _, err := d.Exec(ctx, `UPDATE captcha SET digits = ? WHERE id = ?`, "4071", c.CaptchaID); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CheckCaptcha(ctx, c.CaptchaID, typed); err != nil {
-			t.Errorf("%q for 4071: %v", typed, err)
+		return c.CaptchaID
+	}
+	for _, typed := range []string{"4071", " 4071 ", "40 71", "４０７１", "4 0 7 1\t"} {
+		t.Run(fmt.Sprintf("%q passes for 4071", typed), func(t *testing.T) {
+			if err := s.CheckCaptcha(ctx, captcha(t), typed); err != nil {
+				t.Errorf("refused: %v", err)
+			}
+		})
+	}
+	t.Run("a wrong answer is refused", func(t *testing.T) {
+		if err := s.CheckCaptcha(ctx, captcha(t), "4017"); err == nil {
+			t.Error("4017 passed for 4071")
 		}
-	}
-	c, _ := s.NewCaptcha(ctx)
-	if _, err := d.Exec(ctx, `UPDATE captcha SET digits = ? WHERE id = ?`, "4071", c.CaptchaID); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.CheckCaptcha(ctx, c.CaptchaID, "4017"); err == nil {
-		t.Error("a wrong answer passed")
-	}
+	})
 }

@@ -12,23 +12,39 @@ import (
 func TestLoadOrder(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "c.json")
-	os.WriteFile(file, []byte(`{"addr": ":9000", "captcha": false, "session-idle": "10m", "time-zone": "UTC"}`), 0o600)
+	if err := os.WriteFile(file, []byte(`{"addr": ":9000", "captcha": false, "session-idle": "10m", "time-zone": "UTC"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{"CHARGEOPS_ADDR": ":9100", "CHARGEOPS_DEFAULT_LOCALE": "zh-CN"}
 	cfg, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), []string{"--config", file, "--addr", ":9200", "--captcha"},
 		func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Addr != ":9200" || !cfg.Captcha || cfg.SessionIdle != 10*time.Minute || cfg.DefaultLocale != "zh-CN" || cfg.TimeZone != "UTC" {
-		t.Fatalf("unexpected %+v", cfg)
-	}
+	t.Run("a flag wins over the environment and the file", func(t *testing.T) {
+		if cfg.Addr != ":9200" || !cfg.Captcha {
+			t.Fatalf("addr %q captcha %v", cfg.Addr, cfg.Captcha)
+		}
+	})
+	t.Run("the environment wins over the file and the default", func(t *testing.T) {
+		if cfg.DefaultLocale != "zh-CN" {
+			t.Fatalf("default locale %q", cfg.DefaultLocale)
+		}
+	})
+	t.Run("the file wins over the default", func(t *testing.T) {
+		if cfg.SessionIdle != 10*time.Minute || cfg.TimeZone != "UTC" {
+			t.Fatalf("session idle %s, time zone %q", cfg.SessionIdle, cfg.TimeZone)
+		}
+	})
 }
 
 func TestBadValuesAreRefused(t *testing.T) {
 	for _, args := range [][]string{{"--session-idle", "soon"}, {"--default-locale", "fr"}, {"--time-zone", "Mars/Base"}, {"--smtp-port", "x"}} {
-		if _, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), args, func(string) (string, bool) { return "", false }); err == nil {
-			t.Errorf("%v accepted", args)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			if _, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), args, func(string) (string, bool) { return "", false }); err == nil {
+				t.Errorf("%v accepted", args)
+			}
+		})
 	}
 }
 
@@ -38,8 +54,10 @@ func TestEveryOptionIsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range Options() {
-		if !strings.Contains(string(doc), "`--"+o.Name+"`") || !strings.Contains(string(doc), o.Env) {
-			t.Errorf("docs/configuration.md does not document --%s / %s", o.Name, o.Env)
-		}
+		t.Run("--"+o.Name, func(t *testing.T) {
+			if !strings.Contains(string(doc), "`--"+o.Name+"`") || !strings.Contains(string(doc), o.Env) {
+				t.Errorf("docs/configuration.md does not document --%s / %s", o.Name, o.Env)
+			}
+		})
 	}
 }

@@ -1,6 +1,9 @@
 package datarange
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestValidate(t *testing.T) {
 	cases := []struct {
@@ -15,20 +18,32 @@ func TestValidate(t *testing.T) {
 		{Bool, "", true}, {"date", "", false},
 	}
 	for _, c := range cases {
-		if err := Validate(c.typ, c.text, "dataRange"); (err == nil) != c.ok {
-			t.Errorf("Validate(%s, %q) = %v, want ok=%v", c.typ, c.text, err, c.ok)
+		name := fmt.Sprintf("%s %q refused", c.typ, c.text)
+		if c.ok {
+			name = fmt.Sprintf("%s %q accepted", c.typ, c.text)
 		}
+		t.Run(name, func(t *testing.T) {
+			if err := Validate(c.typ, c.text, "dataRange"); (err == nil) != c.ok {
+				t.Errorf("Validate(%s, %q) = %v, want ok=%v", c.typ, c.text, err, c.ok)
+			}
+		})
 	}
 }
 
 func TestCheckValueAndDefaults(t *testing.T) {
-	if !CheckValue(Int, "", "100000000") || CheckValue(Int, "", "100000001") || CheckValue(Float, "", "10000000.5") {
-		t.Fatal("defaults: integers up to 1e8, others up to 1e7")
-	}
-	if !CheckValue(Enum, "On|1|number\nOff|0|number", "0") || CheckValue(Enum, "On|1|number", "2") {
-		t.Fatal("enum values")
-	}
-	if !CheckValue(String, "2~4", "abc") || CheckValue(String, "2~4", "abcde") {
-		t.Fatal("string length")
-	}
+	t.Run("without a range integers go up to 1e8, others up to 1e7", func(t *testing.T) {
+		if !CheckValue(Int, "", "100000000") || CheckValue(Int, "", "100000001") || CheckValue(Float, "", "10000000.5") {
+			t.Fatal("default bounds")
+		}
+	})
+	t.Run("an enum takes only its listed values", func(t *testing.T) {
+		if !CheckValue(Enum, "On|1|number\nOff|0|number", "0") || CheckValue(Enum, "On|1|number", "2") {
+			t.Fatal("enum values")
+		}
+	})
+	t.Run("a string range bounds its length", func(t *testing.T) {
+		if !CheckValue(String, "2~4", "abc") || CheckValue(String, "2~4", "abcde") {
+			t.Fatal("string length")
+		}
+	})
 }

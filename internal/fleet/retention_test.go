@@ -3,8 +3,6 @@ package fleet_test
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -64,35 +62,10 @@ func insertLog(t *testing.T, d *db.DB, sn, data string, at int64) {
 }
 
 // openBefore returns a database of the same kind as d, migrated up to version last only
-// (SQLite in a new folder; PostgreSQL in a new schema, dropped afterwards).
+// (testutil.OpenMigratedTo).
 func openBefore(t *testing.T, d *db.DB, last int) *db.DB {
 	t.Helper()
-	ctx := context.Background()
-	dsn, dir := "", t.TempDir()
-	if d.Dialect() == db.Postgres {
-		schema := fmt.Sprintf("t12_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-		if _, err := d.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = d.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
-		u, err := url.Parse(testutil.PostgresURL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		dsn = u.String()
-	}
-	fresh, err := db.Open(ctx, dsn, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fresh.Close() })
-	if _, err := fresh.MigrateTo(ctx, last); err != nil {
-		t.Fatal(err)
-	}
-	return fresh
+	return testutil.OpenMigratedTo(t, d.Dialect(), last)
 }
 
 func countRows(t *testing.T, d *db.DB, q string, args ...any) int64 {

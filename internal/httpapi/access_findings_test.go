@@ -204,7 +204,10 @@ func TestFinding16HeadersAndMetrics(t *testing.T) {
 	d := testutil.OpenSQLite(t)
 	env := apitest.New(t, d, func(c *config.Config) { c.MetricsToken = "scrape-secret" })
 	call := func(method, path, auth string) *http.Response {
-		req, _ := http.NewRequest(method, env.URL+path, nil)
+		req, err := http.NewRequest(method, env.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if auth != "" {
 			req.Header.Set("Authorization", "Bearer "+auth)
 		}

@@ -269,7 +269,10 @@ func TestAttachments(t *testing.T) {
 
 		t.Run("the share link is built on the caller's origin when it is the node's", func(t *testing.T) {
 			share := func(origin string) (int, string) {
-				req, _ := http.NewRequest("POST", env.URL+"/api/auth/sys/attach/share/add", strings.NewReader(fmt.Sprintf(`{"fileId":%d,"validity":30}`, pubFile)))
+				req, err := http.NewRequest("POST", env.URL+"/api/auth/sys/attach/share/add", strings.NewReader(fmt.Sprintf(`{"fileId":%d,"validity":30}`, pubFile)))
+				if err != nil {
+					t.Fatal(err)
+				}
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Cookie", "chargeops_token="+o.a.Cookie("chargeops_token")+"; chargeops_csrf="+o.a.Cookie("chargeops_csrf"))
 				req.Header.Set("X-CSRF-Token", o.a.Cookie("chargeops_csrf"))
@@ -304,7 +307,10 @@ func TestAttachments(t *testing.T) {
 				}
 			}
 			path := env.App.Fleet.SignedPath(fmt.Sprintf("/fleet/files/diagnostics/%d/777", o.devA), 60e9)
-			req, _ := http.NewRequest("PUT", env.URL+path+"&name=diag.log", strings.NewReader("diagnostics text"))
+			req, err := http.NewRequest("PUT", env.URL+path+"&name=diag.log", strings.NewReader("diagnostics text"))
+			if err != nil {
+				t.Fatal(err)
+			}
 			req.Header.Set("Content-Type", "text/plain")
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {

@@ -3,10 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"os"
 	"testing"
-	"time"
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
@@ -113,34 +110,9 @@ func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
 	})
 }
 
-// openAt returns a database of the same kind as d migrated up to version last only (SQLite in
-// a new folder; PostgreSQL in a new schema, dropped afterwards).
+// openAt returns a database of the same kind as d migrated up to version last only
+// (testutil.OpenMigratedTo).
 func openAt(t *testing.T, d *db.DB, last int) *db.DB {
 	t.Helper()
-	ctx := context.Background()
-	dsn := ""
-	if d.Dialect() == db.Postgres {
-		schema := fmt.Sprintf("t45_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-		if _, err := d.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = d.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
-		u, err := url.Parse(testutil.PostgresURL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		dsn = u.String()
-	}
-	fresh, err := db.Open(ctx, dsn, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fresh.Close() })
-	if _, err := fresh.MigrateTo(ctx, last); err != nil {
-		t.Fatal(err)
-	}
-	return fresh
+	return testutil.OpenMigratedTo(t, d.Dialect(), last)
 }

@@ -36,7 +36,10 @@ func uploadFirmware(t *testing.T, o *org, c *apitest.Client, name string, custom
 		UploadURL string
 	}
 	apitest.Must(t, c.Call("POST", "/api/auth/sys/dev/firmware/add", map[string]any{"name": name, "customerId": customerID})).Into(t, &fw)
-	req, _ := http.NewRequest("PUT", o.env.URL+fw.UploadURL, bytes.NewReader([]byte("firmware "+name)))
+	req, err := http.NewRequest("PUT", o.env.URL+fw.UploadURL, bytes.NewReader([]byte("firmware "+name)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

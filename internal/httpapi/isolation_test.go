@@ -577,7 +577,10 @@ func streamLeaks(t *testing.T, w *isoWorld, c *apitest.Client) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", w.env.URL+"/api/auth/sys/dev/events/stream", nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", w.env.URL+"/api/auth/sys/dev/events/stream", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("Cookie", httpapi.TokenCookie+"="+c.Cookie(httpapi.TokenCookie))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -47,7 +47,10 @@ func TestOpenAPIConsole(t *testing.T) {
 		grantOrg(t, o, append([]string{"auth_openapi_app"}, appKeys...)...)
 		srv := o.env.App.Server
 		// now: 2025-03-10 12:00 in the console's time zone, whose days the statistics count.
-		loc, _ := time.LoadLocation(o.env.App.Cfg.TimeZone)
+		loc, err := time.LoadLocation(o.env.App.Cfg.TimeZone)
+		if err != nil {
+			t.Fatal(err)
+		}
 		now := time.Date(2025, 3, 10, 12, 0, 0, 0, loc)
 		srv.RequestReader.Now = func() time.Time { return now }
 		day := func(d int) int64 { return time.Date(2025, 3, d, 0, 0, 0, 0, loc).UnixMilli() }

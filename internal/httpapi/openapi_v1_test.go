@@ -302,7 +302,10 @@ func TestOpenAPIThirdPartyClient(t *testing.T) {
 			unknown := *app
 			unknown.appID = "app00000000000000000000000000000000"
 			unknown.do(t, "GET", "/openapi/v1/sites", nil, nil).want(t, apperr.AppUnknown, 401)
-			bare, _ := http.NewRequest("GET", o.env.URL+"/openapi/v1/sites", nil)
+			bare, err := http.NewRequest("GET", o.env.URL+"/openapi/v1/sites", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			send(t, bare, nil).want(t, apperr.SignatureMissing, 401)
 		})
 
@@ -373,7 +376,10 @@ func TestOpenAPINonceOnceAcrossNodes(t *testing.T) {
 		second := apitest.New(t, d, nil) // another node on the same database
 		ok := app.do(t, "GET", "/openapi/v1/devices", nil, nil).want(t, 0, 200)
 		replay := ok.sent.Clone(context.Background())
-		u, _ := url.Parse(second.URL)
+		u, err := url.Parse(second.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
 		replay.URL.Host = u.Host
 		replay.Host = u.Host
 		send(t, replay, nil).want(t, apperr.NonceReplayed, 401)

@@ -185,7 +185,10 @@ func TestDeviceImportIsAllOrNothing(t *testing.T) {
 func templateBytes(t *testing.T, o *org) []byte {
 	t.Helper()
 	c := o.root
-	req, _ := http.NewRequest("GET", o.env.URL+"/api/auth/sys/dev/basic/import/template", nil)
+	req, err := http.NewRequest("GET", o.env.URL+"/api/auth/sys/dev/basic/import/template", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("X-CSRF-Token", c.Cookie("chargeops_csrf"))
 	req.Header.Set("Cookie", "chargeops_token="+c.Cookie("chargeops_token")+"; chargeops_csrf="+c.Cookie("chargeops_csrf"))
 	resp, err := http.DefaultClient.Do(req)
@@ -204,7 +207,10 @@ func TestDeviceExportAndTemplate(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		get := func(c *apitest.Client, method, path, body string) *http.Response {
-			req, _ := http.NewRequest(method, o.env.URL+path, strings.NewReader(body))
+			req, err := http.NewRequest(method, o.env.URL+path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("X-CSRF-Token", c.Cookie("chargeops_csrf"))
 			req.Header.Set("Cookie", "chargeops_token="+c.Cookie("chargeops_token")+"; chargeops_csrf="+c.Cookie("chargeops_csrf"))

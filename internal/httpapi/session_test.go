@@ -47,7 +47,10 @@ func TestChargingSessionRoutes(t *testing.T) {
 			}
 		})
 		t.Run("the signed values download as a named JSON file, as received", func(t *testing.T) {
-			req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/auth/sys/session/signed/download?id=%d", o.env.URL, sid), nil)
+			req, err := http.NewRequest("GET", fmt.Sprintf("%s/api/auth/sys/session/signed/download?id=%d", o.env.URL, sid), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			req.Header.Set("Cookie", httpapi.TokenCookie+"="+o.a.Cookie(httpapi.TokenCookie))
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {

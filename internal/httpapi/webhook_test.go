@@ -209,8 +209,8 @@ func TestWebhooks(t *testing.T) {
 		}
 
 		t.Run("a charger connecting is a signed device.status event", func(t *testing.T) {
-			waitUntil(t, "A's receiver hears ALPHA-0001 online", 20*time.Second, online(recvA, "ALPHA-0001"))
-			waitUntil(t, "B's receiver hears BETA-0001 online", 20*time.Second, online(recvB, "BETA-0001"))
+			testutil.EventuallyWithin(t, 20*time.Second, "A's receiver hears ALPHA-0001 online", online(recvA, "ALPHA-0001"))
+			testutil.EventuallyWithin(t, 20*time.Second, "B's receiver hears BETA-0001 online", online(recvB, "BETA-0001"))
 			got, bad := recvA.received()
 			if len(bad) > 0 {
 				t.Fatalf("A's receiver found: %v", bad)
@@ -223,7 +223,11 @@ func TestWebhooks(t *testing.T) {
 		})
 
 		t.Run("an application bound to customer A's user gets no event of customer B's device", func(t *testing.T) {
-			time.Sleep(300 * time.Millisecond) // let every delivery of the connects go out
+			// every delivery of the connects has gone out: none due, none in its first attempt
+			testutil.Eventually(t, "every delivery of the connects sent", func() bool {
+				return testutil.Count(t, d, `SELECT COUNT(*) FROM webhook_delivery WHERE status = ?
+					AND (next_at <= ? OR (last_status = 0 AND last_error = ''))`, webhook.StatusPending, db.NowMS()) == 0
+			})
 			for _, r := range []*receiver{recvA, flaky} {
 				got, _ := r.received()
 				for _, g := range got {
@@ -249,10 +253,10 @@ func TestWebhooks(t *testing.T) {
 		})
 
 		t.Run("a failing receiver is retried with back-off until it answers", func(t *testing.T) {
-			waitUntil(t, "the flaky receiver accepts ALPHA-0001 online", 20*time.Second, online(flaky, "ALPHA-0001"))
+			testutil.EventuallyWithin(t, 20*time.Second, "the flaky receiver accepts ALPHA-0001 online", online(flaky, "ALPHA-0001"))
 			// Deliveries of later status changes may still be on their way: the delivered ones count.
 			var l webhookDeliveries
-			waitUntil(t, "the flaky webhook's deliveries delivered", 20*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 20*time.Second, "the flaky webhook's deliveries delivered", func() bool {
 				apitest.Must(t, appA.Call("GET", "/openapi/v1/webhooks/deliveries", map[string]any{"webhookId": hookFlaky.ID,
 					"status": "delivered", "pageSize": 100})).Into(t, &l)
 				return len(l.List) > 0
@@ -276,7 +280,7 @@ func TestWebhooks(t *testing.T) {
 
 		t.Run("a receiver that keeps failing gets 8 attempts, then the delivery fails", func(t *testing.T) {
 			var l webhookDeliveries
-			waitUntil(t, "the failing webhook's deliveries failed", 20*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 20*time.Second, "the failing webhook's deliveries failed", func() bool {
 				apitest.Must(t, appA.Call("GET", "/openapi/v1/webhooks/deliveries", map[string]any{"webhookId": hookDown.ID, "status": "failed", "pageSize": 100})).Into(t, &l)
 				return len(l.List) > 0
 			})
@@ -371,7 +375,7 @@ func TestWebhookPrivateDestinations(t *testing.T) {
 		}
 		o.env.App.Webhooks.Wake()
 		var l webhookDeliveries
-		waitUntil(t, "the delivery to loopback failed", 10*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 10*time.Second, "the delivery to loopback failed", func() bool {
 			apitest.Must(t, app.Call("GET", "/openapi/v1/webhooks/deliveries", map[string]any{"status": "failed"})).Into(t, &l)
 			return len(l.List) == 1
 		})
@@ -384,16 +388,4 @@ func TestWebhookPrivateDestinations(t *testing.T) {
 			t.Errorf("the loopback receiver was reached: %v", recv.attempts)
 		}
 	})
-}
-
-func waitUntil(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting until %s", what)
 }

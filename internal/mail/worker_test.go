@@ -36,18 +36,6 @@ func lastID(t *testing.T, d *db.DB) int64 {
 	return id
 }
 
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
-
 func fastRetry(maxAttempts int) mail.Retry {
 	return mail.Retry{MaxAttempts: maxAttempts, Base: 100 * time.Millisecond, Max: time.Second, Lease: time.Minute, Poll: 20 * time.Millisecond, MaxAge: time.Hour}
 }
@@ -98,12 +86,12 @@ func TestOutboxWorker(t *testing.T) {
 				t.Fatalf("a failing server makes Send fail: %v", err)
 			}
 			id := lastID(t, d)
-			waitFor(t, "three failed attempts", 5*time.Second, func() bool { return len(sink.Attempts()) >= 3 })
+			testutil.EventuallyWithin(t, 5*time.Second, "three failed attempts", func() bool { return len(sink.Attempts()) >= 3 })
 			if r := row(t, d, id); r.status != mail.StatusWaiting || r.lastError == "" {
 				t.Fatalf("after failures the mail should wait with its error: %+v", r)
 			}
 			sink.SetDown(false)
-			waitFor(t, "delivery", 10*time.Second, func() bool { return row(t, d, id).status == mail.StatusSent })
+			testutil.EventuallyWithin(t, 10*time.Second, "delivery", func() bool { return row(t, d, id).status == mail.StatusSent })
 			attempts, mails := sink.Attempts(), sink.Data()
 			if len(mails) != 1 {
 				t.Fatalf("delivered %d times, want once", len(mails))
@@ -137,8 +125,8 @@ func TestOutboxWorker(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := lastID(t, d)
-			waitFor(t, "giving up", 5*time.Second, func() bool { return row(t, d, id).status == mail.StatusFailed })
-			time.Sleep(300 * time.Millisecond)
+			testutil.EventuallyWithin(t, 5*time.Second, "giving up", func() bool { return row(t, d, id).status == mail.StatusFailed })
+			testutil.Never(t, 300*time.Millisecond, "the worker tried a given-up mail again", func() bool { return len(sink.Attempts()) > 3 })
 			attempts := sink.Attempts()
 			if r := row(t, d, id); len(attempts) != 3 || r.attempts != 3 || r.lastError == "" {
 				t.Fatalf("given-up mail: %+v, server saw %d attempts", r, len(attempts))
@@ -161,8 +149,8 @@ func TestOutboxWorker(t *testing.T) {
 			defer cancel()
 			go m1.Run(wctx)
 			go m2.Run(wctx)
-			waitFor(t, "ten mails", 5*time.Second, func() bool { return len(sink.Mails()) >= 10 })
-			time.Sleep(200 * time.Millisecond)
+			testutil.EventuallyWithin(t, 5*time.Second, "ten mails", func() bool { return len(sink.Mails()) >= 10 })
+			testutil.Never(t, 200*time.Millisecond, "a mail was sent twice", func() bool { return len(sink.Mails()) > 10 })
 			if m := sink.Mails(); len(m) != 10 {
 				t.Fatalf("two workers sent %d mails for 10", len(m))
 			}

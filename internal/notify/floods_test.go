@@ -103,10 +103,12 @@ func TestMailFloodRules(t *testing.T) {
 			f.start(t)
 			for i := range 5 {
 				f.fault(t, fmt.Sprintf("SN-RATE-%d", i), true)
-				time.Sleep(150 * time.Millisecond) // each its own mail while under the limit
+				// each handled before the next: its own mail while under the limit
+				testutil.Eventually(t, fmt.Sprintf("alarm row %d", i+1), func() bool {
+					return f.count(t, `SELECT COUNT(*) FROM alarm_mail WHERE user_id = ?`, f.user) == i+1
+				})
+				settled(t, d)
 			}
-			waitFor(t, "five alarm rows", 10*time.Second, func() bool { return f.count(t, `SELECT COUNT(*) FROM alarm_mail WHERE user_id = ?`, f.user) == 5 })
-			time.Sleep(300 * time.Millisecond)
 			if got := f.outbox(t); len(got) != 2 {
 				t.Fatalf("%d mails within the hour, want 2: %v", len(got), got)
 			}
@@ -121,7 +123,7 @@ func TestMailFloodRules(t *testing.T) {
 			if _, err := d.Exec(context.Background(), `UPDATE alarm_mail SET due_at = ? WHERE user_id = ? AND sent_at = 0`, db.NowMS(), f.user); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the digest", 10*time.Second, func() bool { return len(f.outbox(t)) == 3 })
+			testutil.EventuallyWithin(t, 10*time.Second, "the digest", func() bool { return len(f.outbox(t)) == 3 })
 			digest := f.outbox(t)[2]
 			if !strings.Contains(digest, "3 条设备事件") || strings.Count(digest, "Charger SN-RATE-") != 3 {
 				t.Fatalf("the digest (in the user's locale, zh-CN) does not hold the 3 waiting events: %s", digest)
@@ -138,19 +140,16 @@ func TestMailFloodRules(t *testing.T) {
 			for i := range 4 {
 				f.fault(t, fmt.Sprintf("SN-DIGEST-%d", i), true)
 			}
-			waitFor(t, "four alarm rows", 10*time.Second, func() bool { return f.count(t, `SELECT COUNT(*) FROM alarm_mail WHERE user_id = ?`, f.user) == 4 })
+			testutil.EventuallyWithin(t, 10*time.Second, "four alarm rows", func() bool { return f.count(t, `SELECT COUNT(*) FROM alarm_mail WHERE user_id = ?`, f.user) == 4 })
 			if n := f.count(t, `SELECT COUNT(DISTINCT due_at) FROM alarm_mail WHERE user_id = ?`, f.user); n != 1 {
 				t.Fatalf("the rows wait for %d digests, want one", n)
 			}
-			time.Sleep(200 * time.Millisecond)
-			if got := f.outbox(t); len(got) != 0 {
-				t.Fatalf("mail before the delay: %v", got)
-			}
+			testutil.Never(t, 200*time.Millisecond, "mail was sent before the delay", func() bool { return len(f.outbox(t)) != 0 })
 			// the delay passes
 			if _, err := d.Exec(context.Background(), `UPDATE alarm_mail SET due_at = ? WHERE user_id = ?`, db.NowMS(), f.user); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the digest", 10*time.Second, func() bool { return len(f.outbox(t)) == 1 })
+			testutil.EventuallyWithin(t, 10*time.Second, "the digest", func() bool { return len(f.outbox(t)) == 1 })
 			if got := f.outbox(t)[0]; strings.Count(got, "Charger SN-DIGEST-") != 4 {
 				t.Fatalf("the digest does not list the 4 events: %s", got)
 			}
@@ -163,10 +162,10 @@ func TestMailFloodRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.start(t) // the catch-up scan runs at start
-			waitFor(t, "the message", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "the message", func() bool {
 				return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND event_id = ? AND recovered_at <> 0`, f.user, c.EventID) == 1
 			})
-			waitFor(t, "the mail", 10*time.Second, func() bool { return len(f.outbox(t)) == 1 })
+			testutil.EventuallyWithin(t, 10*time.Second, "the mail", func() bool { return len(f.outbox(t)) == 1 })
 		})
 
 		t.Run("two notifiers on one database handle each event once", func(t *testing.T) {
@@ -181,11 +180,15 @@ func TestMailFloodRules(t *testing.T) {
 				c := f.fault(t, fmt.Sprintf("SN-TWO-%d", i), true)
 				other.Announce(c) // both nodes hear of it
 			}
-			waitFor(t, "six messages", 10*time.Second, func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 6 })
-			waitFor(t, "six events mailed", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "six messages", func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 6 })
+			testutil.EventuallyWithin(t, 10*time.Second, "six events mailed", func() bool {
 				return f.count(t, `SELECT COUNT(*) FROM alarm_mail WHERE user_id = ? AND outbox_id <> 0`, f.user) == 6
 			})
-			time.Sleep(300 * time.Millisecond)
+			settled(t, d)
+			testutil.Never(t, 300*time.Millisecond, "a second node handled an event again", func() bool {
+				return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) != 6 ||
+					f.count(t, `SELECT COUNT(*) FROM alarm_mail WHERE user_id = ?`, f.user) != 6
+			})
 			if n := f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user); n != 6 {
 				t.Errorf("%d messages for 6 events", n)
 			}

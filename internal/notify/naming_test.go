@@ -128,7 +128,7 @@ func TestOneNamingInMailAndWebhooks(t *testing.T) {
 				{"alice_a@example.com", "Site A 的 SN-MSG-A1 (Charger SN-MSG-A1)：温度过高（级别 MA） · E-207", "告警  Site A 的 SN-MSG-A1"},
 				{"carol_c@example.com", "SN-MSG-A1 (Charger SN-MSG-A1) at Site A: High temperature (MA) · E-207", "Alarm  SN-MSG-A1"},
 			} {
-				waitFor(t, c.to+"'s mail", 10*time.Second, func() bool { return len(w.sink.To(c.to)) == 1 })
+				testutil.EventuallyWithin(t, 10*time.Second, c.to+"'s mail", func() bool { return len(w.sink.To(c.to)) == 1 })
 				subject, body := decodedMail(t, w.sink.To(c.to)[0].Data)
 				if subject != c.subject {
 					t.Errorf("%s: subject %q, want %q", c.to, subject, c.subject)
@@ -142,7 +142,7 @@ func TestOneNamingInMailAndWebhooks(t *testing.T) {
 		t.Run("the webhook payload keeps the machine fields and adds the name and level code", func(t *testing.T) {
 			for locale, want := range map[string]string{"zh-CN": "温度过高", "en-US": "High temperature"} {
 				r := recv[locale]
-				waitFor(t, locale+" webhook", 10*time.Second, func() bool { return len(r.got()) > 0 })
+				testutil.EventuallyWithin(t, 10*time.Second, locale+" webhook", func() bool { return len(r.got()) > 0 })
 				a := r.got()[0]
 				if a["name"] != want || a["locale"] != locale || a["code"] != "HighTemperature" || a["vendorCode"] != "E-207" ||
 					a["level"] != float64(1) || a["levelCode"] != "MA" || a["kind"] != float64(1) || a["state"] != "open" || a["sn"] != "SN-MSG-A1" {

@@ -136,16 +136,32 @@ func unread(t *testing.T, c *apitest.Client) int64 {
 	return u.Count
 }
 
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+// settled waits until the notifier has done all the work that is due: no pending event or
+// alarm mail due now is left unhandled. Checks that something did not happen (no second
+// message or mail) follow it instead of a guessed sleep.
+func settled(t *testing.T, d *db.DB) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
+	waitNone(t, d, "the notifier to handle what is due", `SELECT (SELECT COUNT(*) FROM notify_event WHERE done = 0 AND due_at <= ?)
+		+ (SELECT COUNT(*) FROM alarm_mail WHERE sent_at = 0 AND due_at <= ?)`, 2)
+}
+
+// delivered is settled, and the mail worker has sent every mail of the outbox that is due.
+func delivered(t *testing.T, d *db.DB) {
+	t.Helper()
+	settled(t, d)
+	waitNone(t, d, "the mail worker to send the outbox", `SELECT COUNT(*) FROM mail_outbox WHERE status = 0 AND next_attempt_at <= ?`, 1)
+}
+
+// waitNone waits until query, given the current time nows times, counts no rows.
+func waitNone(t *testing.T, d *db.DB, what, query string, nows int) {
+	t.Helper()
+	testutil.Eventually(t, what, func() bool {
+		args := make([]any, nows)
+		for i := range args {
+			args[i] = db.NowMS()
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
+		return testutil.Count(t, d, query, args...) == 0
+	})
 }
 
 // openStream reads the caller's unread-count stream and sends each count it pushes.
@@ -153,7 +169,10 @@ func openStream(t *testing.T, w *world, c *apitest.Client) <-chan int64 {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", w.env.URL+"/api/auth/sys/message/stream", nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", w.env.URL+"/api/auth/sys/message/stream", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("Cookie", httpapi.TokenCookie+"="+c.Cookie(httpapi.TokenCookie))
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
@@ -208,7 +227,7 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 		}
 
 		t.Run("a fault gives the user in scope a console message with the device, site and kind", func(t *testing.T) {
-			waitFor(t, "alice's message", 10*time.Second, func() bool { return unread(t, w.alice) == 1 })
+			testutil.EventuallyWithin(t, 10*time.Second, "alice's message", func() bool { return unread(t, w.alice) == 1 })
 			ms := messages(t, w.alice, map[string]any{"kind": 2})
 			if len(ms) != 1 || ms[0].SN != "SN-MSG-A1" || ms[0].SiteName != "Site A" || ms[0].Code != "GroundFailure" || ms[0].Read || ms[0].Recovered {
 				t.Fatalf("alice's messages: %+v", ms)
@@ -218,7 +237,7 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 			nextCount(t, stream, 1)
 		})
 		t.Run("the site's notification receiver with email-alarm receipt gets a mail", func(t *testing.T) {
-			waitFor(t, "alice's mail", 10*time.Second, func() bool { return len(w.sink.To("alice_a@example.com")) == 1 })
+			testutil.EventuallyWithin(t, 10*time.Second, "alice's mail", func() bool { return len(w.sink.To("alice_a@example.com")) == 1 })
 			m := w.sink.To("alice_a@example.com")[0]
 			if !strings.Contains(m.Data, "SN-MSG-A1") || !strings.Contains(m.Data, "GroundFailure") {
 				t.Fatalf("the mail does not name the charger and fault: %s", m.Data)
@@ -249,7 +268,7 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 			if _, err := cp.StatusNotification(1, core.NoError, core.ChargePointStatusAvailable); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "recovered", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "recovered", func() bool {
 				ms := messages(t, w.alice, map[string]any{"recovered": 1})
 				return len(ms) == 1
 			})
@@ -261,11 +280,11 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 			if _, err := cp.StatusNotification(1, core.GroundFailure, core.ChargePointStatusFaulted); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the repeat", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "the repeat", func() bool {
 				ms := messages(t, w.alice, nil)
 				return len(ms) == 1 && ms[0].Repeats == 1 && !ms[0].Recovered
 			})
-			time.Sleep(500 * time.Millisecond)
+			delivered(t, d)
 			if m := w.sink.To("alice_a@example.com"); len(m) != 1 {
 				t.Errorf("alice got %d mails for one fault and its repeat", len(m))
 			}
@@ -337,29 +356,28 @@ func TestFlappingChargerIsDebounced(t *testing.T) {
 				time.Sleep(300 * time.Millisecond)
 			}
 			_, stop := w.charger(t, "SN-MSG-A1") // ... back
-			time.Sleep(debounce + time.Second)
+			testutil.Eventually(t, "every offline event past its debounce and handled", func() bool {
+				return testutil.Count(t, d, `SELECT COUNT(*) FROM device_event e WHERE e.device_id = ? AND e.kind = 0
+					AND NOT EXISTS (SELECT 1 FROM notify_event n WHERE n.event_id = e.id AND n.done = 1)`, w.devA) == 0
+			})
+			delivered(t, d)
 			if ms := offline(); len(ms) != 0 {
 				t.Errorf("short offlines produced messages: %+v", ms)
 			}
 			if m := w.sink.To("alice_a@example.com"); len(m) != 0 {
 				t.Errorf("short offlines produced %d mails", len(m))
 			}
-			var events int
-			_ = d.QueryRow(context.Background(), `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND kind = 0`, w.devA).Scan(&events)
-			if events < 3 {
+			if events := testutil.Count(t, d, `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND kind = 0`, w.devA); events < 3 {
 				t.Fatalf("the charger flapped only %d times", events)
 			}
 
 			t.Run("an offline longer than the debounce produces one message and one mail", func(t *testing.T) {
 				stop()
-				waitFor(t, "the offline message", 10*time.Second, func() bool { return len(offline()) == 1 })
-				waitFor(t, "the offline mail", 10*time.Second, func() bool { return len(w.sink.To("alice_a@example.com")) == 1 })
-				time.Sleep(debounce)
-				if n := len(w.sink.To("alice_a@example.com")); n != 1 {
-					t.Errorf("one long offline gave %d mails", n)
-				}
+				testutil.EventuallyWithin(t, 10*time.Second, "the offline message", func() bool { return len(offline()) == 1 })
+				testutil.EventuallyWithin(t, 10*time.Second, "the offline mail", func() bool { return len(w.sink.To("alice_a@example.com")) == 1 })
+				testutil.Never(t, debounce, "one long offline gave a second mail", func() bool { return len(w.sink.To("alice_a@example.com")) > 1 })
 				w.charger(t, "SN-MSG-A1")
-				waitFor(t, "recovered", 10*time.Second, func() bool { ms := offline(); return len(ms) == 1 && ms[0].Recovered })
+				testutil.EventuallyWithin(t, 10*time.Second, "recovered", func() bool { ms := offline(); return len(ms) == 1 && ms[0].Recovered })
 			})
 		})
 	})

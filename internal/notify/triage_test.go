@@ -45,7 +45,7 @@ func TestFlappingChargerFoldsIntoOneUnreadRow(t *testing.T) {
 		for i := range flaps {
 			f.flap(t, dev, start+int64(i)*60_000)
 		}
-		waitFor(t, "all flaps handled", 20*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 20*time.Second, "all flaps handled", func() bool {
 			return f.count(t, `SELECT COUNT(*) FROM notify_event n JOIN device_event e ON e.id = n.event_id WHERE e.device_id = ? AND n.done = 1`, dev) == flaps
 		})
 		rows := f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev)
@@ -70,7 +70,7 @@ func TestFlappingChargerFoldsIntoOneUnreadRow(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.flap(t, dev, db.NowMS())
-		waitFor(t, "the flap after reading", 10*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 10*time.Second, "the flap after reading", func() bool {
 			return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev) == 2
 		})
 		if unread, _ := f.svc.Unread(ctx, me); unread != 1 {
@@ -89,11 +89,11 @@ func TestMessageListNewestFirstAndSortable(t *testing.T) {
 		b := fleettest.Device(t, d, f.org, f.org.CustomerA, f.org.SiteA, "SN-ORDER-B")
 		now := db.NowMS()
 		f.flap(t, a, now-30*60_000) // A first
-		waitFor(t, "A's row", 10*time.Second, func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 1 })
+		testutil.EventuallyWithin(t, 10*time.Second, "A's row", func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 1 })
 		f.flap(t, b, now-20*60_000) // then B
-		waitFor(t, "B's row", 10*time.Second, func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 2 })
+		testutil.EventuallyWithin(t, 10*time.Second, "B's row", func() bool { return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ?`, f.user) == 2 })
 		f.flap(t, a, now-10*60_000) // A again: A is the newest news
-		waitFor(t, "A's repeat", 10*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 10*time.Second, "A's repeat", func() bool {
 			return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND repeats = 1`, f.user) == 1
 		})
 		sns := func(in notify.ListInput) []string {
@@ -139,7 +139,7 @@ func TestAlarmMailNamesTheEventLikeTheConsole(t *testing.T) {
 		f := newFloods(t, d, notify.Options{})
 		f.start(t)
 		f.fault(t, "SN-NAME-1", true)
-		waitFor(t, "the mail", 10*time.Second, func() bool { return len(f.outbox(t)) == 1 })
+		testutil.EventuallyWithin(t, 10*time.Second, "the mail", func() bool { return len(f.outbox(t)) == 1 })
 		got := f.outbox(t)[0]
 		for _, want := range []string{"Site A 的 SN-NAME-1 (Charger SN-NAME-1)：接地故障（级别 CA） · GroundFailure", "故障  Site A"} {
 			if !strings.Contains(got, want) {

@@ -26,15 +26,23 @@ func TestPercentile(t *testing.T) {
 		{"the open bucket reads as the last bound", b(map[int]int64{0: 1, 11: 9}), 0.9, 10000},
 		{"a small share in the open bucket does not move p50", b(map[int]int64{3: 9, 11: 1}), 0.5, 38.889},
 	} {
-		if got := Percentile(c.buckets, c.q); got != c.want {
-			t.Errorf("%s: Percentile(q=%v) = %v, want %v", c.name, c.q, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := Percentile(c.buckets, c.q); got != c.want {
+				t.Errorf("Percentile(q=%v) = %v, want %v", c.q, got, c.want)
+			}
+		})
 	}
 }
 
 func TestDaysOfTheConsolesTimeZone(t *testing.T) {
-	hk, _ := time.LoadLocation("Asia/Hong_Kong")
-	ny, _ := time.LoadLocation("America/New_York")
+	hk, err := time.LoadLocation("Asia/Hong_Kong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
 	at := func(loc *time.Location, y int, m time.Month, d, h int) int64 {
 		return time.Date(y, m, d, h, 0, 0, 0, loc).UnixMilli()
 	}

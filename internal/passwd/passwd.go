@@ -26,6 +26,23 @@ const (
 	argonKeyLen  = 32
 )
 
+// cost is what Hash uses: the production parameters above, or the test cost.
+type cost struct {
+	time, memory uint32
+	threads      uint8
+}
+
+var hashCost = cost{argonTime, argonMemory, argonThreads}
+
+// SetTestCost makes Hash use argon2id's smallest parameters (one pass over 64 KiB), so tests
+// that create users and sign in are fast. Only internal/testutil calls it, from its init: no
+// flag, setting or environment variable of the binary reaches it. Hashes made at test cost
+// still verify with Verify, which reads the parameters from the stored string.
+func SetTestCost() {
+	hashCost = cost{time: 1, memory: 64, threads: 1}
+	dummyHash, _ = Hash(Digest("not-a-real-password"))
+}
+
 // Digest is what the browser sends for a checked password: sha256 of the password, in hex.
 func Digest(plain string) string {
 	sum := sha256.Sum256([]byte(plain))
@@ -38,9 +55,10 @@ func Hash(digest string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(digest), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	c := hashCost
+	key := argon2.IDKey([]byte(digest), salt, c.time, c.memory, c.threads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.memory, c.time, c.threads,
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 

@@ -31,14 +31,18 @@ func TestRangesRefuseBadLines(t *testing.T) {
 		"bad prefix":   "10.0.0.0/33 CN-4403\n",
 		"unknown code": "10.0.0.0/8 XX-1\n",
 	} {
-		if _, err := parseRanges([]byte(raw)); err == nil {
-			t.Errorf("%s: accepted", name)
+		t.Run("a line with "+name+" is refused", func(t *testing.T) {
+			if _, err := parseRanges([]byte(raw)); err == nil {
+				t.Errorf("accepted %q", raw)
+			}
+		})
+	}
+	t.Run("comments and blank lines are skipped", func(t *testing.T) {
+		r, err := parseRanges([]byte("# comment\n\n203.0.113.0/24 CN-4401 # documentation range\n"))
+		if err != nil || len(r) != 1 || r[0].code != "CN-4401" {
+			t.Fatalf("%+v %v", r, err)
 		}
-	}
-	r, err := parseRanges([]byte("# comment\n\n203.0.113.0/24 CN-4401 # documentation range\n"))
-	if err != nil || len(r) != 1 || r[0].code != "CN-4401" {
-		t.Fatalf("%+v %v", r, err)
-	}
+	})
 }
 
 // TestTree: countries first-level, China's provinces (34), Guangdong's 21 cities and Hong

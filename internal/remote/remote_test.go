@@ -85,22 +85,12 @@ func newWorld(t *testing.T, env *apitest.Env, ocppURL string) *world {
 		sim.Run(ctx, sim.Options{URL: "ws" + strings.TrimPrefix(ocppURL, "http") + "/ocpp", SNs: []string{w.sn}, FaultChance: 0.0001})
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	waitFor(t, "the charger online", 15*time.Second, func() bool {
+	testutil.EventuallyWithin(t, 15*time.Second, "the charger online", func() bool {
 		var st int
 		_ = env.DB.QueryRow(context.Background(), `SELECT status FROM device WHERE id = ?`, w.devID).Scan(&st)
 		return st != fleet.StatusOffline
 	})
 	return w
-}
-
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 func (w *world) open(t *testing.T, c *apitest.Client, kind string) remote.LinkView {
@@ -136,7 +126,10 @@ func fetch(t *testing.T, method, u string, form url.Values) (*http.Response, str
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	req, _ := http.NewRequest(method, u, body)
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
@@ -225,7 +218,7 @@ func (tm *term) send(f remote.Frame) {
 // expect waits for text in the output.
 func (tm *term) expect(text string) {
 	tm.t.Helper()
-	waitFor(tm.t, fmt.Sprintf("%q in the terminal", text), 10*time.Second, func() bool {
+	testutil.EventuallyWithin(tm.t, 10*time.Second, fmt.Sprintf("%q in the terminal", text), func() bool {
 		tm.mu.Lock()
 		defer tm.mu.Unlock()
 		return strings.Contains(tm.out.String(), text)
@@ -297,8 +290,7 @@ func TestRemoteAccess(t *testing.T) {
 			idle := id(t, w.root.Call("POST", "/api/auth/sys/dev/basic/add", map[string]any{"sn": w.sn + "-OFF", "name": "Remote off " + w.sn, "modelId": dev.ModelID, "siteId": dev.SiteID}))
 			a := w.engineer.Call("POST", "/api/auth/sys/dev/link/open", map[string]any{"deviceId": idle, "kind": "ssh"})
 			apitest.WantCode(t, a, apperr.DeviceOffline)
-			var failed int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = ? AND close_reason = ?`, idle, remote.StatusClosed, remote.ReasonFailed).Scan(&failed)
+			failed := testutil.Count(t, d, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = ? AND close_reason = ?`, idle, remote.StatusClosed, remote.ReasonFailed)
 			if failed != 1 {
 				t.Fatalf("offline charger's link: %d failed rows", failed)
 			}
@@ -324,7 +316,7 @@ func TestRemoteAccess(t *testing.T) {
 				t.Fatalf("stored VPN start data %s", prm.Data)
 			}
 			// ... and so does the protocol log's frame.
-			waitFor(t, "the VPN start in the protocol log", 5*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 5*time.Second, "the VPN start in the protocol log", func() bool {
 				var frame string
 				_ = d.QueryRow(ctx, `SELECT data FROM protocol_log WHERE sn = ? AND data LIKE ?`, w.sn, "%VpnStart%").Scan(&frame)
 				return strings.Contains(frame, `\"token\":\"***\"`)
@@ -398,7 +390,7 @@ func TestRemoteAccess(t *testing.T) {
 			tm.expect("Linux " + w.sn + " 5.10")
 			// The charger applies a window change beside the input: ask until it shows.
 			tm.send(remote.Frame{Type: "resize", Cols: 132, Rows: 40})
-			waitFor(t, "the new window size", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "the new window size", func() bool {
 				tm.send(remote.Frame{Type: "input", Data: "stty size\r"})
 				time.Sleep(200 * time.Millisecond)
 				return tm.has("40 132")
@@ -436,7 +428,7 @@ func TestRemoteAccess(t *testing.T) {
 
 		t.Run("sessions are audited", func(t *testing.T) {
 			// A terminal's rows are written as it ends, just after its last frame.
-			waitFor(t, "three terminal action-log rows (the session, the wrong password, the closed port)", 5*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 5*time.Second, "three terminal action-log rows (the session, the wrong password, the closed port)", func() bool {
 				var n int
 				err := d.QueryRow(ctx, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`, remote.ActionTerminal, "%"+w.sn+"%").Scan(&n)
 				return err == nil && n == 3
@@ -480,7 +472,7 @@ func TestRemoteAccess(t *testing.T) {
 			if st, reason := linkRow(t, d, l.ID); st != remote.StatusClosed || reason != remote.ReasonStopped {
 				t.Fatalf("after close: %d %q", st, reason)
 			}
-			waitFor(t, "the tunnel closed", 5*time.Second, func() bool { return env.App.Remote.Tunnels() == 0 })
+			testutil.EventuallyWithin(t, 5*time.Second, "the tunnel closed", func() bool { return env.App.Remote.Tunnels() == 0 })
 			if resp, _ := fetch(t, "GET", env.URL+u, nil); resp.StatusCode != http.StatusNotFound {
 				t.Fatalf("web page after close: %d", resp.StatusCode)
 			}
@@ -488,13 +480,10 @@ func TestRemoteAccess(t *testing.T) {
 			if v := w.status(t, w.engineer); v.Link == nil || v.Link.Status != remote.StatusClosed || v.Link.CloseReason != remote.ReasonStopped {
 				t.Fatalf("status after close %+v", v.Link)
 			}
-			var n int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM command WHERE device_id = ? AND control_type = ?`, w.devID, fleet.CtlVPNStop).Scan(&n)
-			if n != 1 {
+			if n := testutil.Count(t, d, `SELECT COUNT(*) FROM command WHERE device_id = ? AND control_type = ?`, w.devID, fleet.CtlVPNStop); n != 1 {
 				t.Fatalf("%d VPN stop commands", n)
 			}
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`, remote.ActionLink, "%"+w.sn+"%").Scan(&n)
-			if n != 1 {
+			if n := testutil.Count(t, d, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`, remote.ActionLink, "%"+w.sn+"%"); n != 1 {
 				t.Fatalf("%d link action-log rows", n)
 			}
 		})
@@ -528,7 +517,7 @@ func TestRemoteAccess(t *testing.T) {
 			if st, reason := linkRow(t, d, v.Link.ID); st != remote.StatusClosed || reason != remote.ReasonExpired {
 				t.Fatalf("after expiry: %d %q", st, reason)
 			}
-			waitFor(t, "the tunnel closed", 5*time.Second, func() bool { return env.App.Remote.Tunnels() == 0 })
+			testutil.EventuallyWithin(t, 5*time.Second, "the tunnel closed", func() bool { return env.App.Remote.Tunnels() == 0 })
 			if resp, _ := fetch(t, "GET", env.URL+u, nil); resp.StatusCode != http.StatusNotFound {
 				t.Fatalf("web page after expiry: %d", resp.StatusCode)
 			}
@@ -538,7 +527,7 @@ func TestRemoteAccess(t *testing.T) {
 			var sent fleet.SendResult
 			var a apitest.Answer
 			// the expiry's VPN stop may still be running on the charger
-			waitFor(t, "the charger free", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "the charger free", func() bool {
 				a = w.engineer.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{w.devID}, "controlType": fleet.CtlVPNStart,
 					"params": map[string]any{"link": "ssh"}})
 				return a.Code != apperr.DeviceBusy
@@ -560,9 +549,8 @@ func TestRemoteAccess(t *testing.T) {
 		})
 
 		t.Run("the audit is purged with the action log's retention", func(t *testing.T) {
-			var before, links int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_session WHERE device_id = ? AND ended_at > 0`, w.devID).Scan(&before)
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = 3`, w.devID).Scan(&links)
+			before := testutil.Count(t, d, `SELECT COUNT(*) FROM remote_session WHERE device_id = ? AND ended_at > 0`, w.devID)
+			links := testutil.Count(t, d, `SELECT COUNT(*) FROM remote_link WHERE device_id = ? AND status = 3`, w.devID)
 			if before == 0 || links == 0 {
 				t.Fatalf("nothing to purge: %d sessions, %d links", before, links)
 			}
@@ -636,7 +624,7 @@ func TestRemoteAcrossNodes(t *testing.T) {
 					t.Fatalf("unsigned relay: %d", resp.StatusCode)
 				}
 				apitest.Must(t, w.engineer.Call("POST", "/api/auth/sys/dev/link/close", map[string]any{"deviceId": w.devID}))
-				waitFor(t, "node A closed the tunnel", 5*time.Second, func() bool { return a.App.Remote.Tunnels() == 0 })
+				testutil.EventuallyWithin(t, 5*time.Second, "node A closed the tunnel", func() bool { return a.App.Remote.Tunnels() == 0 })
 				if st, reason := linkRow(t, d, l.ID); st != remote.StatusClosed || reason != remote.ReasonStopped {
 					t.Fatalf("after close through B: %d %q", st, reason)
 				}
@@ -665,7 +653,7 @@ func TestTerminalIdle(t *testing.T) {
 		if f := tm.ended(); f.Type != "closed" || f.Message != "连接已关闭" || time.Since(start) < 1500*time.Millisecond {
 			t.Fatalf("idle end %+v after %s", f, time.Since(start))
 		}
-		waitFor(t, "the terminal's action-log row, result idle", 5*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 5*time.Second, "the terminal's action-log row, result idle", func() bool {
 			var data string
 			err := d.QueryRow(context.Background(), `SELECT data FROM action_log WHERE action = ?`, remote.ActionTerminal).Scan(&data)
 			return err == nil && strings.Contains(data, `"result":"idle"`)

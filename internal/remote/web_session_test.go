@@ -18,7 +18,10 @@ import (
 // page gets a web-page URL without cookies (the path token is the authority) in a language.
 func page(t *testing.T, u, lang string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", u, nil)
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("Accept-Language", lang)
 	resp, body := fetchReq(t, req)
 	return resp.StatusCode, body

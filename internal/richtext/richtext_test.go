@@ -40,31 +40,43 @@ func TestSanitizeKeepsFormattingAndAlignment(t *testing.T) {
 func TestStorageImagesStoredByKeyAndResolvedForTheReader(t *testing.T) {
 	in := `<p>see</p><img data-key="images/abc-1.png" src="/api/unauth/oss/object/images/abc-1.png?sig=old" alt="a"><img src="https://cdn.test/x.png">`
 	stored := Sanitize(in)
-	if strings.Contains(stored, "sig=old") {
-		t.Fatalf("stored text keeps the expiring src: %s", stored)
-	}
-	if got := ImageKeys(stored); len(got) != 1 || got[0] != "images/abc-1.png" {
-		t.Fatalf("ImageKeys = %v", got)
-	}
-	shown := Resolve(stored, func(k string) string { return "/signed/" + k })
-	if !strings.Contains(shown, `src="/signed/images/abc-1.png"`) || !strings.Contains(shown, `src="https://cdn.test/x.png"`) {
-		t.Fatalf("Resolve = %s", shown)
-	}
-	if bad := Sanitize(`<img data-key="../../etc/passwd">`); strings.Contains(bad, "data-key") {
-		t.Fatalf("a key outside storage's naming is kept: %s", bad)
-	}
+	t.Run("the stored text keeps the key, not the expiring src", func(t *testing.T) {
+		if strings.Contains(stored, "sig=old") {
+			t.Fatalf("stored text keeps the expiring src: %s", stored)
+		}
+		if got := ImageKeys(stored); len(got) != 1 || got[0] != "images/abc-1.png" {
+			t.Fatalf("ImageKeys = %v", got)
+		}
+	})
+	t.Run("the reader gets a signed src, outside images stay", func(t *testing.T) {
+		shown := Resolve(stored, func(k string) string { return "/signed/" + k })
+		if !strings.Contains(shown, `src="/signed/images/abc-1.png"`) || !strings.Contains(shown, `src="https://cdn.test/x.png"`) {
+			t.Fatalf("Resolve = %s", shown)
+		}
+	})
+	t.Run("a key outside storage's naming is dropped", func(t *testing.T) {
+		if bad := Sanitize(`<img data-key="../../etc/passwd">`); strings.Contains(bad, "data-key") {
+			t.Fatalf("kept: %s", bad)
+		}
+	})
 }
 
 func TestTextAndEmpty(t *testing.T) {
-	if got := Text(`<p>充电桩<b>故障</b></p><p>reset</p>`); got != "充电桩故障 reset" {
-		t.Fatalf("Text = %q", got)
-	}
-	for _, s := range []string{"", "<p></p>", "<p> &nbsp; </p>", "<p><br></p>"} {
-		if !Empty(Sanitize(s)) {
-			t.Errorf("Empty(%q) = false", s)
+	t.Run("text joins paragraphs with a space", func(t *testing.T) {
+		if got := Text(`<p>充电桩<b>故障</b></p><p>reset</p>`); got != "充电桩故障 reset" {
+			t.Fatalf("Text = %q", got)
 		}
-	}
-	if Empty(`<p><img data-key="images/a-1.png"></p>`) {
-		t.Error("a text with only an image is not empty")
-	}
+	})
+	t.Run("blank markup is empty", func(t *testing.T) {
+		for _, s := range []string{"", "<p></p>", "<p> &nbsp; </p>", "<p><br></p>"} {
+			if !Empty(Sanitize(s)) {
+				t.Errorf("Empty(%q) = false", s)
+			}
+		}
+	})
+	t.Run("a text with only an image is not empty", func(t *testing.T) {
+		if Empty(`<p><img data-key="images/a-1.png"></p>`) {
+			t.Error("Empty = true")
+		}
+	})
 }

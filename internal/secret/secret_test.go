@@ -35,21 +35,29 @@ func TestMaskJSON(t *testing.T) {
 // The fast path (no secret's name in the text) keeps the document as it is, and a name spelt
 // in \u escapes still takes the full decode and is masked.
 func TestMaskJSONFastPath(t *testing.T) {
-	plain := `[2,"19","MeterValues",{"connectorId":1,"meterValue":[{"sampledValue":[{"value":"230.1"}]}]}]`
-	if got, ok := MaskJSON([]byte(plain)); !ok || string(got) != plain {
-		t.Fatalf("%s %v", got, ok)
-	}
-	if _, ok := MaskJSON([]byte(`[2,"19",`)); ok {
-		t.Fatal("broken JSON without a secret's name counted as JSON")
-	}
-	escaped := `{"pass\u0077ord":"hunter2"}`
-	if got, _ := MaskJSON([]byte(escaped)); strings.Contains(string(got), "hunter2") {
-		t.Fatalf("escaped field name kept its secret: %s", got)
-	}
-	upper := `[2,"1","ChangeConfiguration",{"key":"AUTHORIZATIONKEY","value":"s3cret"}]`
-	if got, _ := MaskJSON([]byte(upper)); strings.Contains(string(got), "s3cret") {
-		t.Fatalf("upper-case key kept its secret: %s", got)
-	}
+	t.Run("JSON without a secret's name comes back as it was", func(t *testing.T) {
+		plain := `[2,"19","MeterValues",{"connectorId":1,"meterValue":[{"sampledValue":[{"value":"230.1"}]}]}]`
+		if got, ok := MaskJSON([]byte(plain)); !ok || string(got) != plain {
+			t.Fatalf("%s %v", got, ok)
+		}
+	})
+	t.Run("broken JSON without a secret's name is not counted as JSON", func(t *testing.T) {
+		if _, ok := MaskJSON([]byte(`[2,"19",`)); ok {
+			t.Fatal("counted as JSON")
+		}
+	})
+	t.Run("an escaped field name does not skip the mask", func(t *testing.T) {
+		escaped := `{"pass\u0077ord":"hunter2"}`
+		if got, _ := MaskJSON([]byte(escaped)); strings.Contains(string(got), "hunter2") {
+			t.Fatalf("kept its secret: %s", got)
+		}
+	})
+	t.Run("an upper-case configuration key does not skip the mask", func(t *testing.T) {
+		upper := `[2,"1","ChangeConfiguration",{"key":"AUTHORIZATIONKEY","value":"s3cret"}]`
+		if got, _ := MaskJSON([]byte(upper)); strings.Contains(string(got), "s3cret") {
+			t.Fatalf("kept its secret: %s", got)
+		}
+	})
 }
 
 func BenchmarkMaskMeterValues(b *testing.B) {

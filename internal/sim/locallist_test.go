@@ -32,7 +32,7 @@ func TestSimulatedChargerKeepsALocalList(t *testing.T) {
 		if err := d.QueryRow(context.Background(), `SELECT id FROM device WHERE sn = ?`, sns[0]).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "online", 10*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 10*time.Second, "online", func() bool {
 			var n int
 			_ = d.QueryRow(context.Background(), `SELECT online FROM device_state WHERE device_id = ?`, id).Scan(&n)
 			return n == 1
@@ -44,7 +44,7 @@ func TestSimulatedChargerKeepsALocalList(t *testing.T) {
 		run := func(ct int, params any) fleet.CommandView {
 			t.Helper()
 			var res fleet.SendResult
-			waitFor(t, "command accepted", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "command accepted", func() bool {
 				a := root.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{id}, "controlType": ct, "params": params})
 				if a.Code != 0 {
 					return false
@@ -53,7 +53,7 @@ func TestSimulatedChargerKeepsALocalList(t *testing.T) {
 				return true
 			})
 			var v fleet.CommandView
-			waitFor(t, "command result", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "command result", func() bool {
 				apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/control/detail", map[string]any{"id": res.Commands[0].ID})).Into(t, &v)
 				return v.Result != fleet.ResultWaiting
 			})

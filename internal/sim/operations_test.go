@@ -44,7 +44,7 @@ func TestSimulatorAnswersOperatorActions(t *testing.T) {
 			}
 			return n
 		}
-		waitFor(t, "connectors reported", 10*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 10*time.Second, "connectors reported", func() bool {
 			return count(`SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id > 0`, dev) == 2
 		})
 		root := env.Root()
@@ -53,7 +53,7 @@ func TestSimulatorAnswersOperatorActions(t *testing.T) {
 			var res fleet.SendResult
 			apitest.Must(t, root.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{dev}, "controlType": ct, "params": params})).Into(t, &res)
 			var v fleet.CommandView
-			waitFor(t, "command result", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "command result", func() bool {
 				apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/control/detail", map[string]any{"id": res.Commands[0].ID})).Into(t, &v)
 				return v.Result != fleet.ResultWaiting
 			})
@@ -66,18 +66,18 @@ func TestSimulatorAnswersOperatorActions(t *testing.T) {
 		t.Run("remote start begins a session with meter values; remote stop ends it with reason Remote", func(t *testing.T) {
 			send(t, fleet.CtlRemoteStart, map[string]any{"connectorId": 1, "idTag": "SIMTAG1"})
 			var tx int64
-			waitFor(t, "the session", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "the session", func() bool {
 				_ = d.QueryRow(ctx, `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = 1 AND id_tag = 'SIMTAG1' AND stopped_at = 0`, dev).Scan(&tx)
 				return tx > 0
 			})
-			waitFor(t, "meter values of the session", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "meter values of the session", func() bool {
 				return count(`SELECT COUNT(*) FROM device_series WHERE device_id = ? AND connector_id = 1 AND name = 'Power.Active.Import'`, dev) > 0
 			})
-			waitFor(t, "connector 1 Charging", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "connector 1 Charging", func() bool {
 				return count(`SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id = 1 AND status = 'Charging'`, dev) == 1
 			})
 			send(t, fleet.CtlRemoteStop, map[string]any{"transactionId": tx})
-			waitFor(t, "the session stopped remotely", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "the session stopped remotely", func() bool {
 				return count(`SELECT COUNT(*) FROM device_transaction WHERE id = ? AND stopped_at > 0 AND reason = 'Remote'`, tx) == 1
 			})
 		})
@@ -92,7 +92,7 @@ func TestSimulatorAnswersOperatorActions(t *testing.T) {
 
 		t.Run("a reservation shows Reserved and a remote start with its token uses it", func(t *testing.T) {
 			send(t, fleet.CtlReserveNow, map[string]any{"connectorId": 2, "idTag": "SIMRES", "expiryDate": time.Now().Add(10 * time.Minute).UnixMilli()})
-			waitFor(t, "connector 2 Reserved", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "connector 2 Reserved", func() bool {
 				return count(`SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id = 2 AND status = 'Reserved'`, dev) == 1
 			})
 			var rid int64
@@ -101,20 +101,20 @@ func TestSimulatorAnswersOperatorActions(t *testing.T) {
 				t.Fatal("no active reservation")
 			}
 			send(t, fleet.CtlRemoteStart, map[string]any{"connectorId": 2, "idTag": "SIMRES"})
-			waitFor(t, "the reservation used", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "the reservation used", func() bool {
 				return count(`SELECT COUNT(*) FROM reservation WHERE id = ? AND status = ? AND transaction_id > 0`, rid, fleet.ReservationUsed) == 1
 			})
 		})
 
 		t.Run("a cancelled reservation frees its connector", func(t *testing.T) {
 			send(t, fleet.CtlReserveNow, map[string]any{"connectorId": 1, "idTag": "SIMRES2", "expiryDate": time.Now().Add(10 * time.Minute).UnixMilli()})
-			waitFor(t, "connector 1 Reserved", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "connector 1 Reserved", func() bool {
 				return count(`SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id = 1 AND status = 'Reserved'`, dev) == 1
 			})
 			var rid int64
 			_ = d.QueryRow(ctx, `SELECT id FROM reservation WHERE device_id = ? AND connector_id = 1 AND status = ?`, dev, fleet.ReservationActive).Scan(&rid)
 			send(t, fleet.CtlCancelReservation, map[string]any{"reservationId": rid})
-			waitFor(t, "connector 1 Available", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "connector 1 Available", func() bool {
 				return count(`SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id = 1 AND status = 'Available'`, dev) == 1
 			})
 		})

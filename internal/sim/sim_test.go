@@ -17,18 +17,6 @@ import (
 	"chargeops/internal/testutil/apitest"
 )
 
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
-
 func TestSimulatedFleet(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
@@ -50,8 +38,8 @@ func TestSimulatedFleet(t *testing.T) {
 			}
 			return n
 		}
-		waitFor(t, "all online", 10*time.Second, func() bool { return count(`SELECT COUNT(*) FROM device WHERE status <> 0`) == 3 })
-		waitFor(t, "a charging session with meter values", 15*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 10*time.Second, "all online", func() bool { return count(`SELECT COUNT(*) FROM device WHERE status <> 0`) == 3 })
+		testutil.EventuallyWithin(t, 15*time.Second, "a charging session with meter values", func() bool {
 			return count(`SELECT COUNT(*) FROM device_series WHERE name = 'Power.Active.Import'`) > 0
 		})
 		root := env.Root()
@@ -67,7 +55,7 @@ func TestSimulatedFleet(t *testing.T) {
 			t.Helper()
 			var res fleet.SendResult
 			// A charger may be busy answering an earlier command; retry briefly.
-			waitFor(t, "command accepted", 10*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 10*time.Second, "command accepted", func() bool {
 				a := root.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": ids[:1], "controlType": ct, "params": params})
 				if a.Code != 0 {
 					return false
@@ -75,7 +63,7 @@ func TestSimulatedFleet(t *testing.T) {
 				a.Into(t, &res)
 				return true
 			})
-			waitFor(t, "command result", 15*time.Second, func() bool {
+			testutil.EventuallyWithin(t, 15*time.Second, "command result", func() bool {
 				var v fleet.CommandView
 				apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/control/detail", map[string]any{"id": res.Commands[0].ID})).Into(t, &v)
 				if v.Result != fleet.ResultWaiting && v.Result != fleet.ResultSuccess {
@@ -88,7 +76,7 @@ func TestSimulatedFleet(t *testing.T) {
 		send(11, map[string]any{"items": []map[string]string{{"key": "HeartbeatInterval", "value": "90"}}})
 		send(10, map[string]any{"message": "StatusNotification"})
 		send(6, nil)
-		waitFor(t, "diagnostics file", 10*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 10*time.Second, "diagnostics file", func() bool {
 			return count(`SELECT COUNT(*) FROM fleet_file WHERE kind = 'diagnostics' AND complete = 1 AND device_id = ?`, ids[0]) == 1
 		})
 		var fw struct {
@@ -96,21 +84,24 @@ func TestSimulatedFleet(t *testing.T) {
 			UploadURL string `json:"uploadUrl"`
 		}
 		apitest.Must(t, root.Call("POST", "/api/auth/sys/dev/firmware/add", map[string]any{"name": "sim.bin"})).Into(t, &fw)
-		req, _ := http.NewRequest("PUT", env.URL+fw.UploadURL, bytes.NewReader([]byte("firmware image")))
+		req, err := http.NewRequest("PUT", env.URL+fw.UploadURL, bytes.NewReader([]byte("firmware image")))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 201 {
 			t.Fatalf("upload: %v %v", resp, err)
 		}
 		send(5, map[string]any{"firmwareId": fw.ID})
-		waitFor(t, "firmware installed", 15*time.Second, func() bool {
+		testutil.EventuallyWithin(t, 15*time.Second, "firmware installed", func() bool {
 			var s string
 			_ = d.QueryRow(context.Background(), `SELECT firmware_status FROM device_state WHERE device_id = ?`, ids[0]).Scan(&s)
 			return s == "Installed"
 		})
 		// Installing ends with a reboot into the new firmware: the charger reconnects.
-		waitFor(t, "reconnect after the firmware update", 15*time.Second, func() bool { return st.Connects.Load() >= 4 })
+		testutil.EventuallyWithin(t, 15*time.Second, "reconnect after the firmware update", func() bool { return st.Connects.Load() >= 4 })
 		time.Sleep(time.Second)
 		send(1, nil) // soft reset: the charger reboots and reconnects again
-		waitFor(t, "reconnect after reset", 15*time.Second, func() bool { return st.Connects.Load() >= 5 })
+		testutil.EventuallyWithin(t, 15*time.Second, "reconnect after reset", func() bool { return st.Connects.Load() >= 5 })
 		t.Logf("%s: connects %d, frames %d, sessions %d, faults %d, commands %d", d.Dialect(), st.Connects.Load(), st.Frames.Load(),
 			st.Sessions.Load(), st.Faults.Load(), st.Commands.Load())
 	})

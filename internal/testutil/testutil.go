@@ -1,5 +1,7 @@
-// Package testutil runs store and API tests on both databases: SQLite in a temporary folder
-// and PostgreSQL (CHARGEOPS_TEST_PG, default the local server) in a fresh schema per test.
+// Package testutil runs store and API tests on both databases, each test on its own copy of a
+// database migrated once (docs/benchmarks.md, "The Go test suite"): SQLite as a copied file in
+// a temporary folder, PostgreSQL (CHARGEOPS_TEST_PG, default the local server) as a database
+// created from a template database and dropped afterwards.
 package testutil
 
 import (
@@ -9,14 +11,21 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"chargeops/internal/access"
 	"chargeops/internal/db"
+	"chargeops/internal/passwd"
 )
+
+func init() {
+	// Every test binary that sets up a database hashes passwords at test cost: a sign-in or a
+	// new user costs microseconds instead of ~100 ms (production parameters are unchanged).
+	passwd.SetTestCost()
+}
 
 // PostgresURL is the server the tests use.
 func PostgresURL() string {
@@ -26,7 +35,7 @@ func PostgresURL() string {
 	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 }
 
-var schemaSeq atomic.Int64
+var dbSeq atomic.Int64
 
 // ForEachDB runs fn as a subtest on SQLite and on PostgreSQL, each with a fresh migrated
 // database. Outside CI a PostgreSQL that cannot be reached skips its subtest with a message;
@@ -58,26 +67,63 @@ func OpenSQLite(t testing.TB) *db.DB {
 	return d
 }
 
+// openSQLite copies the run's migrated template file into a new temporary folder and opens it.
 func openSQLite(t testing.TB) (*db.DB, string) {
 	t.Helper()
+	tmpl, err := sqliteTemplate()
+	if err != nil {
+		t.Fatalf("testutil: SQLite template: %v", err)
+	}
 	dir := t.TempDir()
+	if err := copyFile(tmpl, filepath.Join(dir, "chargeops.db")); err != nil {
+		t.Fatalf("testutil: copy the SQLite template: %v", err)
+	}
 	d, err := db.Open(context.Background(), "", dir)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("testutil: open SQLite: %v", err)
 	}
 	t.Cleanup(func() { d.Close() })
-	migrate(t, d)
 	return d, dir
 }
 
-// OpenPostgres returns a migrated PostgreSQL database in a fresh schema, dropped afterwards.
+// OpenPostgres returns a migrated PostgreSQL database of its own, dropped afterwards.
 func OpenPostgres(t testing.TB) *db.DB {
 	t.Helper()
 	d, _ := openPostgres(t)
 	return d
 }
 
+// openPostgres creates a database from the run's template database and opens it.
 func openPostgres(t testing.TB) (*db.DB, string) {
+	t.Helper()
+	admin := pgAdmin(t)
+	tmpl, err := pgTemplate(admin)
+	if err != nil {
+		t.Fatalf("testutil: PostgreSQL template: %v", err)
+	}
+	name := fmt.Sprintf("chargeops_t_%d_%d", os.Getpid(), dbSeq.Add(1))
+	if err := createFromTemplate(admin, name, tmpl); err != nil {
+		t.Fatalf("testutil: %v", err)
+	}
+	// registered before d.Close, so it runs after it (cleanups run last-in first-out)
+	t.Cleanup(func() {
+		_, _ = admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
+		admin.Close()
+	})
+	dsn, err := pgURL(name)
+	if err != nil {
+		t.Fatalf("testutil: %v", err)
+	}
+	d, err := db.Open(context.Background(), dsn, "")
+	if err != nil {
+		t.Fatalf("testutil: open PostgreSQL: %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, dsn
+}
+
+// pgAdmin connects to the server's base database, or skips (fails in CI) when none answers.
+func pgAdmin(t testing.TB) *sql.DB {
 	t.Helper()
 	base := PostgresURL()
 	admin, err := sql.Open("pgx", base)
@@ -92,38 +138,17 @@ func openPostgres(t testing.TB) (*db.DB, string) {
 		}
 		t.Skipf("SKIP: no PostgreSQL reachable at %s (set CHARGEOPS_TEST_PG): %v", base, err)
 	}
-	schema := fmt.Sprintf("t_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9, schemaSeq.Add(1))
-	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
-		admin.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	d, err := db.Open(context.Background(), u.String(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	migrate(t, d)
-	return d, u.String()
+	return admin
 }
 
-func migrate(t testing.TB, d *db.DB) {
-	t.Helper()
-	if _, err := d.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
+// pgURL is the test server's URL naming database name instead.
+func pgURL(name string) (string, error) {
+	u, err := url.Parse(PostgresURL())
+	if err != nil {
+		return "", fmt.Errorf("parse CHARGEOPS_TEST_PG: %w", err)
 	}
-	if err := access.SyncCatalogue(context.Background(), d); err != nil {
-		t.Fatal(err)
-	}
+	u.Path = "/" + name
+	return u.String(), nil
 }
 
 // IsPostgres tells a subtest which database it runs on.
@@ -145,4 +170,48 @@ func NATS(t testing.TB) string {
 	}
 	c.Close()
 	return u
+}
+
+// OpenMigratedTo returns a new database of the given kind migrated up to version last only,
+// for tests of a migration that converts data: SQLite in a new temporary folder, PostgreSQL
+// as a new empty database dropped afterwards.
+func OpenMigratedTo(t testing.TB, dialect db.Dialect, last int) *db.DB {
+	t.Helper()
+	ctx := context.Background()
+	dsn := ""
+	if dialect == db.Postgres {
+		admin := pgAdmin(t)
+		name := fmt.Sprintf("chargeops_t_%d_%d", os.Getpid(), dbSeq.Add(1))
+		if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
+			t.Fatalf("testutil: create database %s: %v", name, err)
+		}
+		t.Cleanup(func() {
+			_, _ = admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
+			admin.Close()
+		})
+		var err error
+		if dsn, err = pgURL(name); err != nil {
+			t.Fatalf("testutil: %v", err)
+		}
+	}
+	d, err := db.Open(ctx, dsn, t.TempDir())
+	if err != nil {
+		t.Fatalf("testutil: open: %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.MigrateTo(ctx, last); err != nil {
+		t.Fatalf("testutil: migrate to %d: %v", last, err)
+	}
+	return d
+}
+
+// Count runs a one-number query (SELECT COUNT(*) ...) and fails the test when it cannot, so an
+// assertion on the number never reads a zero that was an error.
+func Count(t testing.TB, d *db.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := d.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatalf("count %q: %v", query, err)
+	}
+	return n
 }

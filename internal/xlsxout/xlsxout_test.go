@@ -35,7 +35,10 @@ func TestSheetAndTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	hk, _ := time.LoadLocation("Asia/Hong_Kong")
+	hk, err := time.LoadLocation("Asia/Hong_Kong")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := x.Row("one", xlsxout.Time(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC).UnixMilli(), hk)); err != nil {
 		t.Fatal(err)
 	}
@@ -47,11 +50,23 @@ func TestSheetAndTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := f.GetRows("Log")
-	if len(rows) != 2 || rows[0][1] != "B" || rows[1][1] != "2026-03-01 08:00:00" {
-		t.Errorf("rows %v", rows)
+	rows, err := f.GetRows("Log")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if xlsxout.Time(0, hk) != "" {
-		t.Error("0 should be empty")
-	}
+	t.Run("the sheet holds the header and the row", func(t *testing.T) {
+		if len(rows) != 2 || rows[0][1] != "B" {
+			t.Errorf("rows %v", rows)
+		}
+	})
+	t.Run("times are written in the given zone", func(t *testing.T) {
+		if len(rows) != 2 || rows[1][1] != "2026-03-01 08:00:00" {
+			t.Errorf("rows %v", rows)
+		}
+	})
+	t.Run("time 0 is an empty cell", func(t *testing.T) {
+		if xlsxout.Time(0, hk) != "" {
+			t.Error("0 gave a time")
+		}
+	})
 }

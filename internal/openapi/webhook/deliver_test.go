@@ -34,15 +34,19 @@ func (noPrincipals) PrincipalOf(context.Context, int64) (*access.Principal, erro
 
 func TestBackoffSchedule(t *testing.T) {
 	o := Options{}.withDefaults()
-	want := []time.Duration{10 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute, time.Hour, 6 * time.Hour, 6 * time.Hour}
-	for i, w := range want {
-		if got := o.backoff(i + 1); got != w {
-			t.Errorf("after attempt %d: %s, want %s", i+1, got, w)
+	t.Run("retries back off from 10 s to 6 h", func(t *testing.T) {
+		want := []time.Duration{10 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute, time.Hour, 6 * time.Hour, 6 * time.Hour}
+		for i, w := range want {
+			if got := o.backoff(i + 1); got != w {
+				t.Errorf("after attempt %d: %s, want %s", i+1, got, w)
+			}
 		}
-	}
-	if o.MaxAttempts != 8 || o.Timeout != 10*time.Second || o.Lease < 2*o.Timeout {
-		t.Errorf("defaults: %+v", o)
-	}
+	})
+	t.Run("eight attempts of 10 s each, leased for at least two", func(t *testing.T) {
+		if o.MaxAttempts != 8 || o.Timeout != 10*time.Second || o.Lease < 2*o.Timeout {
+			t.Errorf("defaults: %+v", o)
+		}
+	})
 }
 
 // Two nodes working through the same due deliveries send each one once: the claim is a

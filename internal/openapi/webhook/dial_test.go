@@ -112,23 +112,27 @@ func TestClientRefusesAtDialTime(t *testing.T) {
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer srv.Close()
-	for _, target := range []string{srv.URL, "http://localhost:" + srv.URL[len("http://127.0.0.1:"):]} {
-		_, err := (Destinations{}).Client(2*time.Second).Post(target, "application/json", nil)
-		if !errors.Is(err, ErrRefused) {
-			t.Errorf("%s: got %v, want refused", target, err)
+	t.Run("a loopback address or name is refused before the receiver is reached", func(t *testing.T) {
+		for _, target := range []string{srv.URL, "http://localhost:" + srv.URL[len("http://127.0.0.1:"):]} {
+			_, err := (Destinations{}).Client(2*time.Second).Post(target, "application/json", nil)
+			if !errors.Is(err, ErrRefused) {
+				t.Errorf("%s: got %v, want refused", target, err)
+			}
 		}
-	}
-	if hits.Load() != 0 {
-		t.Fatalf("the receiver was reached %d times", hits.Load())
-	}
-	resp, err := (Destinations{AllowPrivate: true}).Client(2*time.Second).Post(srv.URL, "application/json", nil)
-	if err != nil {
-		t.Fatalf("allowed: %v", err)
-	}
-	resp.Body.Close()
-	if hits.Load() != 1 {
-		t.Fatalf("hits %d", hits.Load())
-	}
+		if hits.Load() != 0 {
+			t.Fatalf("the receiver was reached %d times", hits.Load())
+		}
+	})
+	t.Run("private destinations pass when allowed", func(t *testing.T) {
+		resp, err := (Destinations{AllowPrivate: true}).Client(2*time.Second).Post(srv.URL, "application/json", nil)
+		if err != nil {
+			t.Fatalf("allowed: %v", err)
+		}
+		resp.Body.Close()
+		if hits.Load() != 1 {
+			t.Fatalf("hits %d", hits.Load())
+		}
+	})
 }
 
 // A redirect is an answer, not followed: a public receiver cannot bounce a delivery inward.
