@@ -112,3 +112,42 @@ func FuzzPayload(f *testing.F) {
 		}
 	})
 }
+
+// Keys match exactly, as the schemas name them (decode_keys.go): found by FuzzPayload.
+func TestDecodeMatchesKeysExactly(t *testing.T) {
+	t.Run("a key that names a field but for case is an unknown property", func(t *testing.T) {
+		var req core.AuthorizeRequest
+		var ce *CallError
+		if err := decode([]byte(`{"IDTAG":"x"}`), &req); !errors.As(err, &ce) || ce.Code != codeOccurence {
+			t.Fatalf("decode: %v, want OccurenceConstraintViolation on idTag", err)
+		}
+	})
+	t.Run("the exactly named key is read, not a later one in another case", func(t *testing.T) {
+		var req core.AuthorizeRequest
+		if err := decode([]byte(`{"idTag":"x","IdTag":"y"}`), &req); err != nil || req.IdTag != "x" {
+			t.Fatalf("decode: %v, idTag %q, want x", err, req.IdTag)
+		}
+	})
+	t.Run("nested keys too", func(t *testing.T) {
+		var req core.MeterValuesRequest
+		err := decode([]byte(`{"connectorId":1,"meterValue":[{"timestamp":"2026-01-01T00:00:00Z","SampledValue":[{"value":"1"}]}]}`), &req)
+		var ce *CallError
+		if !errors.As(err, &ce) || ce.Code != codeOccurence {
+			t.Fatalf("decode: %v, want OccurenceConstraintViolation on sampledValue", err)
+		}
+	})
+	t.Run("a free value keeps its keys as sent", func(t *testing.T) {
+		var req core.DataTransferRequest
+		err := decode([]byte(`{"vendorId":"v","VENDORID":"z","data":{"VendorId":"kept"}}`), &req)
+		data, _ := req.Data.(map[string]any)
+		if err != nil || req.VendorId != "v" || data["VendorId"] != "kept" {
+			t.Fatalf("decode: %v, vendorId %q, data %v", err, req.VendorId, req.Data)
+		}
+	})
+	t.Run("a key written with escapes is its unescaped name", func(t *testing.T) {
+		var req core.AuthorizeRequest
+		if err := decode([]byte(`{"\u0069dTag":"x","note":1.5e3}`), &req); err != nil || req.IdTag != "x" {
+			t.Fatalf("decode: %v, idTag %q, want x", err, req.IdTag)
+		}
+	})
+}
