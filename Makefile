@@ -4,8 +4,9 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X chargeops/internal/app.Version=$(VERSION)
 PG_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 ADDR      ?= 127.0.0.1:8080
+FUZZTIME  ?= 10s
 
-.PHONY: build web web-deps run test test-go test-web test-e2e openapi lint clean bench
+.PHONY: build web web-deps run test test-go test-web test-e2e fuzz openapi lint clean bench
 
 build: web
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/chargeops ./cmd/chargeops
@@ -33,6 +34,17 @@ test-e2e: build
 	scripts/ensure-chromium.sh
 	scripts/ensure-node-deps.sh e2e
 	cd e2e && npm test
+
+# Runs every fuzz target (func FuzzX in a *_fuzz_test.go) for FUZZTIME each, one after the other;
+# `make test` runs their seed corpora only. A failing input is written to the package's
+# testdata/fuzz/FuzzX/: commit it as a seed with the fix.
+fuzz:
+	@for f in $$(grep -rl --include='*_fuzz_test.go' '^func Fuzz' internal); do \
+	  for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "== $$t ./$$(dirname $$f)"; \
+	    $(GO) test -tags noui -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) ./$$(dirname $$f) || exit 1; \
+	  done; \
+	done
 
 # Regenerates the OpenAPI document and the console's types from the route table.
 openapi:

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"chargeops/internal/apperr"
 )
@@ -43,16 +44,13 @@ func Validate(dataType, text, field string) error {
 	text = strings.TrimSpace(text)
 	switch dataType {
 	case Int, String:
-		lo, hi, ok := minMax(text, true)
+		lo, hi, ok := intMinMax(text)
 		if !ok || lo >= hi || (dataType == String && lo < 0) {
 			return invalid(field)
 		}
 	case Float:
 		body, decimals, hasDecimals := strings.Cut(text, "|")
-		if _, _, ok := minMax(body, false); !ok {
-			return invalid(field)
-		}
-		if lo, hi, _ := minMax(body, false); lo >= hi {
+		if lo, hi, ok := minMax(body); !ok || lo >= hi {
 			return invalid(field)
 		}
 		if hasDecimals {
@@ -73,23 +71,31 @@ func Validate(dataType, text, field string) error {
 	return nil
 }
 
-func minMax(s string, integer bool) (float64, float64, bool) {
+// minMax reads a float range "min~max" (finite numbers).
+func minMax(s string) (float64, float64, bool) {
 	a, b, ok := strings.Cut(s, "~")
 	if !ok {
 		return 0, 0, false
 	}
 	parse := func(x string) (float64, bool) {
-		x = strings.TrimSpace(x)
-		if integer {
-			n, err := strconv.ParseInt(x, 10, 64)
-			return float64(n), err == nil
-		}
-		f, err := strconv.ParseFloat(x, 64)
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 		return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
 	}
 	lo, ok1 := parse(a)
 	hi, ok2 := parse(b)
 	return lo, hi, ok1 && ok2
+}
+
+// intMinMax reads an integer range "min~max" exactly (as float64, integers above 2^53 would
+// merge with their neighbours).
+func intMinMax(s string) (int64, int64, bool) {
+	a, b, ok := strings.Cut(s, "~")
+	if !ok {
+		return 0, 0, false
+	}
+	lo, err1 := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+	hi, err2 := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+	return lo, hi, err1 == nil && err2 == nil
 }
 
 // EnumOption is one line of an enumeration.
@@ -158,16 +164,16 @@ func CheckValue(dataType, rangeText, value string) bool {
 	switch dataType {
 	case Int:
 		n, err := strconv.ParseInt(value, 10, 64)
-		lo, hi, ok := minMax(rangeText, true)
-		return err == nil && ok && float64(n) >= lo && float64(n) <= hi
+		lo, hi, ok := intMinMax(rangeText)
+		return err == nil && ok && n >= lo && n <= hi
 	case Float:
 		body, _, _ := strings.Cut(rangeText, "|")
 		f, err := strconv.ParseFloat(value, 64)
-		lo, hi, ok := minMax(body, false)
+		lo, hi, ok := minMax(body)
 		return err == nil && ok && f >= lo && f <= hi
 	case String:
-		lo, hi, ok := minMax(rangeText, true)
-		n := float64(len([]rune(value)))
+		lo, hi, ok := intMinMax(rangeText)
+		n := int64(utf8.RuneCountInString(value))
 		return ok && n >= lo && n <= hi
 	case Enum:
 		opts, _ := ParseEnum(rangeText)

@@ -332,7 +332,8 @@ func (p *xlsxPackage) sheetRows(sheet string) ([]rawRow, map[int]bool, error) {
 						return nil, nil, errNotXLSX
 					}
 				}
-				if col > len(importColumns) || row.line == 1 { // beyond the template, or the header
+				// outside a row, beyond the template, or the header
+				if row.cells == nil || col > len(importColumns) || row.line == 1 {
 					if err := r.skip(); err != nil {
 						return nil, nil, err
 					}
@@ -350,14 +351,16 @@ func (p *xlsxPackage) sheetRows(sheet string) ([]rawRow, map[int]bool, error) {
 		case xml.EndElement:
 			switch e.Name.Local {
 			case "row":
-				if !filled {
+				done, wasFilled := row, filled
+				row.cells, filled = nil, false // a cell after the row's end belongs to no row
+				if !wasFilled {
 					continue
 				}
 				if len(rows) == MaxImportRows {
 					return nil, nil, errTooManyRows
 				}
-				rows = append(rows, row)
-				for _, c := range row.cells {
+				rows = append(rows, done)
+				for _, c := range done.cells {
 					if c.typ == "s" {
 						if i, err := strconv.Atoi(strings.TrimSpace(c.value)); err == nil {
 							wanted[i] = true

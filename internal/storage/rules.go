@@ -228,10 +228,12 @@ func isPlainText(b []byte) bool {
 			return false
 		}
 	}
-	ct := http.DetectContentType(b)
+	// Sniffed after a byte-order mark too: the sniffer takes a BOM for plain text whatever follows.
+	bare := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	ct := http.DetectContentType(bare)
 	if strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "text/xml") {
 		return false
 	}
-	lower := bytes.ToLower(bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")), " \t\r\n"))
+	lower := bytes.ToLower(bare)
 	return !bytes.HasPrefix(lower, []byte("<svg")) && !bytes.HasPrefix(lower, []byte("<?xml")) && !bytes.HasPrefix(lower, []byte("<!doctype")) && !bytes.HasPrefix(lower, []byte("<html"))
 }

@@ -43,6 +43,7 @@ func decode(raw json.RawMessage, dst any) error {
 	if !isObject(raw) {
 		return callErr(codeFormation, "payload: not a JSON object")
 	}
+	raw = exactKeys(raw, reflect.TypeOf(dst).Elem())
 	// Fast path: ocpp-go reads and accepts it, and the required fields its rules cannot see
 	// missing (numbers) are there.
 	uerr := json.Unmarshal(raw, dst)
