@@ -59,9 +59,15 @@ func (l Levels) within(folder Levels) error {
 	return nil
 }
 
-// raised is l raised to at least folder's levels.
-func (l Levels) raised(folder Levels) Levels {
-	return Levels{min(l.ReadLevel, folder.ReadLevel), min(l.WriteLevel, folder.WriteLevel), min(l.DownloadLevel, folder.DownloadLevel)}
+// raiseLevels raises a row's levels to at least the ones given (raiseArgs; a lower number is a
+// higher level), so a file is never easier to reach than its folder.
+const raiseLevels = `read_level = CASE WHEN read_level > ? THEN ? ELSE read_level END,
+	write_level = CASE WHEN write_level > ? THEN ? ELSE write_level END,
+	download_level = CASE WHEN download_level > ? THEN ? ELSE download_level END`
+
+// raiseArgs are the arguments of raiseLevels to the levels l.
+func (l Levels) raiseArgs() []any {
+	return []any{l.ReadLevel, l.ReadLevel, l.WriteLevel, l.WriteLevel, l.DownloadLevel, l.DownloadLevel}
 }
 
 // usable refuses levels the caller could not use itself (it would lock itself out).
@@ -301,10 +307,8 @@ func (s *Service) UpdateFolder(ctx context.Context, p *access.Principal, in Fold
 			}
 			under = newPath + "/%"
 		}
-		raise := `UPDATE %s SET read_level = CASE WHEN read_level > ? THEN ? ELSE read_level END,
-			write_level = CASE WHEN write_level > ? THEN ? ELSE write_level END,
-			download_level = CASE WHEN download_level > ? THEN ? ELSE download_level END WHERE %s`
-		lv := []any{in.ReadLevel, in.ReadLevel, in.WriteLevel, in.WriteLevel, in.DownloadLevel, in.DownloadLevel}
+		raise := `UPDATE %s SET ` + raiseLevels + ` WHERE %s`
+		lv := in.Levels.raiseArgs()
 		if _, err := tx.Exec(ctx, fmt.Sprintf(raise, "attach_folder", "customer_id = ? AND path LIKE ?"), append(lv, f.CustomerID, under)...); err != nil {
 			return err
 		}
@@ -560,8 +564,8 @@ func (s *Service) Move(ctx context.Context, p *access.Principal, in MoveInput) e
 	if !folder.Writable {
 		return apperr.ErrNoPermission
 	}
-	files := make([]*File, 0, len(in.IDs))
-	for _, id := range in.IDs {
+	ids := kit.IDs(in.IDs).Distinct()
+	for _, id := range ids {
 		x, err := s.writable(ctx, p, id)
 		if err != nil {
 			return err
@@ -569,18 +573,10 @@ func (s *Service) Move(ctx context.Context, p *access.Principal, in MoveInput) e
 		if x.CustomerID != folder.CustomerID {
 			return apperr.InvalidField("folderId", "err.invalid")
 		}
-		files = append(files, x)
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, x := range files {
-			l := x.Levels.raised(folder.Levels)
-			if _, err := tx.Exec(ctx, `UPDATE attach_file SET folder_id = ?, read_level = ?, write_level = ?, download_level = ? WHERE id = ?`,
-				folder.ID, l.ReadLevel, l.WriteLevel, l.DownloadLevel, x.ID); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	move := kit.Batch{Table: "attach_file", Set: "folder_id = ?, " + raiseLevels, SetArgs: append([]any{folder.ID}, folder.Levels.raiseArgs()...),
+		Scope: "customer_id = ?", ScopeArgs: []any{folder.CustomerID}}
+	return kit.Wrap("attach", "move", move.Run(ctx, s.db, ids))
 }
 
 // MaxIDs bounds one move or delete of files.
