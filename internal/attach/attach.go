@@ -13,6 +13,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/ratelimit"
 	"chargeops/internal/storage"
 )
@@ -58,9 +59,15 @@ func (l Levels) within(folder Levels) error {
 	return nil
 }
 
-// raised is l raised to at least folder's levels.
-func (l Levels) raised(folder Levels) Levels {
-	return Levels{min(l.ReadLevel, folder.ReadLevel), min(l.WriteLevel, folder.WriteLevel), min(l.DownloadLevel, folder.DownloadLevel)}
+// raiseLevels raises a row's levels to at least the ones given (raiseArgs; a lower number is a
+// higher level), so a file is never easier to reach than its folder.
+const raiseLevels = `read_level = CASE WHEN read_level > ? THEN ? ELSE read_level END,
+	write_level = CASE WHEN write_level > ? THEN ? ELSE write_level END,
+	download_level = CASE WHEN download_level > ? THEN ? ELSE download_level END`
+
+// raiseArgs are the arguments of raiseLevels to the levels l.
+func (l Levels) raiseArgs() []any {
+	return []any{l.ReadLevel, l.ReadLevel, l.WriteLevel, l.WriteLevel, l.DownloadLevel, l.DownloadLevel}
 }
 
 // usable refuses levels the caller could not use itself (it would lock itself out).
@@ -75,6 +82,15 @@ var (
 	errFolderNotEmpty = apperr.New(apperr.Conflict, "err.attach_folder_not_empty")
 	errNameTaken      = apperr.New(apperr.Conflict, "err.attach_name_taken")
 )
+
+// pathClash is errNameTaken for a clash on a folder's path within its customer; anything else
+// passes unchanged.
+func pathClash(err error) error {
+	if name, ok := kit.Clash(err); ok && name == "uq_attach_folder_path" {
+		return errNameTaken
+	}
+	return err
+}
 
 // Folder is one folder of the tree.
 type Folder struct {
@@ -242,10 +258,7 @@ func (s *Service) AddFolder(ctx context.Context, p *access.Principal, in FolderI
 	}
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO attach_folder (customer_id, parent_id, name, path, read_level, write_level, download_level, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		customer, in.ParentID, name, path, in.ReadLevel, in.WriteLevel, in.DownloadLevel, p.UserID, db.NowMS())
-	if db.IsUniqueViolation(err) {
-		return 0, errNameTaken
-	}
-	return id, err
+	return id, pathClash(err)
 }
 
 // UpdateFolder renames a folder and sets its levels: the files and folders under it are raised
@@ -294,20 +307,15 @@ func (s *Service) UpdateFolder(ctx context.Context, p *access.Principal, in Fold
 			}
 			under = newPath + "/%"
 		}
-		raise := `UPDATE %s SET read_level = CASE WHEN read_level > ? THEN ? ELSE read_level END,
-			write_level = CASE WHEN write_level > ? THEN ? ELSE write_level END,
-			download_level = CASE WHEN download_level > ? THEN ? ELSE download_level END WHERE %s`
-		lv := []any{in.ReadLevel, in.ReadLevel, in.WriteLevel, in.WriteLevel, in.DownloadLevel, in.DownloadLevel}
+		raise := `UPDATE %s SET ` + raiseLevels + ` WHERE %s`
+		lv := in.Levels.raiseArgs()
 		if _, err := tx.Exec(ctx, fmt.Sprintf(raise, "attach_folder", "customer_id = ? AND path LIKE ?"), append(lv, f.CustomerID, under)...); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, fmt.Sprintf(raise, "attach_file", "folder_id IN (SELECT id FROM attach_folder WHERE customer_id = ? AND (id = ? OR path LIKE ?))"), append(lv, f.CustomerID, f.ID, under)...)
 		return err
 	})
-	if db.IsUniqueViolation(err) {
-		return errNameTaken
-	}
-	return err
+	return pathClash(err)
 }
 
 // DeleteFolder deletes an empty folder; one with files or folders in it is refused.
@@ -546,8 +554,8 @@ type MoveInput struct {
 // Move puts files into a folder of the same customer; their levels are raised to at least the
 // folder's.
 func (s *Service) Move(ctx context.Context, p *access.Principal, in MoveInput) error {
-	if len(in.IDs) == 0 || len(in.IDs) > 100 {
-		return apperr.InvalidField("ids", "err.invalid")
+	if err := kit.IDs(in.IDs).CheckMax(MaxIDs); err != nil {
+		return err
 	}
 	folder, err := s.folder(ctx, p, in.FolderID)
 	if err != nil {
@@ -556,8 +564,8 @@ func (s *Service) Move(ctx context.Context, p *access.Principal, in MoveInput) e
 	if !folder.Writable {
 		return apperr.ErrNoPermission
 	}
-	files := make([]*File, 0, len(in.IDs))
-	for _, id := range in.IDs {
+	ids := kit.IDs(in.IDs).Distinct()
+	for _, id := range ids {
 		x, err := s.writable(ctx, p, id)
 		if err != nil {
 			return err
@@ -565,25 +573,21 @@ func (s *Service) Move(ctx context.Context, p *access.Principal, in MoveInput) e
 		if x.CustomerID != folder.CustomerID {
 			return apperr.InvalidField("folderId", "err.invalid")
 		}
-		files = append(files, x)
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, x := range files {
-			l := x.Levels.raised(folder.Levels)
-			if _, err := tx.Exec(ctx, `UPDATE attach_file SET folder_id = ?, read_level = ?, write_level = ?, download_level = ? WHERE id = ?`,
-				folder.ID, l.ReadLevel, l.WriteLevel, l.DownloadLevel, x.ID); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	move := kit.Batch{Table: "attach_file", Set: "folder_id = ?, " + raiseLevels, SetArgs: append([]any{folder.ID}, folder.Levels.raiseArgs()...),
+		Scope: "customer_id = ?", ScopeArgs: []any{folder.CustomerID}}
+	return kit.Wrap("attach", "move", move.Run(ctx, s.db, ids))
 }
 
-// Delete deletes files, their shares and their uploaded objects.
+// MaxIDs bounds one move or delete of files.
+const MaxIDs = 100
+
+// Delete deletes files, their shares and their uploaded objects: all of them or none.
 func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
-	if len(ids) == 0 || len(ids) > 100 {
-		return apperr.InvalidField("ids", "err.invalid")
+	if err := kit.IDs(ids).CheckMax(MaxIDs); err != nil {
+		return err
 	}
+	ids = kit.IDs(ids).Distinct()
 	files := make([]*File, 0, len(ids))
 	for _, id := range ids {
 		x, err := s.writable(ctx, p, id)
@@ -592,18 +596,18 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) 
 		}
 		files = append(files, x)
 	}
+	cond, args := p.Scope.CustomerCond("customer_id")
+	del := kit.Batch{Table: "attach_file", Scope: cond, ScopeArgs: args,
+		Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+			_, err := tx.Exec(ctx, `DELETE FROM attach_share WHERE file_id IN (`+ids.In()+`)`, ids.Args()...)
+			return err
+		}}
+	if err := del.Run(ctx, s.db, ids); err != nil {
+		return kit.Wrap("attach", "delete", err)
+	}
 	for _, x := range files {
-		if err := s.db.InTx(ctx, func(tx *db.Tx) error {
-			if _, err := tx.Exec(ctx, `DELETE FROM attach_share WHERE file_id = ?`, x.ID); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `DELETE FROM attach_file WHERE id = ?`, x.ID)
-			return err
-		}); err != nil {
-			return fmt.Errorf("attach: delete: %w", err)
-		}
 		if err := s.uploads.Forget(context.WithoutCancel(ctx), x.ObjectKey); err != nil {
-			return err
+			return kit.Wrap("attach", "forget object", err)
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/device"
+	"chargeops/internal/kit"
 	"encoding/base64"
 )
 
@@ -38,11 +39,11 @@ func (s *Server) deviceEnable(c *Ctx, in EnableInput) (*Empty, error) {
 
 // MaintainInput puts devices into maintenance mode (on) or takes them out.
 type MaintainInput struct {
-	IDs []int64 `json:"ids"`
+	IDs kit.IDs `json:"ids"`
 	On  bool    `json:"on"`
 }
 
-func (in MaintainInput) validate() error { return checkIDs(in.IDs) }
+func (in MaintainInput) validate() error { return in.IDs.Check() }
 
 func (s *Server) deviceMaintain(c *Ctx, in MaintainInput) (*Empty, error) {
 	return nil, s.Devices.SetMaintainMode(c, c.P.Scope, in.IDs, in.On)
