@@ -2,7 +2,7 @@
 import { Breadcrumb } from 'antd';
 import { Link, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { crumbsOf, type RouteInfo } from '../utils/routeMatch';
+import { crumbsOf, type RouteInfo } from '../routeMatch';
 
 export default function RouteBreadcrumb() {
   const { t } = useTranslation();

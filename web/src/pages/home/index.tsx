@@ -12,7 +12,7 @@
  * fleet module), are fetched when the page first renders, alongside its three calls, with
  * placeholders of their size meanwhile.
  */
-import { DEVICE_READ_KEYS } from '../../access';
+import { DEVICE_READ_KEYS, type PermissionKey } from '../../access';
 import { useCallback, useState } from 'react';
 import { Alert, Card, Col, Row, Space, Typography } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -59,7 +59,7 @@ const LiveBadge = deferred<{ up: boolean }>(
 export const HOME_KEY = 'home';
 const RECENT_LIMIT = 10;
 /** The event list's permission keys (dev/alarm/list). */
-const EVENT_LIST_KEYS = ['auth_device_detail', 'auth_device_info', 'auth_device_edit', 'auth_site_detail'];
+const EVENT_LIST_KEYS: PermissionKey[] = ['auth_device_detail', 'auth_device_info', 'auth_device_edit', 'auth_site_detail'];
 
 export default function HomeDashboard() {
   const { t } = useTranslation();

@@ -6,6 +6,7 @@
 import { get, post } from '../../services/request';
 import { download } from '../../services/download';
 import type { ApiBody, ApiData } from '../../services/typings';
+import type { PermissionKey } from '../../access';
 
 export type SessionQuery = ApiBody<'/api/auth/sys/session/list', 'post'>;
 export type SessionPage = ApiData<'/api/auth/sys/session/list', 'post'>;
@@ -33,7 +34,7 @@ export const STOP_REASONS = [
 /** RemoteStopTransaction (docs/decisions.md §6): control type 13 with params.transactionId. */
 export const CTL_REMOTE_STOP = 13;
 /** Who may send it (the remote start/stop key of the operator actions). */
-export const REMOTE_STOP_KEY = 'auth_device_remoteStart';
+export const REMOTE_STOP_KEY: PermissionKey = 'auth_device_remoteStart';
 
 export const sessionKeys = {
   all: ['session'] as const,
