@@ -3,7 +3,7 @@
  * code to copy) and a file's shares with their state, reset, delete and signed-out access log.
  */
 import { useEffect, useState } from 'react';
-import { App, Button, Form, Input, InputNumber, Modal, Radio, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, InputNumber, Modal, Radio, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +24,7 @@ import { isShareCode, shareUrl, validityRequest, VALIDITY_CHOICES, type Validity
 import { formatTime } from '../../utils/time';
 import { registerTexts } from '../../locales/domains';
 import { attachTexts } from '../../locales/domains/attach';
-import { emptyTextOf } from '../../components/TableState';
+import QueryTable from '../../components/QueryTable';
 
 registerTexts(attachTexts);
 
@@ -167,7 +167,7 @@ function ShareAccessLog({ shareId }: { shareId: number }) {
       render: (v: string) => <Tag color={v === 'ok' ? 'green' : v === 'wrong_code' || v === 'locked' ? 'red' : undefined}>{t(`attach.shareLog.result.${v}`, { defaultValue: v })}</Tag>,
     },
   ];
-  return <Table<ShareAccess> locale={{ emptyText: emptyTextOf(q) }} rowKey={(r) => `${r.at}-${r.clientIp}-${r.action}-${r.result}`} size="small" loading={q.isFetching} columns={columns} dataSource={q.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="attach-share-log" />;
+  return <QueryTable<ShareAccess> query={q} rowKey={(r) => `${r.at}-${r.clientIp}-${r.action}-${r.result}`} size="small" loading={q.isFetching} columns={columns} dataSource={q.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="attach-share-log" />;
 }
 
 /** A file's shares: state, accesses, expiry; reset (unlock, new code) and delete. */
@@ -217,7 +217,7 @@ export function SharesModal({ file, onClose }: { file?: AttachFile; onClose(): v
           </Typography.Text>
         </div>
       )}
-      <Table<Share> locale={{ emptyText: emptyTextOf(q) }}
+      <QueryTable<Share> query={q}
         rowKey="id"
         size="small"
         loading={q.isFetching}

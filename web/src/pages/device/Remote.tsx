@@ -43,7 +43,7 @@ import ParamImportButton from './ops/ParamImportButton';
 import { OPS_KEYS } from '../../services/ops';
 import { useCan } from '../../components/access';
 import SelectionButton from '../../components/SelectionButton';
-import { emptyTextOf } from '../../components/TableState';
+import QueryTable from '../../components/QueryTable';
 
 /**
  * Operations run from the operations card (the others have their own cards; VPN start and stop
@@ -171,12 +171,11 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
 
       {offered.has(CTL.connectorAvailability) && (
         <Card title={t('remote.connectors')} size="small" data-testid="remote-connectors">
-          <Table
-            locale={{ emptyText: emptyTextOf(runtime) }}
+          <QueryTable
+            query={runtime}
             rowKey="connectorId"
             size="small"
             pagination={false}
-            loading={runtime.isPending}
             dataSource={(runtime.data?.connectors ?? []).filter((c) => c.connectorId > 0)}
             columns={[
               { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },

@@ -7,7 +7,7 @@
  * result 1-5 like the other operations.
  */
 import { useState } from 'react';
-import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +20,7 @@ import { CTL, type ControlParams } from '../../../services/fleet';
 import { getConnectorOps, OPS_KEYS, opsKeys, type ConnectorOps } from '../../../services/ops';
 import { formatTime } from '../../../utils/time';
 import { ReserveModal, StartModal } from './dialogs';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 registerTexts(opsTexts);
 
@@ -171,14 +171,14 @@ export default function ConnectorActions({ device, offered }: OpsProps) {
         </Space>
       }
     >
-      <Table<ConnectorOps>
+      <QueryTable<ConnectorOps>
+        query={connectors}
         rowKey="connectorId"
         size="small"
         pagination={false}
-        loading={connectors.isPending}
         columns={columns}
         dataSource={connectors.data ?? []}
-        locale={{ emptyText: connectors.isError || connectors.isPending ? emptyTextOf(connectors) : <Typography.Text type="secondary">{t('ops.noConnectors')}</Typography.Text> }}
+        empty={<Typography.Text type="secondary">{t('ops.noConnectors')}</Typography.Text>}
       />
       <div style={{ marginTop: 12 }}>
         <CommandResults states={cmds.states} sending={cmds.sending} />

@@ -15,8 +15,7 @@ import { listUsers } from '../../../services/user';
 import type { Customer, Site, User } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
 import { CustomerFields, useSaveCustomer } from './List';
-import { Table } from 'antd';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 export default function CustomerDetail() {
   const { t } = useTranslation();
@@ -79,7 +78,7 @@ export default function CustomerDetail() {
           {
             key: 'sites',
             label: t('customer.sites'),
-            children: <Table<Site> locale={{ emptyText: emptyTextOf(sites) }} rowKey="id" size="small" loading={sites.isPending} columns={siteCols} dataSource={sites.data?.list ?? []} pagination={false} />,
+            children: <QueryTable<Site> query={sites} rowKey="id" size="small" columns={siteCols} dataSource={sites.data?.list ?? []} pagination={false} />,
           },
           ...(can('auth_user_list') ? [{ key: 'users', label: t('customer.users'), children: <CustomerUsers customerId={id} /> }] : []),
         ]}
@@ -100,5 +99,5 @@ function CustomerUsers({ customerId }: { customerId: number }) {
     { title: t('user.role'), dataIndex: 'roleName', key: 'roleName' },
     { title: t('user.email'), dataIndex: 'email', key: 'email' },
   ];
-  return <Table<User> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={users} pagination={false} />;
+  return <QueryTable<User> query={q} rowKey="id" size="small" columns={cols} dataSource={users} pagination={false} />;
 }

@@ -19,7 +19,7 @@ import { homeEvents, systemOverview, type HomeEvent, type SystemNode } from '../
 import { formatBytes, formatCount, formatDuration } from '../../../utils/format';
 import { formatTime } from '../../../utils/time';
 import { customerFigures, modelTypeCounts, OVERVIEW_REFRESH_MS, queueUse, SYSTEM_EVENTS, type CustomerFigure } from './overview';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 /** The database kinds' own names (product names, not translated). */
 const DATABASE_NAMES: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
@@ -75,10 +75,9 @@ function Events() {
   ];
   return (
     <Card title={t('stats.sys.events')} data-testid="system-events" style={{ marginBottom: 16 }}>
-      <Table<HomeEvent> locale={{ emptyText: emptyTextOf(q) }}
+      <QueryTable<HomeEvent> query={q}
         rowKey="id"
         size="small"
-        loading={q.isPending}
         columns={columns}
         dataSource={q.data?.list ?? []}
         pagination={false}

@@ -1,6 +1,6 @@
 /** System dashboard: the overview (Overview.tsx); root-only tabs: locked accounts (unlock) and the mail outbox. */
 import { useState } from 'react';
-import { App, Button, Popconfirm, Table, Tabs, Typography } from 'antd';
+import { App, Button, Popconfirm, Tabs, Typography } from 'antd';
 import { useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listLockedUsers, listOutbox, unlockUsers } from '../../../services/system';
@@ -8,7 +8,7 @@ import { useSession } from '../../../models/session';
 import { formatTime } from '../../../utils/time';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS } from '../../../utils/paging';
 import SystemOverview from './Overview';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 function usePaging() {
   const [page, setPage] = useState(1);
@@ -37,8 +37,8 @@ function LockedAccounts() {
   };
   return (
     <div data-testid="locked-accounts">
-    <Table
-      locale={{ emptyText: emptyTextOf(q) }}
+    <QueryTable
+      query={q}
       rowKey="id"
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}
@@ -89,8 +89,8 @@ function Outbox() {
   });
   return (
     <div data-testid="mail-outbox">
-    <Table
-      locale={{ emptyText: emptyTextOf(q) }}
+    <QueryTable
+      query={q}
       rowKey="id"
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}

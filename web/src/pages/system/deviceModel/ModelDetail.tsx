@@ -1,6 +1,6 @@
 /** One model: its fields, and its config, param and control items (spec §3, §5). */
 import { useMemo, useState } from 'react';
-import { Button, Card, Descriptions, Space, Table, Tabs, Tag } from 'antd';
+import { Button, Card, Descriptions, Space, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +16,7 @@ import { duplicateControlCodes } from '../../../utils/dataRange';
 import { displayItemName, displayRange } from '../../../utils/names';
 import { ItemFields, ModelFields } from './ModelFields';
 import { toModelValues, useSaveModel, type ModelValues } from './ModelList';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 const KINDS: ItemKind[] = ['config', 'param', 'control'];
 
@@ -154,7 +154,7 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
           {t('item.add')}
         </Button>
       </Space>
-      <Table<ModelItem> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={items} pagination={false} scroll={{ x: 'max-content' }} />
+      <QueryTable<ModelItem> query={q} rowKey="id" size="small" columns={cols} dataSource={items} pagination={false} scroll={{ x: 'max-content' }} />
       <FormDrawer<Partial<ItemInput>>
         open={drawer.open}
         title={drawer.row?.id ? t('item.edit') : t('item.add')}

@@ -1,6 +1,6 @@
 /** system/menu — menu tree (sort, URL) and each menu's interfaces (name, method, URL, common flag). */
 import { useMemo, useState } from 'react';
-import { Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Table, Tag, Tooltip, Tree, Typography, type TreeDataNode } from 'antd';
+import { Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Tag, Tooltip, Tree, Typography, type TreeDataNode } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { deleteInterfaces, deleteMenu, listInterfaces, menuTree, METHODS, saveIn
 import type { ApiInterface, MenuNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
 import MenuForm, { type MenuRow } from './components/MenuForm';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 const TREE_KEY = 'menu/tree';
 const IFACE_KEY = 'interface/list';
@@ -132,7 +132,7 @@ export default function MenuPage() {
                   </Button>
                 }
               >
-                <Table<ApiInterface> locale={{ emptyText: emptyTextOf(ifaces) }} rowKey="id" size="small" loading={ifaces.isFetching} pagination={false} columns={ifaceCols} dataSource={ifaces.data?.list ?? []} />
+                <QueryTable<ApiInterface> query={ifaces} rowKey="id" size="small" loading={ifaces.isFetching} pagination={false} columns={ifaceCols} dataSource={ifaces.data?.list ?? []} />
               </Card>
             </Space>
           ) : (

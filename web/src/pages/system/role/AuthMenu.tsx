@@ -4,7 +4,7 @@
  * normal refusal and is shown.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Card, Col, Empty, Row, Space, Table, Tag, Tree, type TreeDataNode } from 'antd';
+import { Button, Card, Col, Empty, Row, Space, Tag, Tree, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { getRole, interfacesOf, permissionTree, setRoleMenu } from '../../../ser
 import type { ApiInterface, PermissionNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
 import { ROLE_LIST_KEY } from './List';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 function toTree(nodes: PermissionNode[] | null, locale: string, t: (k: string) => string): TreeDataNode[] {
   return (nodes ?? [])
@@ -84,7 +84,7 @@ export default function RoleAuthMenu() {
         <Col xs={24} lg={12}>
           <Card title={t('role.interfaces')}>
             {selected ? (
-              <Table<ApiInterface> locale={{ emptyText: emptyTextOf(ifaces) }}
+              <QueryTable<ApiInterface> query={ifaces}
                 rowKey="id"
                 size="small"
                 loading={ifaces.isFetching}

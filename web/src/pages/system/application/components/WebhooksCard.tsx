@@ -3,7 +3,7 @@
  * events, enabled), add/edit in a drawer, delete. Editing needs auth_application_edit; the
  * server checks the URL's destination and the limit of five.
  */
-import { Badge, Button, Card, Checkbox, Form, Input, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Checkbox, Form, Input, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { useCan } from '../../../../components/access';
 import { useActions } from '../../../../hooks/useActions';
 import { deleteWebhooks, listWebhooks, MAX_WEBHOOKS, saveWebhook, WEBHOOK_EVENTS, webhookKeys, type Webhook } from '../../../../services/webhook';
 import { formatTime } from '../../../../utils/time';
-import { emptyTextOf } from '../../../../components/TableState';
+import QueryTable from '../../../../components/QueryTable';
 
 interface FormValues {
   url: string;
@@ -103,7 +103,7 @@ export default function WebhooksCard({ appId }: { appId: number }) {
       }
     >
       <Typography.Paragraph type="secondary">{t('app.webhook.hint', { max: MAX_WEBHOOKS })}</Typography.Paragraph>
-      <Table<Webhook> locale={{ emptyText: emptyTextOf(q) }} size="small" rowKey="id" loading={q.isPending} dataSource={hooks} columns={columns} pagination={false} data-testid="webhook-list" />
+      <QueryTable<Webhook> query={q} size="small" rowKey="id" dataSource={hooks} columns={columns} pagination={false} data-testid="webhook-list" />
       <FormDrawer<FormValues>
         open={drawer.open}
         title={drawer.row?.id ? t('app.webhook.edit') : t('app.webhook.add')}
