@@ -46,6 +46,7 @@ export function reserveExpiryError(expiry: number | null | undefined, now: numbe
 }
 
 export const opsKeys = {
+  reservationPage: (deviceId: number, page: number) => ['dev/reservation/list', deviceId, page] as const,
   connectors: (deviceId: number) => ['dev/ops/connectors', deviceId] as const,
   reservations: (deviceId: number) => ['dev/reservation/list', deviceId] as const,
 };

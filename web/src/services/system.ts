@@ -2,6 +2,14 @@
 import { post } from './request';
 import type { ActionLogPage, ActionLogQuery, LockedUserPage, OutboxPage } from './typings';
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const systemKeys = {
+  locked: ['lock/list'] as const,
+  lockedPage: (page: number, pageSize: number) => ['lock/list', page, pageSize] as const,
+  outbox: (page: number, pageSize: number) => ['mail/outbox', page, pageSize] as const,
+  actionLogs: (q: object) => ['logs/action', q] as const,
+};
+
 export const listLockedUsers = (page: number, pageSize: number) =>
   post<LockedUserPage>('/api/auth/sys/user/lock/list', { page, pageSize });
 export const unlockUsers = (ids: number[]) => post<null>('/api/auth/sys/user/lock/unlock', { ids });

@@ -15,7 +15,7 @@ import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import { DeviceStatus, EnabledBadge, YesNo } from '../../components/Flag';
 import { ObjectImages } from '../../components/ObjectImage';
 import { useCan } from '../../components/access';
-import { getDevice } from '../../services/device';
+import { getDevice, deviceKeys } from '../../services/device';
 import { formatTime } from '../../utils/time';
 import { EventTable, useEventName } from '../../components/fleet';
 import type { DeviceEvent } from '../../services/fleet';
@@ -51,7 +51,7 @@ export default function DeviceDetail() {
   const can = useCan();
   const navigate = useNavigate();
   const streamUp = useStatusStream();
-  const q = useQuery({ queryKey: ['device', id], queryFn: () => getDevice(id), enabled: id > 0, retry: false, refetchInterval: pollInterval(streamUp) });
+  const q = useQuery({ queryKey: deviceKeys.detail(id), queryFn: () => getDevice(id), enabled: id > 0, retry: false, refetchInterval: pollInterval(streamUp) });
   const actions = useDeviceActions(() => void navigate('/manage/device/list'));
   const eventName = useEventName();
   const [alarm, setAlarm] = useState<DeviceEvent>();

@@ -10,7 +10,7 @@ import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
 import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage, { type FilterField } from '../../components/ListPage';
@@ -21,16 +21,7 @@ import { useActions } from '../../hooks/useActions';
 import { listQuery, readListState, useListState, type ListController } from '../../hooks/useListState';
 import { queryClient } from '../../services/queryClient';
 import { useCustomerOptions, useModelOptions, useSiteOptions } from '../../hooks/useOptions';
-import {
-  DEVICE_STATUSES,
-  deleteDevices,
-  deviceStatusCounts,
-  enableDevices,
-  exportDevices,
-  listDevices,
-  maintainDevices,
-  maintainedDevices,
-} from '../../services/device';
+import { DEVICE_STATUSES, deleteDevices, deviceStatusCounts, enableDevices, exportDevices, listDevices, maintainDevices, maintainedDevices, deviceKeys } from '../../services/device';
 import type { Device } from '../../services/typings';
 import { formatClock, zoneNow } from '../../utils/time';
 import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
@@ -56,8 +47,6 @@ const SPEC = {
 /** The "offline for longer than" choices (seconds; issue 30 item 7). */
 const OFFLINE_FOR = [3600, 86400, 604800];
 const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
-export const DEVICE_LIST_KEY = 'dev/basic/list';
-const COUNT_KEY = 'dev/basic/status/count';
 /** Columns a fixed filter makes the same on every row: a site's devices share their site and customer. */
 const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customerName'], customerId: ['customerName'] };
 
@@ -65,7 +54,7 @@ const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customer
 export function useDeviceActions(onDeleted?: () => void) {
   const { t } = useTranslation();
   const { confirm } = useActions();
-  const invalidate = [DEVICE_LIST_KEY, 'device', COUNT_KEY];
+  const invalidate = [deviceKeys.lists, deviceKeys.details, deviceKeys.counts];
   return {
     enable: (d: Device) =>
       confirm(() => enableDevices([d.id], !d.enabled), { title: t(d.enabled ? 'device.confirmDisable' : 'device.confirmEnable', { name: d.sn }), invalidate }),
@@ -167,14 +156,14 @@ function TotalMore() {
 
 const countQuery = (filters: ListController['filters']) => {
   const f = statusCountFilter(filters);
-  return { queryKey: [COUNT_KEY, f], queryFn: () => deviceStatusCounts(f), staleTime: 10_000 };
+  return { queryKey: deviceKeys.count(f), queryFn: () => deviceStatusCounts(f), staleTime: 10_000 };
 };
 
 /** The route loader's head start: the rows and counts for this URL, asked for while the page's route resolves. */
 export function prefetch(url: URL) {
   const state = readListState(url.searchParams, SPEC);
   const q = listQuery(state);
-  void queryClient.prefetchQuery({ queryKey: [DEVICE_LIST_KEY, q], queryFn: () => liveFetch(q) });
+  void queryClient.prefetchQuery({ queryKey: deviceKeys.page(q), queryFn: () => liveFetch(q) });
   void queryClient.prefetchQuery(countQuery(state.filters));
 }
 
@@ -244,7 +233,7 @@ export default function DeviceList() {
       <PendingBanner />
       <ListPage<Device>
         list={list}
-        queryKey={DEVICE_LIST_KEY}
+        queryKey={deviceKeys.lists}
         fetcher={liveFetch}
         columns={columns}
         filters={filters}
@@ -300,7 +289,7 @@ export default function DeviceList() {
 }
 
 /** Devices of a fixed filter (a site's devices tab): same columns, state kept in memory. */
-export function DeviceTable({ fixed, queryKey }: { fixed: Record<string, unknown>; queryKey: string }) {
+export function DeviceTable({ fixed, queryKey }: { fixed: Record<string, unknown>; queryKey: QueryKey }) {
   const { t } = useTranslation();
   const list = useListState(EMBEDDED_SPEC, '', true);
   const columns = useColumns(Object.keys(fixed).flatMap((k) => FIXED_COLUMNS[k] ?? []));

@@ -71,7 +71,7 @@ export default function DocPropsForm() {
     );
     setBusy(false);
     if (!ok) return;
-    await qc.invalidateQueries({ queryKey: ['article'] });
+    await qc.invalidateQueries({ queryKey: docsKeys.all });
     if (editing) void navigate(`/manage/docs/props/${id}`);
     else void navigate(`/manage/docs/update/content/${v.categoryId}/${newId}`, { replace: true });
   };

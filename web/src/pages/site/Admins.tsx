@@ -8,11 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { useCan } from '../../components/access';
 import { siteAdmins, type SiteAdmin } from '../../services/stats';
 import QueryTable from '../../components/QueryTable';
+import { siteKeys } from '../../services/site';
 
 export default function SiteAdmins({ siteId }: { siteId: number }) {
   const { t } = useTranslation();
   const can = useCan();
-  const q = useQuery({ queryKey: ['site/admins', siteId], queryFn: () => siteAdmins(siteId), retry: false });
+  const q = useQuery({ queryKey: siteKeys.admins(siteId), queryFn: () => siteAdmins(siteId), retry: false });
   const columns: ColumnsType<SiteAdmin> = [
     {
       title: t('stats.admin.userName'),

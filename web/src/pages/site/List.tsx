@@ -8,12 +8,11 @@ import { useCan } from '../../components/access';
 import { useActions } from '../../hooks/useActions';
 import { useListState } from '../../hooks/useListState';
 import { useCustomerOptions } from '../../hooks/useOptions';
-import { deleteSites, listSites, setSiteStatus, SITE_DISABLED, SITE_ENABLED } from '../../services/site';
+import { deleteSites, listSites, setSiteStatus, SITE_DISABLED, SITE_ENABLED, siteKeys } from '../../services/site';
 import type { Site } from '../../services/typings';
 import { formatTime } from '../../utils/time';
 
 const SPEC = { name: 'string', customerId: 'number', status: 'number' } as const;
-export const SITE_LIST_KEY = 'site/list';
 
 export function SiteStatus({ status }: { status: number }) {
   const { t } = useTranslation();
@@ -24,7 +23,7 @@ export function SiteStatus({ status }: { status: number }) {
 export function useSiteActions(onDeleted?: () => void) {
   const { t } = useTranslation();
   const { confirm } = useActions();
-  const invalidate = [SITE_LIST_KEY, 'site', 'site/options'];
+  const invalidate = [siteKeys.list, siteKeys.details, siteKeys.options];
   return {
     toggle: (s: Site) => {
       const enable = s.status !== SITE_ENABLED;
@@ -77,7 +76,7 @@ export default function SiteList() {
   return (
     <ListPage<Site>
       list={list}
-      queryKey={SITE_LIST_KEY}
+      queryKey={siteKeys.list}
       fetcher={listSites}
       columns={columns}
       testId="site-list"

@@ -16,7 +16,7 @@ import { CommandResults, useOcppName } from '../../../components/fleet';
 import { useCommands } from '../../../hooks/useCommands';
 import { registerTexts } from '../../../locales/domains';
 import { opsTexts } from '../../../locales/domains/ops';
-import { CTL, type ControlParams } from '../../../services/fleet';
+import { CTL, type ControlParams, fleetKeys } from '../../../services/fleet';
 import { getConnectorOps, OPS_KEYS, opsKeys, type ConnectorOps } from '../../../services/ops';
 import { formatTime } from '../../../utils/time';
 import { ReserveModal, StartModal } from './dialogs';
@@ -67,7 +67,7 @@ export default function ConnectorActions({ device, offered }: OpsProps) {
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: opsKeys.connectors(device.id) });
     void qc.invalidateQueries({ queryKey: opsKeys.reservations(device.id) });
-    void qc.invalidateQueries({ queryKey: ['dev/runtime', device.id] });
+    void qc.invalidateQueries({ queryKey: fleetKeys.runtime(device.id) });
   };
   const send = (type: number, params: ControlParams) => void cmds.send([device], type, params).then(refresh);
   const confirm = (title: string, type: number, params: ControlParams, danger = false) =>

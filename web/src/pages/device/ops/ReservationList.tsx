@@ -13,7 +13,7 @@ const PAGE_SIZE = 10;
 export default function ReservationList({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const list = useQuery({ queryKey: [...opsKeys.reservations(deviceId), page], queryFn: () => listReservations(deviceId, page, PAGE_SIZE) });
+  const list = useQuery({ queryKey: opsKeys.reservationPage(deviceId, page), queryFn: () => listReservations(deviceId, page, PAGE_SIZE) });
   const columns: ColumnsType<Reservation> = [
     { title: t('ops.res.id'), dataIndex: 'id', key: 'id', width: 110 },
     { title: t('ops.connector'), dataIndex: 'connectorId', key: 'connectorId', width: 90 },

@@ -29,7 +29,7 @@ export default function ShareModal({ ticketId, open, onClose }: { ticketId: numb
       async () => {
         setMade(await addShare(ticketId, { days }));
       },
-      { invalidate: ['issue/share/list', 'issue/detail'], success: false },
+      { invalidate: [ticketKeys.allShares, ticketKeys.details], success: false },
     );
   };
   const status = (s: TicketShare) =>
@@ -83,7 +83,7 @@ export default function ShareModal({ ticketId, open, onClose }: { ticketId: numb
               key: 'actions',
               render: (_: unknown, s) =>
                 !s.revoked && (
-                  <Popconfirm title={t('ticket.share.revokeConfirm')} onConfirm={() => run(() => revokeShare(s.id), { invalidate: ['issue/share/list', 'issue/detail'] })}>
+                  <Popconfirm title={t('ticket.share.revokeConfirm')} onConfirm={() => run(() => revokeShare(s.id), { invalidate: [ticketKeys.allShares, ticketKeys.details] })}>
                     <a data-testid="ticket-share-revoke">{t('ticket.share.revoke')}</a>
                   </Popconfirm>
                 ),

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
 import { fromPicker, formatTime, toPicker } from '../../../utils/time';
 import { formatKWh, formatSessionDuration, quickRanges, sessionDuration } from '../format';
-import { listSessions, sessionKeys, STOP_REASONS, type SessionQuery, type SessionRow } from '../service';
+import { listSessions, sessionKeys, STOP_REASONS, type SessionQuery, type SessionRow } from '../../../services/session';
 import SessionDrawer from './SessionDrawer';
 import QueryTable from '../../../components/QueryTable';
 

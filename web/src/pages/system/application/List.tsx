@@ -14,8 +14,7 @@ import { applicationTexts } from '../../../locales/domains/application';
 import {
   APP_DISABLED,
   APP_ENABLED,
-  APP_KEY,
-  APP_LIST_KEY,
+  appKeys,
   deleteApps,
   listApps,
   rotateAppSecret,
@@ -44,7 +43,7 @@ export function useAppActions(onDeleted?: () => void) {
     const enable = a.status !== APP_ENABLED;
     confirm(() => setAppStatus([a.id], enable ? APP_ENABLED : APP_DISABLED), {
       title: t(enable ? 'app.confirmEnable' : 'app.confirmDisable', { name: a.name }),
-      invalidate: [APP_LIST_KEY, APP_KEY],
+      invalidate: [appKeys.list, appKeys.details],
     });
   };
   const remove = (a: App) =>
@@ -52,7 +51,7 @@ export function useAppActions(onDeleted?: () => void) {
       title: t('app.confirmDelete', { name: a.name }),
       danger: true,
       success: t('app.deleted'),
-      invalidate: [APP_LIST_KEY],
+      invalidate: [appKeys.list],
       onDone: onDeleted,
     });
   const rotate = (a: App) =>
@@ -60,7 +59,7 @@ export function useAppActions(onDeleted?: () => void) {
       title: t('app.confirmRotate', { name: a.name }),
       content: t('app.confirmRotateContent'),
       success: false,
-      invalidate: [APP_LIST_KEY, APP_KEY],
+      invalidate: [appKeys.list, appKeys.details],
     });
   const secretModal = <SecretModal made={made} onClose={() => setMade(null)} />;
   return { toggle, remove, rotate, secretModal };
@@ -105,7 +104,7 @@ export default function AppList() {
     <>
       <ListPage<App>
         list={list}
-        queryKey={APP_LIST_KEY}
+        queryKey={appKeys.list}
         fetcher={listApps}
         columns={columns}
         testId="app-list"

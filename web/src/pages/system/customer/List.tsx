@@ -11,12 +11,11 @@ import { Thumb, YesNo } from '../../../components/Flag';
 import { useCan } from '../../../components/access';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
-import { addCustomer, deleteCustomers, listCustomers, updateCustomer, type CustomerInput } from '../../../services/customer';
+import { addCustomer, deleteCustomers, listCustomers, updateCustomer, type CustomerInput, customerKeys } from '../../../services/customer';
 import type { Customer } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
 
 const SPEC = { name: 'string', code: 'string' } as const;
-export const CUSTOMER_LIST_KEY = 'customer/list';
 
 export function CustomerFields() {
   const { t } = useTranslation();
@@ -56,7 +55,7 @@ export function CustomerFields() {
 export function useSaveCustomer() {
   const { run } = useActions();
   return (v: CustomerInput, id?: number) =>
-    run(() => (id ? updateCustomer({ ...v, id }) : addCustomer(v)), { invalidate: [CUSTOMER_LIST_KEY, 'customer'] });
+    run(() => (id ? updateCustomer({ ...v, id }) : addCustomer(v)), { invalidate: [customerKeys.list, customerKeys.details] });
 }
 
 const EMPTY: Partial<CustomerInput> = { platform: false, readOnly: false };
@@ -92,7 +91,7 @@ export default function CustomerList() {
       fixed: true,
       show: () => editable,
       edit: drawer.edit,
-      remove: (r) => ({ name: r.name, call: () => deleteCustomers([r.id]), invalidate: [CUSTOMER_LIST_KEY] }),
+      remove: (r) => ({ name: r.name, call: () => deleteCustomers([r.id]), invalidate: [customerKeys.list] }),
     }),
   ];
 
@@ -100,7 +99,7 @@ export default function CustomerList() {
     <>
       <ListPage<Customer>
         list={list}
-        queryKey={CUSTOMER_LIST_KEY}
+        queryKey={customerKeys.list}
         fetcher={listCustomers}
         columns={columns}
         testId="customer-list"

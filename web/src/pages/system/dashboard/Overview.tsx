@@ -15,7 +15,7 @@ import { PieChart } from '../../../components/charts';
 import { useCan } from '../../../components/access';
 import { EventName, KindTag, LevelTag } from '../../../components/fleet';
 import { useLiveRefresh } from '../../../hooks/useLiveRefresh';
-import { homeEvents, systemOverview, type HomeEvent, type SystemNode } from '../../../services/stats';
+import { homeEvents, systemOverview, type HomeEvent, type SystemNode, statsKeys } from '../../../services/stats';
 import { formatBytes, formatCount, formatDuration } from '../../../utils/format';
 import { formatTime } from '../../../utils/time';
 import { customerFigures, modelTypeCounts, OVERVIEW_REFRESH_MS, queueUse, SYSTEM_EVENTS, type CustomerFigure } from './overview';
@@ -24,14 +24,12 @@ import QueryTable from '../../../components/QueryTable';
 /** The database kinds' own names (product names, not translated). */
 const DATABASE_NAMES: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
-const OVERVIEW_KEY = 'system/overview';
 const CUSTOMER_LABELS: Record<CustomerFigure, string> = {
   enabled: 'stats.sys.enabled',
   disabled: 'stats.sys.disabled',
   platform: 'customer.platform',
   readOnly: 'customer.readOnly',
 };
-const EVENTS_KEY = 'home/events';
 
 function Figure({ title, value, testId }: { title: string; value: ReactNode; testId?: string }) {
   return (
@@ -45,7 +43,7 @@ function Events() {
   const { t } = useTranslation();
   const can = useCan();
   const q = useQuery({
-    queryKey: [EVENTS_KEY, 'system', SYSTEM_EVENTS.limit],
+    queryKey: statsKeys.systemEventsOf(SYSTEM_EVENTS.limit),
     queryFn: () => homeEvents(SYSTEM_EVENTS),
     refetchInterval: OVERVIEW_REFRESH_MS,
     retry: false,
@@ -91,10 +89,10 @@ export default function SystemOverview() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   useLiveRefresh(() => {
-    void qc.invalidateQueries({ queryKey: [OVERVIEW_KEY] });
-    void qc.invalidateQueries({ queryKey: [EVENTS_KEY, 'system'] });
+    void qc.invalidateQueries({ queryKey: statsKeys.system });
+    void qc.invalidateQueries({ queryKey: statsKeys.systemEvents });
   });
-  const q = useQuery({ queryKey: [OVERVIEW_KEY], queryFn: systemOverview, refetchInterval: OVERVIEW_REFRESH_MS, retry: false });
+  const q = useQuery({ queryKey: statsKeys.system, queryFn: systemOverview, refetchInterval: OVERVIEW_REFRESH_MS, retry: false });
   const o = q.data;
   const sys = o?.system ?? null;
   const slices = useMemo(

@@ -13,7 +13,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { listActionLogs } from '../../../services/system';
+import { listActionLogs, systemKeys } from '../../../services/system';
 import { exportActionLogs } from '../../../services/logs';
 import type { ActionLogPage } from '../../../services/typings';
 import { locationName } from '../../../utils/names';
@@ -61,7 +61,7 @@ export default function ActionLogs() {
   }, [form, userName, action, sort]);
 
   const query = useQuery({
-    queryKey: ['logs/action', { type, userName, action, sort, page, pageSize, userId }],
+    queryKey: systemKeys.actionLogs({ type, userName, action, sort, page, pageSize, userId }),
     queryFn: () => listActionLogs({ type, userId, userName: userName || undefined, action: action || undefined, sort, page, pageSize }),
     placeholderData: keepPreviousData,
   });

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import ListPage, { type FilterField } from '../../../components/ListPage';
 import { useCan } from '../../../components/access';
 import { useListState } from '../../../hooks/useListState';
-import { LOG_TYPES, listProtocolLogs, type ProtocolLog } from '../../../services/fleet';
+import { LOG_TYPES, listProtocolLogs, type ProtocolLog, fleetKeys } from '../../../services/fleet';
 import { prettyFrame } from '../../../utils/fleet';
 import { FrameSummary } from '../../../components/OcppMessage';
 import { formatTime, formatUTC } from '../../../utils/time';
@@ -67,7 +67,7 @@ export function ProtocolLogTable({ fixedSn }: { fixedSn?: string }) {
   return (
     <ListPage<ProtocolLog>
       list={list}
-      queryKey={['logs/protocol/list', fixedSn ?? '']}
+      queryKey={fleetKeys.protocolLogs(fixedSn ?? '')}
       fetcher={fetcher}
       columns={columns}
       filters={filters}

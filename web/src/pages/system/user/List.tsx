@@ -13,12 +13,11 @@ import { USER_ASSIGN_KEYS } from '../../../access';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
 import { useRoleOptions } from '../../../hooks/useOptions';
-import { listUsers, setUserPassword, setUserStatus, USER_DISABLED, USER_ENABLED } from '../../../services/user';
+import { listUsers, setUserPassword, setUserStatus, USER_DISABLED, USER_ENABLED, userKeys } from '../../../services/user';
 import type { User } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
 
 const SPEC = { userName: 'string', roleId: 'number', status: 'number' } as const;
-export const USER_LIST_KEY = 'user/list';
 
 export function UserStatus({ status }: { status: number }) {
   const { t } = useTranslation();
@@ -33,7 +32,7 @@ export function useUserActions() {
     const enable = u.status !== USER_ENABLED;
     confirm(() => setUserStatus([u.id], enable ? USER_ENABLED : USER_DISABLED), {
       title: t(enable ? 'user.confirmEnable' : 'user.confirmDisable', { name: u.userName }),
-      invalidate: [USER_LIST_KEY, 'user'],
+      invalidate: [userKeys.list, userKeys.details],
     });
   };
   const passwordDrawer = (
@@ -94,7 +93,7 @@ export default function UserList() {
     <>
       <ListPage<User>
         list={list}
-        queryKey={USER_LIST_KEY}
+        queryKey={userKeys.list}
         fetcher={listUsers}
         columns={columns}
         testId="user-list"

@@ -20,8 +20,6 @@ interface FormValues {
   enabled: boolean;
 }
 
-const LIST_ROOT = 'application/webhook/list';
-const DELIVERIES_ROOT = 'application/webhook/deliveries';
 
 export default function WebhooksCard({ appId }: { appId: number }) {
   const { t } = useTranslation();
@@ -34,14 +32,14 @@ export default function WebhooksCard({ appId }: { appId: number }) {
   const save = (v: FormValues) =>
     run(() => saveWebhook({ appId, id: drawer.row?.id ?? 0, url: v.url, events: v.events, enabled: v.enabled }), {
       success: t('com_msg_save_success'),
-      invalidate: [LIST_ROOT],
+      invalidate: [webhookKeys.lists],
     });
   const remove = (w: Webhook) =>
     confirm(() => deleteWebhooks(appId, [w.id]), {
       title: t('app.webhook.confirmDelete', { url: w.url }),
       content: t('app.webhook.confirmDeleteContent'),
       danger: true,
-      invalidate: [LIST_ROOT, DELIVERIES_ROOT],
+      invalidate: [webhookKeys.lists, webhookKeys.allDeliveries],
     });
   const columns: ColumnsType<Webhook> = [
     {
