@@ -21,7 +21,7 @@ import { EventTable, useEventName } from '../../components/fleet';
 import type { DeviceEvent } from '../../services/fleet';
 import { useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval } from '../../utils/fleet';
-import { useDeviceActions } from './List';
+import { useDeviceActions } from './hooks/useDeviceActions';
 import { ConfigTable, formatDuration, LogsSection, RuntimeSection } from './sections';
 import Remote from './Remote';
 import RemoteLinkPanel from './remote/RemoteLinkPanel';

@@ -21,7 +21,7 @@ import { listDataItems, catalogueKeys } from '../../services/catalogue';
 import { getConfigValues, getRuntime, listCommands, type Command, type ConfigValue, type Connector, type RuntimeValue, fleetKeys } from '../../services/fleet';
 import { pollInterval } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
-import { ProtocolLogTable } from '../system/logs/ProtocolLogs';
+import { ProtocolLogTable } from '../../components/ProtocolLogTable';
 
 registerTexts(meterTexts);
 

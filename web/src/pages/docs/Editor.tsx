@@ -13,7 +13,7 @@ import { useBlocker, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import RichTextEditor from '../../components/richtext/RichTextEditor';
-import Forbidden from '../exception/Forbidden';
+import Forbidden from '../../components/Forbidden';
 import { useActions } from '../../hooks/useActions';
 import { autosaveMs, deleteDraft, docDetail, docsKeys, getDraft, saveDocContent, saveDraft } from '../../services/docs';
 import { formatTime } from '../../utils/time';

@@ -16,8 +16,9 @@ import { getSite, siteOverview, SITE_ENABLED, siteKeys } from '../../services/si
 import DeviceCategories from '../../components/DeviceCategories';
 import { ALARM_KINDS, EVENT_KINDS } from '../../services/fleet';
 import { formatTime } from '../../utils/time';
-import { SiteStatus, useSiteActions } from './List';
-import { DeviceTable } from '../device/List';
+import { SiteStatus } from './components/SiteStatus';
+import { useSiteActions } from './hooks/useSiteActions';
+import { DeviceTable } from '../device/components/DeviceTable';
 import SiteStats from './Stats';
 import SiteAdmins from './Admins';
 import { deviceKeys } from '../../services/device';

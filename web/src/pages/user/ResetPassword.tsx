@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { resetPassword, validateResetToken, authKeys } from '../../services/auth';
 import PasswordFields from '../../components/PasswordFields';
-import UserShell from './UserShell';
+import UserShell from '../../components/UserShell';
 
 export default function ResetPassword() {
   const { t } = useTranslation();

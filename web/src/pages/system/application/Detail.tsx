@@ -10,7 +10,8 @@ import { registerTexts } from '../../../locales/domains';
 import { applicationTexts } from '../../../locales/domains/application';
 import { APP_ENABLED, appKeys, getApp } from '../../../services/application';
 import { formatTime } from '../../../utils/time';
-import { AppStatus, useAppActions } from './List';
+import { AppStatus } from './components/AppStatus';
+import { useAppActions } from './hooks/useAppActions';
 import DeliveriesCard from './components/DeliveriesCard';
 import WebhooksCard from './components/WebhooksCard';
 

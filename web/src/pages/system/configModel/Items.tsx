@@ -13,7 +13,7 @@ import { useListState } from '../../../hooks/useListState';
 import { useGroupOptions } from '../../../hooks/useOptions';
 import { addDataItem, deleteDataItems, listDataItems, updateDataItem, type DataItemInput, catalogueKeys } from '../../../services/catalogue';
 import type { DataItem } from '../../../services/typings';
-import { DataTypeRange } from '../deviceModel/ModelFields';
+import { DataTypeRange } from '../deviceModel/components/ModelFields';
 import { localised, measurandLabel } from '../../../utils/names';
 import { currentLocale } from '../../../i18n';
 

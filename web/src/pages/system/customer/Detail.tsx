@@ -14,7 +14,8 @@ import { listSites, siteKeys } from '../../../services/site';
 import { listUsers, userKeys } from '../../../services/user';
 import type { Customer, Site, User } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
-import { CustomerFields, useSaveCustomer } from './List';
+import { CustomerFields } from './components/CustomerFields';
+import { useSaveCustomer } from './hooks/useSaveCustomer';
 import QueryTable from '../../../components/QueryTable';
 
 export default function CustomerDetail() {

@@ -14,7 +14,7 @@ import { addItem, deleteItems, getModel, listItems, updateItem, type ItemInput, 
 import type { ModelItem } from '../../../services/typings';
 import { duplicateControlCodes } from '../../../utils/dataRange';
 import { displayItemName, displayRange } from '../../../utils/names';
-import { ItemFields, ModelFields } from './ModelFields';
+import { ItemFields, ModelFields } from './components/ModelFields';
 import { toModelValues, useSaveModel, type ModelValues } from './ModelList';
 import QueryTable from '../../../components/QueryTable';
 

@@ -12,7 +12,7 @@ import { useModelOptions } from '../../../hooks/useOptions';
 import { addModel, DEVICE_TYPES, deleteModels, listModels, updateModel, type ModelInput, modelKeys } from '../../../services/deviceModel';
 import type { DeviceModel } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
-import { ModelFields } from './ModelFields';
+import { ModelFields } from './components/ModelFields';
 
 const SPEC = { name: 'string', deviceType: 'number' } as const;
 export type ModelValues = Omit<ModelInput, 'images'> & { images?: string[] };

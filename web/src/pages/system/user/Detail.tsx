@@ -10,7 +10,8 @@ import { USER_ASSIGN_KEYS } from '../../../access';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
 import { getUser, USER_ENABLED, userKeys } from '../../../services/user';
 import { formatTime } from '../../../utils/time';
-import { UserStatus, useUserActions } from './List';
+import { UserStatus } from './components/UserStatus';
+import { useUserActions } from './hooks/useUserActions';
 
 export default function UserDetail() {
   const { t } = useTranslation();
