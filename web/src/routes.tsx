@@ -2,7 +2,7 @@
  * THE route table of the console (spec §2), with the permission keys of spec §6 taken from the
  * shared catalogue ../api/permissions.json. router.tsx turns it into react-router routes (each
  * page lazy-loaded, i.e. one chunk per page), utils/menu.ts builds the sidebar from it and
- * utils/routeMatch.ts finds the keys of a path for the guards.
+ * routeMatch.ts finds the keys of a path for the guards (the route shape is utils/routeDef.ts).
  *
  * A route's effective keys are its ancestors' keys plus its own; all of them must be held.
  */

@@ -1,4 +1,4 @@
-/** The trail above a page (utils/routeMatch crumbsOf): every page below a menu group, and the device blacklist. */
+/** The trail above a page (routeMatch.ts crumbsOf): every page below a menu group, and the device blacklist. */
 import { Breadcrumb } from 'antd';
 import { Link, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';

@@ -10,7 +10,7 @@ import type { Query } from '@tanstack/react-query';
 import { queryClient } from '../services/queryClient';
 import { STATUS_STREAM_URL, fleetKeys } from '../services/fleet';
 import { parseStatusEvent, patchPage, patchRow, StatusBook, type StatusChange } from '../utils/fleet';
-import { deviceKeys } from '../services/device';
+import { deviceKeys } from '../services/deviceKeys';
 
 export const statusBook = new StatusBook();
 

@@ -18,21 +18,8 @@ export const STATUS_COLORS: Record<number, string> = {
   6: 'default',
 };
 
-/** Query keys beside their service: roots to refresh, factories for one query. */
-export const deviceKeys = {
-  /** Every device list page: the device list and a site's devices (patched by the status stream). */
-  lists: ['dev/basic/list'] as const,
-  /** A page of the device list. */
-  page: (q: object) => ['dev/basic/list', q] as const,
-  /** A site's devices (ListPage adds the page's query). */
-  ofSite: (siteId: number) => ['dev/basic/list', 'site', siteId] as const,
-  counts: ['dev/basic/status/count'] as const,
-  count: (f: object) => ['dev/basic/status/count', f] as const,
-  details: ['device'] as const,
-  detail: (id: number) => ['device', id] as const,
-  pendingBanner: ['dev/pending/list', 'banner'] as const,
-  issuePicker: (keyword: string) => ['issue/devices', keyword] as const,
-};
+// the keys are their own module so the status stream (on every screen) does not load the device calls
+export { deviceKeys } from './deviceKeys';
 
 const base = '/api/auth/sys/dev/basic';
 export const listDevices = (q: Record<string, unknown>) => post<DevicePage>(`${base}/list`, q);

@@ -250,9 +250,6 @@ export const statsKeys = {
   homeOverview: ['home', 'overview'] as const,
   homeFaults: (start: number, end: number) => ['home', 'faults', start, end] as const,
   homeEvents: (limit: number) => ['home', 'events', limit] as const,
-  system: ['system/overview'] as const,
-  systemEvents: ['home/events', 'system'] as const,
-  systemEventsOf: (limit: number) => ['home/events', 'system', limit] as const,
 };
 
 export const homeOverview = () => post<HomeOverview>('/api/auth/sys/home/overview', {});

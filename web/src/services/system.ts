@@ -4,6 +4,10 @@ import type { ActionLogPage, ActionLogQuery, LockedUserPage, OutboxPage } from '
 
 /** Query keys beside their service: roots to refresh, factories for one query. */
 export const systemKeys = {
+  /** The system dashboard (its figures come from services/stats.ts). */
+  overview: ['system/overview'] as const,
+  events: ['home/events', 'system'] as const,
+  eventsOf: (limit: number) => ['home/events', 'system', limit] as const,
   locked: ['lock/list'] as const,
   lockedPage: (page: number, pageSize: number) => ['lock/list', page, pageSize] as const,
   outbox: (page: number, pageSize: number) => ['mail/outbox', page, pageSize] as const,

@@ -15,11 +15,12 @@ import { PieChart } from '../../../components/charts';
 import { useCan } from '../../../components/access';
 import { EventName, KindTag, LevelTag } from '../../../components/fleet';
 import { useLiveRefresh } from '../../../hooks/useLiveRefresh';
-import { homeEvents, systemOverview, type HomeEvent, type SystemNode, statsKeys } from '../../../services/stats';
+import { homeEvents, systemOverview, type HomeEvent, type SystemNode } from '../../../services/stats';
 import { formatBytes, formatCount, formatDuration } from '../../../utils/format';
 import { formatTime } from '../../../utils/time';
 import { customerFigures, modelTypeCounts, OVERVIEW_REFRESH_MS, queueUse, SYSTEM_EVENTS, type CustomerFigure } from './overview';
 import QueryTable from '../../../components/QueryTable';
+import { systemKeys } from '../../../services/system';
 
 /** The database kinds' own names (product names, not translated). */
 const DATABASE_NAMES: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
@@ -43,7 +44,7 @@ function Events() {
   const { t } = useTranslation();
   const can = useCan();
   const q = useQuery({
-    queryKey: statsKeys.systemEventsOf(SYSTEM_EVENTS.limit),
+    queryKey: systemKeys.eventsOf(SYSTEM_EVENTS.limit),
     queryFn: () => homeEvents(SYSTEM_EVENTS),
     refetchInterval: OVERVIEW_REFRESH_MS,
     retry: false,
@@ -89,10 +90,10 @@ export default function SystemOverview() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   useLiveRefresh(() => {
-    void qc.invalidateQueries({ queryKey: statsKeys.system });
-    void qc.invalidateQueries({ queryKey: statsKeys.systemEvents });
+    void qc.invalidateQueries({ queryKey: systemKeys.overview });
+    void qc.invalidateQueries({ queryKey: systemKeys.events });
   });
-  const q = useQuery({ queryKey: statsKeys.system, queryFn: systemOverview, refetchInterval: OVERVIEW_REFRESH_MS, retry: false });
+  const q = useQuery({ queryKey: systemKeys.overview, queryFn: systemOverview, refetchInterval: OVERVIEW_REFRESH_MS, retry: false });
   const o = q.data;
   const sys = o?.system ?? null;
   const slices = useMemo(
