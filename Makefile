@@ -27,7 +27,7 @@ test-go:
 	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 -timeout 30m ./...
 
 test-web: web-deps
-	cd web && npm run gen:api && git diff --exit-code -- src/services/api.gen.d.ts
+	cd web && npm run gen:api && git diff --exit-code -- src/services/api.gen.d.ts src/permissions.gen.ts
 	cd web && npm test
 
 test-e2e: build

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { webcrypto } from 'node:crypto';
 import { chromium } from 'playwright-core';
+import { RPCClient } from 'ocpp-rpc';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const binary = join(root, 'bin', 'chargeops');
@@ -185,6 +186,33 @@ export class Api {
     const info = await this.must('POST', '/api/unauth/info');
     await this.must('POST', '/api/auth/sys/user/owner/privacy', { version: info.privacy.newPrivacyPolicyVersion });
   }
+}
+
+/**
+ * One charger in its place, registered by root: a customer "<name> Co" (code <NAME>CO), its site
+ * "<name> Yard" (<NAME>-01), the model (with `items`, e.g. config items), the device "<name> bay"
+ * with `sn`, and an ocpp-rpc client for it in strict mode, not connected yet (add handlers, then
+ * `charger.connect()`).
+ */
+export async function chargerFixture(server, root, { sn, name, model, items = [] }) {
+  const code = name.toUpperCase();
+  const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: `${name} Co`, code: `${code}CO` });
+  const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: `${name} Yard`, code: `${code}-01` });
+  const m = await root.must('POST', '/api/auth/sys/dev/model/add', { name: model, deviceType: 1 });
+  for (const item of items) await root.must('POST', '/api/auth/sys/dev/model/item/add', { modelId: m.id, ...item });
+  const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn, name: `${name} bay`, modelId: m.id, siteId: site.id, maintenanceCycle: 90 });
+  const charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
+  return { customer, site, model: m, device, charger };
+}
+
+/** A new page signed in as root (the browser's cookies cleared first), on its landing page; `viewport` sets its size. */
+export async function rootPage(browser, server, viewport) {
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
+  await page.waitForURL('**/manage/**');
+  return page;
 }
 
 /** Signs in through the login page. */

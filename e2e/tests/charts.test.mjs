@@ -7,8 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RPCClient } from 'ocpp-rpc';
-import { localeFixture, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { chargerFixture, localeFixture, rootPage } from '../lib.mjs';
 
 const shots = process.env.CHARGEOPS_E2E_SHOTS; // a directory: save screenshots there
 const H = 3600_000;
@@ -31,12 +30,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     before(async () => {
       ({ server, browser, root } = await localeFixture(locale));
       const sn = `E2E-CHARTS-${locale === 'en-US' ? 'EN' : 'ZH'}`;
-      const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Charts Co', code: 'CHARTSCO' });
-      site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: 'Charts Yard', code: 'CHARTS-01' });
-      const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: 'CHARTS-DC-60', deviceType: 1 });
-      device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn, name: 'Charts bay', modelId: model.id, siteId: site.id, maintenanceCycle: 90 });
-
-      charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
+      ({ site, device, charger } = await chargerFixture(server, root, { sn, name: 'Charts', model: 'CHARTS-DC-60' }));
       await charger.connect();
       const boot = await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'CHARTS-DC-60' });
       assert.equal(boot.status, 'Accepted');
@@ -69,11 +63,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     });
 
     test(`the device charts open on the last hour with at most two y axes a chart (${locale})`, async () => {
-      await browser.context.clearCookies();
-      const page = await browser.context.newPage();
-      await page.setViewportSize({ width: 1440, height: 900 });
-      await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-      await page.waitForURL('**/manage/**');
+      const page = await rootPage(browser, server, { width: 1440, height: 900 });
       await page.goto(`${server.url}/manage/device/detail/${device.id}`);
 
       // no item picked, no button pressed: the charts are there
@@ -137,11 +127,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     });
 
     test(`the site statistics draw nothing after today and stack their charts on one grid (${locale})`, async () => {
-      await browser.context.clearCookies();
-      const page = await browser.context.newPage();
-      await page.setViewportSize({ width: 1440, height: 900 });
-      await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-      await page.waitForURL('**/manage/**');
+      const page = await rootPage(browser, server, { width: 1440, height: 900 });
       await page.goto(`${server.url}/manage/site/detail/${site.id}`);
       const traffic = page.getByTestId('site-traffic-chart');
       await traffic.waitFor({ timeout: 30_000 });

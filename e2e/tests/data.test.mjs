@@ -4,8 +4,7 @@
 // caller's language; the device list's status badges follow its filters.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { RPCClient } from 'ocpp-rpc';
-import { localeFixture, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { chargerFixture, localeFixture, rootPage } from '../lib.mjs';
 
 const SN = 'E2E-DATA-0001';
 const KEY = 'HeartbeatInterval';
@@ -47,27 +46,16 @@ for (const locale of ['en-US', 'zh-CN']) {
       await server?.stop();
     });
 
-    async function rootPage() {
-      await browser.context.clearCookies();
-      const page = await browser.context.newPage();
-      await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-      await page.waitForURL('**/manage/**');
-      return page;
-    }
-
     test(`an out-of-range parameter is refused in the dialog and by the server (${locale})`, async () => {
-      const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Data Co', code: 'DATACO' });
-      const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: 'Data Yard', code: 'DATA-01' });
-      const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: 'DATA-AC-7', deviceType: 1 });
-      await root.must('POST', '/api/auth/sys/dev/model/item/add', {
-        modelId: model.id, kind: 'config', configGroup: 'Timing', configItem: 'Heartbeat interval', protocolKey: KEY,
-        readLevel: 5, writeLevel: 5, dataType: 'int', dataRange: '10~3600',
+      const made = await chargerFixture(server, root, {
+        sn: SN, name: 'Data', model: 'DATA-AC-7',
+        items: [{ kind: 'config', configGroup: 'Timing', configItem: 'Heartbeat interval', protocolKey: KEY, readLevel: 5, writeLevel: 5, dataType: 'int', dataRange: '10~3600' }],
       });
-      const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn: SN, name: 'Data bay', modelId: model.id, siteId: site.id, maintenanceCycle: 90 });
+      const { device } = made;
 
       const config = { [KEY]: '300' };
       const changes = [];
-      charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: SN, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
+      charger = made.charger;
       charger.handle('GetConfiguration', () => ({
         configurationKey: Object.entries(config).map(([key, value]) => ({ key, readonly: false, value })),
       }));
@@ -81,7 +69,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.equal(boot.status, 'Accepted');
       await charger.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: new Date().toISOString() });
 
-      const page = await rootPage();
+      const page = await rootPage(browser, server);
       await page.goto(`${server.url}/manage/device/detail/${device.id}/remote`);
       // read the configuration from the charger through the page
       await page.getByTestId('control-9').click();
@@ -135,7 +123,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       for (let i = 1; i <= 5; i++) {
         await root.must('POST', '/api/auth/sys/dev/basic/add', { sn: `E2E-CNT-${i}`, name: `Count ${i}`, modelId: model.id, siteId: i <= 2 ? a.id : b.id, maintenanceCycle: 90 });
       }
-      const page = await rootPage();
+      const page = await rootPage(browser, server);
       await page.goto(`${server.url}/manage/device/list?siteId=${a.id}`);
       const bar = page.getByTestId('device-status-bar');
       await bar.filter({ hasText: L.all(2) }).waitFor();

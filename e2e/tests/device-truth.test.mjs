@@ -8,8 +8,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RPCClient } from 'ocpp-rpc';
-import { localeFixture, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { chargerFixture, localeFixture, rootPage } from '../lib.mjs';
 
 const shots = process.env.CHARGEOPS_E2E_SHOTS; // a directory: save screenshots there
 
@@ -44,12 +43,9 @@ for (const locale of ['en-US', 'zh-CN']) {
 
     test(`reset, new firmware and firmware progress show the same truth everywhere (${locale})`, async () => {
       const sn = `E2E-TRUTH-${locale === 'en-US' ? 'EN' : 'ZH'}`;
-      const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Truth Co', code: 'TRUTHCO' });
-      const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: 'Truth Yard', code: 'TRUTH-01' });
-      const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: 'TRUTH-AC-22', deviceType: 1 });
-      const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn, name: 'Truth bay', modelId: model.id, siteId: site.id, maintenanceCycle: 90 });
-
-      charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
+      const made = await chargerFixture(server, root, { sn, name: 'Truth', model: 'TRUTH-AC-22' });
+      const { device } = made;
+      charger = made.charger;
       charger.handle('Reset', () => ({ status: 'Accepted' }));
       charger.handle('UpdateFirmware', () => ({}));
       await charger.connect();
@@ -60,10 +56,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       await boot('1.0.0');
       await charger.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: new Date().toISOString() });
 
-      await browser.context.clearCookies();
-      const page = await browser.context.newPage();
-      await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-      await page.waitForURL('**/manage/**');
+      const page = await rootPage(browser, server);
       await page.goto(`${server.url}/manage/device/detail/${device.id}`);
       const fail = async (e, what) => {
         if (shots) await page.screenshot({ path: join(shots, `device-truth-${what}-${locale}.png`), timeout: 60_000 });

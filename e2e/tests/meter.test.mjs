@@ -6,8 +6,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RPCClient } from 'ocpp-rpc';
-import { localeFixture, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { chargerFixture, localeFixture, rootPage } from '../lib.mjs';
 
 const shots = process.env.CHARGEOPS_E2E_SHOTS; // a directory: save screenshots there
 
@@ -36,12 +35,9 @@ for (const locale of ['en-US', 'zh-CN']) {
 
     test(`the device page shows kWh and kW with units and a line per phase and location (${locale})`, async () => {
       const sn = `E2E-METER-${locale === 'en-US' ? 'EN' : 'ZH'}`;
-      const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Meter Co', code: 'METERCO' });
-      const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: 'Meter Yard', code: 'METER-01' });
-      const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: 'METER-AC-22', deviceType: 1 });
-      const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn, name: 'Meter bay', modelId: model.id, siteId: site.id, maintenanceCycle: 90 });
-
-      charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
+      const made = await chargerFixture(server, root, { sn, name: 'Meter', model: 'METER-AC-22' });
+      const { device } = made;
+      charger = made.charger;
       await charger.connect();
       const boot = await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'METER-AC-22' });
       assert.equal(boot.status, 'Accepted');
@@ -79,10 +75,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.deepEqual(series[0].points.map((p) => p.avg), [12345, 12445, 12545, 12645, 12745, 12845]);
       assert.deepEqual(series[1].points.map((p) => p.avg), [40, 41, 42, 43, 44, 45]);
 
-      await browser.context.clearCookies();
-      const page = await browser.context.newPage();
-      await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-      await page.waitForURL('**/manage/**');
+      const page = await rootPage(browser, server);
       await page.goto(`${server.url}/manage/device/detail/${device.id}`);
 
       // the latest values: energy in kWh (12845 Wh), power in kW, the body temperature named

@@ -59,14 +59,17 @@ export function routeTable() {
   const routesFile = join(SRC, 'routes.tsx');
   const router = parse(routerFile);
   const routes = parse(routesFile);
+  // the route shape and MANAGE_BASE (routes.tsx re-exports them)
+  const shapeFile = join(SRC, 'utils', 'routeDef.ts');
   const scopes = [
     { file: routerFile, consts: constsOf(router) },
     { file: routesFile, consts: constsOf(routes) },
+    { file: shapeFile, consts: constsOf(parse(shapeFile)) },
   ];
   /** A constant by name, in the file that uses it first. */
   const lookup = (name, from = routerFile) => {
     for (const s of [...scopes].sort((a, b) => (b.file === from) - (a.file === from))) if (s.consts.has(name)) return { file: s.file, node: s.consts.get(name) };
-    throw new Error(`budget.mjs: cannot find \`${name}\` in src/router.tsx or src/routes.tsx`);
+    throw new Error(`budget.mjs: cannot find \`${name}\` in src/router.tsx, src/routes.tsx or src/utils/routeDef.ts`);
   };
 
   /** A string the router computes from constants: 'x', MANAGE_BASE, TOP_PATHS.login. */

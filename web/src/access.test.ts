@@ -10,13 +10,33 @@ import {
   HOME_PATH,
   NOAUTH_PATH,
   WELCOME_PATH,
+  type PermissionKey,
   type Subject,
 } from './access';
+import { readFileSync } from 'node:fs';
+// @ts-expect-error the generator is a plain node script without types
+import { catalogueKeys, OUTPUT, renderPermissionKeys } from '../scripts/gen-permissions.mjs';
 import { manageRoutes } from './routes';
-import { routeInfoFor, routeKeysFor, walkRoutes } from './utils/routeMatch';
+import { routeInfoFor, routeKeysFor, walkRoutes } from './routeMatch';
 
 const user = (...auth: string[]): Subject => ({ root: false, auth: new Set(auth) });
 const root: Subject = { root: true, auth: new Set() };
+
+describe('PermissionKey (permissions.gen.ts)', () => {
+  it('is generated from the catalogue as it is now (npm run gen:api)', () => {
+    expect(readFileSync(OUTPUT, 'utf8')).toBe(renderPermissionKeys(catalogueKeys()));
+  });
+
+  it('does not take a key the catalogue lacks', () => {
+    // @ts-expect-error a typo of auth_site_list is no PermissionKey
+    const typo: PermissionKey = 'auth_site_lst';
+    const key: PermissionKey = 'auth_site_list';
+    expect(permissionKeys.has(typo)).toBe(false);
+    expect(permissionKeys.has(key)).toBe(true);
+    // @ts-expect-error nor in a group of keys
+    expect(holdsAll(root, [['auth_device_detail', 'auth_device_inf']])).toBe(true);
+  });
+});
 
 describe('route table', () => {
   it('names only keys of the shared catalogue (api/permissions.json)', () => {
@@ -56,21 +76,21 @@ describe('route table', () => {
 
 describe('holdsAll / holdsByMode', () => {
   it('needs every key; root bypasses; no subject holds nothing', () => {
-    expect(holdsAll(user('a', 'b'), ['a', 'b'])).toBe(true);
-    expect(holdsAll(user('a'), ['a', 'b'])).toBe(false);
-    expect(holdsAll(root, ['anything'])).toBe(true);
+    expect(holdsAll(user('auth_site_list', 'auth_site_add'), ['auth_site_list', 'auth_site_add'])).toBe(true);
+    expect(holdsAll(user('auth_site_list'), ['auth_site_list', 'auth_site_add'])).toBe(false);
+    expect(holdsAll(root, ['auth_menu'])).toBe(true);
     expect(holdsAll(null, [])).toBe(false);
   });
 
   it('element directive modes any (default), all, none', () => {
-    expect(holdsByMode(user('a'), ['a', 'b'])).toBe(true);
-    expect(holdsByMode(user('a'), ['a', 'b'], 'all')).toBe(false);
-    expect(holdsByMode(user('c'), ['a', 'b'], 'none')).toBe(true);
-    expect(holdsByMode(user('a', 'c'), ['a', 'b'], 'none')).toBe(false);
+    expect(holdsByMode(user('auth_site_list'), ['auth_site_list', 'auth_site_add'])).toBe(true);
+    expect(holdsByMode(user('auth_site_list'), ['auth_site_list', 'auth_site_add'], 'all')).toBe(false);
+    expect(holdsByMode(user('auth_site_edit'), ['auth_site_list', 'auth_site_add'], 'none')).toBe(true);
+    expect(holdsByMode(user('auth_site_list', 'auth_site_edit'), ['auth_site_list', 'auth_site_add'], 'none')).toBe(false);
     // root holds every key: "none" content is not for root
-    expect(holdsByMode(root, ['a'], 'none')).toBe(false);
-    expect(holdsByMode(root, ['a'], 'all')).toBe(true);
-    expect(holdsByMode(null, ['a'], 'none')).toBe(false);
+    expect(holdsByMode(root, ['auth_site_list'], 'none')).toBe(false);
+    expect(holdsByMode(root, ['auth_site_list'], 'all')).toBe(true);
+    expect(holdsByMode(null, ['auth_site_list'], 'none')).toBe(false);
   });
 
   it('subjectOf reads user.root and role.auth', () => {

@@ -3,43 +3,46 @@
  * The key catalogue is ../api/permissions.json, shared with the Go server.
  */
 import catalogue from '@api/permissions.json';
+import type { PermissionKey } from './permissions.gen';
+
+export type { PermissionKey };
 
 export interface PermissionDef {
-  key: string;
+  key: PermissionKey;
   parent: string;
   type: 'menu' | 'action' | string;
   name: Record<string, string>;
   sort: number;
 }
 
-export const permissions: readonly PermissionDef[] = catalogue.permissions;
+// the generated union (permissions.gen.ts) is made from this same file
+export const permissions = catalogue.permissions as readonly PermissionDef[];
 export const permissionKeys: ReadonlySet<string> = new Set(permissions.map((p) => p.key));
-/** A key of the catalogue (checked by a test for every key the route table names). */
-export type PermissionKey = string;
 /**
  * One requirement of a route: a key, or a group of keys of which any one is enough (a page the
  * server's interfaces open to several keys, docs/decisions.md#route-keys).
  */
-export type KeyRequirement = string | readonly string[];
+export type KeyRequirement = PermissionKey | readonly PermissionKey[];
 
 /**
  * Pages the server opens to any one of several keys (docs/decisions.md#route-keys): the route,
  * its links and the server's interfaces name the same group.
  */
 /** system/user/auth/:id, "Customers and sites" of a user (POST /api/auth/sys/user/assign). */
-export const USER_ASSIGN_KEYS = ['auth_user_authData', 'auth_user_customerStationList'] as const;
+export const USER_ASSIGN_KEYS = ['auth_user_authData', 'auth_user_customerStationList'] as const satisfies readonly PermissionKey[];
 /** The device page, read (GET /api/auth/sys/dev/basic/detail and the device's reads). */
-export const DEVICE_READ_KEYS = ['auth_device_detail', 'auth_device_info'] as const;
+export const DEVICE_READ_KEYS = ['auth_device_detail', 'auth_device_info'] as const satisfies readonly PermissionKey[];
 
 export const HOME_PATH = '/manage/home';
 export const WELCOME_PATH = '/manage/welcome';
 export const NOAUTH_PATH = '/manage/noauth';
 export const LOGIN_PATH = '/login';
-export const HOME_KEY = 'auth_home';
+export const HOME_KEY: PermissionKey = 'auth_home';
 
 /** Who is asking: the root flag and the keys of the role (role.auth). */
 export interface Subject {
   root: boolean;
+  /** As the server sent them (a key it knows and the console does not is kept, never checked). */
   auth: ReadonlySet<string>;
 }
 
@@ -65,7 +68,7 @@ export type DirectiveMode = 'any' | 'all' | 'none';
  * content for "none" (e.g. a hint for users lacking a key) is not shown to root, unless the
  * list is empty.
  */
-export function holdsByMode(subject: Subject | null, keys: readonly string[], mode: DirectiveMode = 'any'): boolean {
+export function holdsByMode(subject: Subject | null, keys: readonly PermissionKey[], mode: DirectiveMode = 'any'): boolean {
   if (!subject) return false;
   if (subject.root) return mode !== 'none' || keys.length === 0;
   if (mode === 'all') return keys.every((k) => subject.auth.has(k));

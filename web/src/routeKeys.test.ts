@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { guardRedirect, holdsByMode, DEVICE_READ_KEYS, USER_ASSIGN_KEYS, type Subject } from './access';
-import { routeInfoFor } from './utils/routeMatch';
+import { routeInfoFor } from './routeMatch';
 
 const doc = JSON.parse(readFileSync(join(__dirname, '../../api/openapi.json'), 'utf8')) as {
   paths: Record<string, Record<string, { 'x-permission-keys'?: string[] }>>;

@@ -12,7 +12,8 @@
 import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { MANAGE_BASE, manageRoutes, publicPages, TOP_PATHS, type RouteDef } from './routes';
-import { infoOf, joinPath } from './utils/routeMatch';
+import { infoOf } from './routeMatch';
+import { joinPath } from './utils/routeDef';
 import { lazyPage, type LazyPage } from './components/lazyPage';
 import { Guarded, GuestOnly, PublicPage, RequireSession, RootRedirect } from './components/guards';
 import RouteError from './components/RouteError';

@@ -2,42 +2,14 @@
  * THE route table of the console (spec §2), with the permission keys of spec §6 taken from the
  * shared catalogue ../api/permissions.json. router.tsx turns it into react-router routes (each
  * page lazy-loaded, i.e. one chunk per page), utils/menu.ts builds the sidebar from it and
- * utils/routeMatch.ts finds the keys of a path for the guards.
+ * routeMatch.ts finds the keys of a path for the guards (the route shape is utils/routeDef.ts).
  *
  * A route's effective keys are its ancestors' keys plus its own; all of them must be held.
  */
-import type { PageModule } from './components/lazyPage';
-import { DEVICE_READ_KEYS, USER_ASSIGN_KEYS, type KeyRequirement } from './access';
+import { DEVICE_READ_KEYS, USER_ASSIGN_KEYS } from './access';
+import { MANAGE_BASE, type PageLoader, type RouteDef } from './utils/routeDef';
 
-export type PageLoader = () => Promise<PageModule>;
-
-export interface RouteDef {
-  /** Path segment relative to the parent ('' = pathless grouping, used for the menu only). */
-  path: string;
-  /** i18n key of the title (menu, tabs, breadcrumb). */
-  name?: string;
-  /** Permission keys this route adds to its ancestors' (a group of keys: any one of them). */
-  keys?: KeyRequirement[];
-  /** Absolute path the route's index redirects to. */
-  redirect?: string;
-  page?: PageLoader;
-  icon?: string;
-  /** Not in the sidebar (add/update/detail screens, docs, message, ...). */
-  hideInMenu?: boolean;
-  /** Itself hidden from the menu but its children shown, as a sidebar group. */
-  flatMenu?: boolean;
-  /** Sidebar group: 1 = home, 2 = system items. */
-  group?: 1 | 2;
-  /** Menu link when it differs from the route path (optional params). */
-  menuPath?: string;
-  /** The home page: without permission it goes to /manage/welcome instead of /manage/noauth. */
-  home?: boolean;
-  /** No page-loading indicator while its chunk loads (noauth, welcome). */
-  noLoading?: boolean;
-  /** The page shows its trail (its ancestors' names and its own) above it (components/RouteBreadcrumb.tsx). */
-  breadcrumb?: boolean;
-  children?: RouteDef[];
-}
+export { MANAGE_BASE, type PageLoader, type RouteDef };
 
 const welcome: PageLoader = () => import('./pages/Welcome');
 // add and update share one screen (and one chunk)
@@ -279,7 +251,6 @@ export const manageRoutes: RouteDef[] = [
   },
 ];
 
-export const MANAGE_BASE = '/manage';
 
 /** Top-level pages outside /manage; all public. */
 export const publicPages = {

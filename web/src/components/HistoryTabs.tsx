@@ -8,7 +8,7 @@ import { useLocation, useMatches, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../models/session';
 import { addTab, loadTabs, removeTab, saveTabs, tabKeyOf, HISTORY_HOME, type HistoryTab } from '../utils/history';
-import type { RouteInfo } from '../utils/routeMatch';
+import type { RouteInfo } from '../routeMatch';
 import { documentTitle, tabLabel } from '../utils/title';
 import { useSubjectOf } from '../hooks/usePageSubject';
 

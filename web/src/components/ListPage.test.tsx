@@ -20,7 +20,7 @@ function Page({ fetcher, columnsId }: { fetcher(q: Record<string, unknown>): Pro
   return (
     <ListPage<Row>
       list={list}
-      queryKey="test/list"
+      queryKey={['test/list']}
       fetcher={fetcher}
       columns={[
         { title: 'SN', dataIndex: 'id', key: 'id', fixed: 'left' },

@@ -7,7 +7,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, Table, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { ColumnsType, TableProps } from 'antd/es/table';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_OPTIONS } from '../utils/paging';
 import { fromPicker, toPicker } from '../utils/time';
@@ -33,8 +33,8 @@ export interface ListResult<Row> {
 
 export interface ListPageProps<Row> {
   list: ListController;
-  /** Root of the react-query key (a string or a key prefix); invalidate it to refresh. */
-  queryKey: string | readonly unknown[];
+  /** Prefix of the react-query key (a factory beside the service); invalidate it to refresh. */
+  queryKey: QueryKey;
   fetcher(q: Record<string, unknown>): Promise<ListResult<Row>>;
   columns: ColumnsType<Row>;
   filters?: FilterField[];
@@ -131,7 +131,7 @@ export default function ListPage<Row extends object>({
   }, [form, list.filters]);
 
   const q = useQuery({
-    queryKey: [...(typeof queryKey === 'string' ? [queryKey] : queryKey), list.query],
+    queryKey: [...queryKey, list.query],
     queryFn: () => fetcher(list.query),
     placeholderData: keepPreviousData,
     // a page's route loader may have asked for this page a moment ago (lazyPage.tsx): use it

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useUnread, unreadFeed } from '../hooks/useUnread';
 import { queryClient } from '../services/queryClient';
-import { listMessages, MESSAGE_LIST_KEY } from '../services/message';
+import { listMessages, messageKeys } from '../services/message';
 import { NOTICE_SECONDS, NoticeGate, noticeText } from '../utils/message';
 import { eventName, levelCode } from '../utils/eventNames';
 
@@ -59,7 +59,7 @@ export default function MessageBell() {
   useEffect(() => {
     const name = (code: string, stored: string) => eventName(code, stored, t, (k) => i18n.exists(k));
     return unreadFeed.onRise((n, before) => {
-      void queryClient.invalidateQueries({ queryKey: [MESSAGE_LIST_KEY] });
+      void queryClient.invalidateQueries({ queryKey: messageKeys.list });
       if (!noticeGate.pass(Date.now())) return; // one notice per burst
       const show = (description: string) =>
         notification.info({

@@ -1,8 +1,8 @@
-/** The trail above a page (utils/routeMatch crumbsOf): every page below a menu group, and the device blacklist. */
+/** The trail above a page (routeMatch.ts crumbsOf): every page below a menu group, and the device blacklist. */
 import { Breadcrumb } from 'antd';
 import { Link, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { crumbsOf, type RouteInfo } from '../utils/routeMatch';
+import { crumbsOf, type RouteInfo } from '../routeMatch';
 
 export default function RouteBreadcrumb() {
   const { t } = useTranslation();

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { Space } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
+import type { QueryKey } from '@tanstack/react-query';
 import { useActions } from '../hooks/useActions';
 
 export interface RowActionsOptions<Row> {
@@ -13,7 +14,7 @@ export interface RowActionsOptions<Row> {
   extra?: (r: Row) => ReactNode;
   edit?: (r: Row) => void;
   /** Delete: the name shown in the confirm, the call, the query-key roots to refresh. */
-  remove?: (r: Row) => { name: string; call: () => Promise<unknown>; invalidate: string[]; onDone?: () => void };
+  remove?: (r: Row) => { name: string; call: () => Promise<unknown>; invalidate: readonly QueryKey[]; onDone?: () => void };
   /** Whether a row gets actions at all (default: every row). */
   show?: (r: Row) => boolean;
   fixed?: boolean;

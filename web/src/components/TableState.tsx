@@ -40,9 +40,12 @@ export function ListError({ error, onRetry }: { error: unknown; onRetry(): void 
   );
 }
 
-/** The table's `emptyText` for a query's state: error, nothing while loading, "No data" only for an empty answer. */
-export function emptyTextOf(q: TableQueryState): ReactNode {
+/**
+ * The table's `emptyText` for a query's state: error, nothing while loading, "No data" (or
+ * `empty`) only for an empty answer. Tables use it through QueryTable or ListPage.
+ */
+export function emptyTextOf(q: TableQueryState, empty?: ReactNode): ReactNode {
   if (q.isError) return <ListError error={q.error} onRetry={() => void q.refetch()} />;
   if (q.isPending || q.isFetching) return <div data-testid="list-loading" style={{ minHeight: 80 }} />;
-  return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} data-testid="list-empty" />;
+  return empty ?? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} data-testid="list-empty" />;
 }

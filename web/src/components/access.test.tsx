@@ -9,13 +9,13 @@ function as(auth: string[], root = false) {
   queryClient.setQueryData(SESSION_KEY, { user: { id: 1, root }, role: { auth } } as never);
   render(
     <QueryClientProvider client={queryClient}>
-      <Can keys={['auth_a', 'auth_b']}>
+      <Can keys={['auth_site_list', 'auth_site_add']}>
         <span>any</span>
       </Can>
-      <Can keys={['auth_a', 'auth_b']} mode="all">
+      <Can keys={['auth_site_list', 'auth_site_add']} mode="all">
         <span>all</span>
       </Can>
-      <Can keys={['auth_a', 'auth_b']} mode="none">
+      <Can keys={['auth_site_list', 'auth_site_add']} mode="none">
         <span>none</span>
       </Can>
     </QueryClientProvider>,
@@ -29,8 +29,8 @@ afterEach(() => {
 });
 
 describe('<Can> element directive', () => {
-  it('a user with one key sees any, not all, not none', () => expect(as(['auth_a'])).toEqual(['any']));
-  it('a user with every key sees any and all', () => expect(as(['auth_a', 'auth_b'])).toEqual(['any', 'all']));
-  it('a user with none of the keys sees only none', () => expect(as(['auth_x'])).toEqual(['none']));
+  it('a user with one key sees any, not all, not none', () => expect(as(['auth_site_list'])).toEqual(['any']));
+  it('a user with every key sees any and all', () => expect(as(['auth_site_list', 'auth_site_add'])).toEqual(['any', 'all']));
+  it('a user with none of the keys sees only none', () => expect(as(['auth_menu'])).toEqual(['none']));
   it('root holds every key: any and all, never none', () => expect(as([], true)).toEqual(['any', 'all']));
 });

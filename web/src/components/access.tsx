@@ -4,20 +4,20 @@
  * content (holdsByMode in access.ts).
  */
 import { useCallback, type ReactNode } from 'react';
-import { holdsByMode, type DirectiveMode } from '../access';
+import { holdsByMode, type DirectiveMode, type PermissionKey } from '../access';
 import { useSession } from '../models/session';
 
 /** can('auth_x'), can(['a', 'b'], 'all') or can(['a'], 'none'). */
 export function useCan() {
   const { subject } = useSession();
   return useCallback(
-    (keys: string | readonly string[], mode: DirectiveMode = 'any') => holdsByMode(subject, typeof keys === 'string' ? [keys] : keys, mode),
+    (keys: PermissionKey | readonly PermissionKey[], mode: DirectiveMode = 'any') => holdsByMode(subject, typeof keys === 'string' ? [keys] : keys, mode),
     [subject],
   );
 }
 
 /** Renders children only when the user's keys match in the mode (none: holds none of them). */
-export function Can({ keys, mode = 'any', children }: { keys: string | readonly string[]; mode?: DirectiveMode; children: ReactNode }) {
+export function Can({ keys, mode = 'any', children }: { keys: PermissionKey | readonly PermissionKey[]; mode?: DirectiveMode; children: ReactNode }) {
   const can = useCan();
   return can(keys, mode) ? <>{children}</> : null;
 }

@@ -8,7 +8,7 @@ import ListPage from './ListPage';
 import { useCan } from './access';
 import { useListState } from '../hooks/useListState';
 import type { CommandState } from '../hooks/useCommands';
-import { EVENT_KINDS, EVENT_LEVELS, listEvents, RESULT_COLORS, type DeviceEvent } from '../services/fleet';
+import { EVENT_KINDS, EVENT_LEVELS, fleetKeys, listEvents, RESULT_COLORS, type DeviceEvent } from '../services/fleet';
 import { batchProgress } from '../utils/fleet';
 import { firmwareProgress, firmwareStepKey } from '../utils/firmwareSteps';
 import { displayItemName, eventLabel, eventName, ocppName, type OcppKind } from '../utils/names';
@@ -234,7 +234,7 @@ export function EventTable({ deviceId, siteId, kinds, status, level, start, end,
   return (
     <ListPage<DeviceEvent>
       list={list}
-      queryKey={['dev/alarm/list', deviceId ?? (siteId ? `site-${siteId}` : 'all'), kinds?.join(',') ?? 'all', ...extra]}
+      queryKey={fleetKeys.eventList(deviceId ?? (siteId ? `site-${siteId}` : 'all'), [kinds?.join(',') ?? 'all', ...extra])}
       fetcher={(q) => listEvents({ ...q, ...fixed })}
       columns={columns}
       testId={testId}

@@ -3,7 +3,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { afterLoginTarget, guardRedirect, landingPath, LOGIN_PATH, NOAUTH_PATH } from '../access';
 import { useSession } from '../models/session';
-import { routeKeysFor, type RouteInfo } from '../utils/routeMatch';
+import { routeKeysFor, type RouteInfo } from '../routeMatch';
 import PageLoading from './PageLoading';
 
 type Page = ComponentType;

@@ -2,12 +2,9 @@ import { lazy, type ComponentType } from 'react';
 import { isChunkLoadError, withChunkTimeout } from '../utils/chunkError';
 import { ChunkLoadFailed } from './RouteError';
 
-/** What a page module exports: the page, and optionally the data it should start loading early. */
-export interface PageModule {
-  default: ComponentType;
-  /** Starts the page's first queries for this URL while its route is still resolving. */
-  prefetch?: (url: URL) => void;
-}
+import type { PageModule } from '../utils/routeDef';
+
+export type { PageModule };
 
 export interface LazyPage {
   (): React.JSX.Element;

@@ -4,7 +4,7 @@
  * Other failures are toasted by the request layer already.
  */
 import { App } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { isCancelled, NO_PERMISSION_CODE, RequestError } from '../services/request';
@@ -12,8 +12,8 @@ import { isCancelled, NO_PERMISSION_CODE, RequestError } from '../services/reque
 export interface ActionOptions {
   /** Success message; default "Done". false: none. */
   success?: string | false;
-  /** Query-key roots to refresh afterwards. */
-  invalidate?: string[];
+  /** Query keys (or their prefixes) to refresh afterwards: the factories beside each service (services/<domain>.ts). */
+  invalidate?: readonly QueryKey[];
   onDone?: () => void;
 }
 
@@ -45,7 +45,7 @@ export function useActions() {
       return false;
     }
     if (o.success !== false) void message.success(o.success ?? t('com_msg_done'));
-    await Promise.all((o.invalidate ?? []).map((k) => qc.invalidateQueries({ queryKey: [k] })));
+    await Promise.all((o.invalidate ?? []).map((k) => qc.invalidateQueries({ queryKey: k })));
     o.onDone?.();
     return true;
   };

@@ -1,7 +1,7 @@
 /** The data catalogue by item name (dict/item/list, read once): labels in the user's language and units. */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { listDataItems } from '../services/catalogue';
+import { listDataItems, catalogueKeys } from '../services/catalogue';
 import type { DataItem } from '../services/typings';
 import { measurandLabel } from '../utils/names';
 import { isLocale, DEFAULT_LOCALE } from '../i18n';
@@ -10,7 +10,7 @@ export function useCatalogue() {
   const { i18n } = useTranslation();
   const locale = isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
   const q = useQuery({
-    queryKey: ['dict/item/all'],
+    queryKey: catalogueKeys.allItems,
     staleTime: 300_000,
     queryFn: async () => {
       const byName: Record<string, DataItem> = {};

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_CODES, getCommand, sendControl, type ControlParams, type SendResult } from '../services/fleet';
+import { DEVICE_CODES, getCommand, sendControl, type ControlParams, type SendResult, fleetKeys } from '../services/fleet';
 import { isCancelled, RequestError } from '../services/request';
 import { pollCommand, RESULT_WAITING } from '../utils/fleet';
 
@@ -87,7 +87,7 @@ export function useCommands() {
         }),
       );
       if (!ctl.signal.aborted) {
-        for (const d of devices) void qc.invalidateQueries({ queryKey: ['dev/control/list', d.id] });
+        for (const d of devices) void qc.invalidateQueries({ queryKey: fleetKeys.commands(d.id) });
       }
       return final;
     },

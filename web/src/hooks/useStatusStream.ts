@@ -8,14 +8,15 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { Query } from '@tanstack/react-query';
 import { queryClient } from '../services/queryClient';
-import { STATUS_STREAM_URL } from '../services/fleet';
+import { STATUS_STREAM_URL, fleetKeys } from '../services/fleet';
 import { parseStatusEvent, patchPage, patchRow, StatusBook, type StatusChange } from '../utils/fleet';
+import { deviceKeys } from '../services/deviceKeys';
 
 export const statusBook = new StatusBook();
 
-/** Query-key roots holding device list pages: the device list and a site's devices. */
+/** Query-key roots holding device list pages: the device list and a site's devices (deviceKeys.lists). */
 export function isDeviceListKey(root: unknown): boolean {
-  return typeof root === 'string' && (root === 'dev/basic/list' || /^site\/\d+\/devices$/.test(root));
+  return root === deviceKeys.lists[0];
 }
 
 const RETRY_CLOSED_MS = 15_000;
@@ -38,15 +39,15 @@ export function applyStatusChange(c: StatusChange, at = Date.now()): void {
   queryClient.setQueriesData({ predicate: (q: Query) => isDeviceListKey(q.queryKey[0]) }, (d: unknown) =>
     patchPage(d as { list: { id: number; status: number; alarmStatus: number }[] } | undefined, c),
   );
-  queryClient.setQueryData(['device', c.deviceId], (d: { id: number; status: number; alarmStatus: number } | undefined) => (d ? patchRow(d, c) : d));
-  void queryClient.invalidateQueries({ queryKey: ['dev/runtime', c.deviceId] });
+  queryClient.setQueryData(deviceKeys.detail(c.deviceId), (d: { id: number; status: number; alarmStatus: number } | undefined) => (d ? patchRow(d, c) : d));
+  void queryClient.invalidateQueries({ queryKey: fleetKeys.runtime(c.deviceId) });
   // the device page's basic information (software version reported at boot) is re-read too
-  void queryClient.invalidateQueries({ queryKey: ['device', c.deviceId] });
-  void queryClient.invalidateQueries({ queryKey: ['dev/alarm/list', c.deviceId] });
+  void queryClient.invalidateQueries({ queryKey: deviceKeys.detail(c.deviceId) });
+  void queryClient.invalidateQueries({ queryKey: fleetKeys.events(c.deviceId) });
   // an upgrade's row in the command history (its step ends with the firmware status)
-  void queryClient.invalidateQueries({ queryKey: ['dev/control/list', c.deviceId] });
+  void queryClient.invalidateQueries({ queryKey: fleetKeys.commands(c.deviceId) });
   clearTimeout(countTimer);
-  countTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['dev/basic/status/count'] }), 1000);
+  countTimer = setTimeout(() => void queryClient.invalidateQueries({ queryKey: deviceKeys.counts }), 1000);
 }
 
 /** A pushed change with the place of its device, for dashboards that refetch on changes in their scope. */

@@ -22,12 +22,12 @@ import PrivacyModal from '../components/PrivacyModal';
 import RouteBreadcrumb from '../components/RouteBreadcrumb';
 import HistoryTabs from '../components/HistoryTabs';
 import MessageBell from '../components/MessageBell';
-import { holdsAll } from '../access';
+import { holdsAll, type PermissionKey } from '../access';
 
 /** Keys of the notification centre's route: the header's bell is shown to their holders. */
-const MESSAGE_KEYS = ['auth_message', 'auth_message_list'];
+const MESSAGE_KEYS: PermissionKey[] = ['auth_message', 'auth_message_list'];
 /** Docs are not in the sidebar (spec §2): the header's book button opens the docs home. */
-const DOCS_KEYS = ['auth_docs', 'auth_docs_home_list_all'];
+const DOCS_KEYS: PermissionKey[] = ['auth_docs', 'auth_docs_home_list_all'];
 
 type Items = NonNullable<MenuProps['items']>;
 

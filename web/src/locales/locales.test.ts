@@ -5,7 +5,7 @@ import enUSEntry from './en-US';
 import zhCNEntry from './zh-CN';
 import type { DomainTexts } from './domains';
 import { manageRoutes } from '../routes';
-import { walkRoutes } from '../utils/routeMatch';
+import { walkRoutes } from '../routeMatch';
 
 // The texts that load with their pages (locales/domains/*.ts) are checked with the entry's.
 const domainTexts = Object.entries(import.meta.glob<Record<string, DomainTexts>>('./domains/*.ts', { eager: true }))

@@ -2,7 +2,7 @@
 import { Result } from 'antd';
 import { useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { RouteInfo } from '../utils/routeMatch';
+import type { RouteInfo } from '../routeMatch';
 
 export default function NotAvailable() {
   const { t } = useTranslation();

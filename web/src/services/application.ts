@@ -15,8 +15,13 @@ export type AppUserOption = ApiData<'/api/auth/sys/application/user/options', 'p
 
 export const APP_ENABLED = 1;
 export const APP_DISABLED = 0;
-export const APP_LIST_KEY = 'application/list';
-export const APP_KEY = 'application';
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const appKeys = {
+  list: ['application/list'] as const,
+  details: ['application'] as const,
+  detail: (id: number) => ['application', id] as const,
+  userOptions: (search: string) => ['application/user/options', search] as const,
+};
 
 const base = '/api/auth/sys/application';
 

@@ -18,9 +18,16 @@ export type Share = ApiData<'/api/auth/sys/attach/share/list', 'post'>[number];
 export type ShareAccess = ApiData<'/api/auth/sys/attach/share/log/list', 'post'>[number];
 
 const base = '/api/auth/sys/attach';
-export const ATTACH_TREE_KEY = 'attach/folder/tree';
-export const ATTACH_LIST_KEY = 'attach/file/list';
-export const ATTACH_SHARES_KEY = 'attach/share/list';
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const attachKeys = {
+  trees: ['attach/folder/tree'] as const,
+  tree: (customerId: number) => ['attach/folder/tree', customerId] as const,
+  files: ['attach/file/list'] as const,
+  folderFiles: (folderId: number, customerId: number) => ['attach/file/list', folderId, customerId] as const,
+  shares: ['attach/share/list'] as const,
+  fileShares: (fileId: number) => ['attach/share/list', fileId] as const,
+  shareLog: (shareId: number) => ['attach/share/list', 'log', shareId] as const,
+};
 
 export const folderTree = (customerId?: number) => get<AttachFolder[]>(`${base}/folder/tree`, { customerId: customerId || undefined });
 export const addFolder = (f: AttachFolderInput) => post<{ id: number }>(`${base}/folder/add`, f);

@@ -33,6 +33,9 @@ export const sendResetMail = (body: { email: string; captchaId: string; captcha:
 
 export const validateResetToken = (token: string) => post<{ email: string }>('/api/unauth/password/valid', { token });
 
+/** Query keys beside their service. */
+export const authKeys = { resetToken: (token: string) => ['reset-token', token] as const };
+
 export async function resetPassword(token: string, password: string) {
   const enc = await encryptorFor(await getLoginKey());
   return post<null>('/api/unauth/password/reset', { token, keyId: enc.keyId, password: await enc.set(password) });

@@ -5,6 +5,16 @@ import type { DataGroup, DataItem, PageResult } from './typings';
 export type GroupInput = Pick<DataGroup, 'name' | 'nameZh' | 'description' | 'descriptionZh'> & { id?: number };
 export type DataItemInput = Pick<DataItem, 'groupId' | 'name' | 'labelEn' | 'labelZh' | 'category' | 'dataType' | 'dataRange' | 'unit'> & { id?: number };
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const catalogueKeys = {
+  /** The group list (config model screen). */
+  groups: ['dict/group'] as const,
+  allGroups: ['dict/group/all'] as const,
+  items: ['dict/item/list'] as const,
+  allItems: ['dict/item/all'] as const,
+  units: ['dict/item/units'] as const,
+};
+
 const base = '/api/auth/sys/dict';
 export const listGroups = (q: Record<string, unknown>) => post<PageResult<DataGroup>>(`${base}/group/list`, q);
 export const allGroups = async () => (await listGroups({ page: 1, pageSize: 100 })).list;

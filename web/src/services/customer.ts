@@ -4,6 +4,14 @@ import type { Customer, Option, PageResult } from './typings';
 
 export type CustomerInput = Pick<Customer, 'name' | 'code' | 'logo' | 'contact' | 'telephone' | 'address' | 'platform' | 'readOnly'> & { id?: number };
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const customerKeys = {
+  list: ['customer/list'] as const,
+  details: ['customer'] as const,
+  detail: (id: number) => ['customer', id] as const,
+  options: ['customer/options'] as const,
+};
+
 const base = '/api/auth/sys/customer';
 export const listCustomers = (q: Record<string, unknown>) => post<PageResult<Customer>>(`${base}/list`, q);
 export const getCustomer = (id: number) => get<Customer>(`${base}/detail`, { id });

@@ -18,6 +18,9 @@ export const STATUS_COLORS: Record<number, string> = {
   6: 'default',
 };
 
+// the keys are their own module so the status stream (on every screen) does not load the device calls
+export { deviceKeys } from './deviceKeys';
+
 const base = '/api/auth/sys/dev/basic';
 export const listDevices = (q: Record<string, unknown>) => post<DevicePage>(`${base}/list`, q);
 export const deviceStatusCounts = (f: DeviceCountFilter = {}) => get<Record<string, number>>(`${base}/status/count`, f);

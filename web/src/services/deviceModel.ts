@@ -12,6 +12,18 @@ export const CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 export const LEVELS = [0, 1, 2, 3, 4, 5];
 export const CONTROL_LEVELS = [1, 2, 3, 4, 5];
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const modelKeys = {
+  list: ['dev/model/list'] as const,
+  details: ['dev/model'] as const,
+  detail: (id: number) => ['dev/model', id] as const,
+  all: ['dev/model/all'] as const,
+  /** Every item list of a model. */
+  itemsOf: (modelId: number) => ['dev/model/item/list', modelId] as const,
+  items: (modelId: number, kind: string) => ['dev/model/item/list', modelId, kind] as const,
+  aliases: ['dev/model/alias/list'] as const,
+};
+
 const base = '/api/auth/sys/dev/model';
 export const listModels = (q: Record<string, unknown>) => post<PageResult<DeviceModel>>(`${base}/list`, q);
 export const getModel = (id: number) => get<DeviceModel>(`${base}/detail`, { id });

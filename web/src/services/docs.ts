@@ -32,12 +32,15 @@ export function autosaveMs(): number {
 const base = '/api/auth/sys/article';
 /** Query keys of the docs screens. */
 export const docsKeys = {
-  all: 'article',
+  all: ['article'] as const,
   home: () => ['article', 'home'] as const,
   categories: () => ['article', 'category'] as const,
   detail: (id: number) => ['article', 'detail', id] as const,
   search: (q: DocSearchInput) => ['article', 'search', q] as const,
-  list: 'article/list',
+  list: ['article/list'] as const,
+  manageList: ['article/list', 'manage'] as const,
+  typeList: (type: number, categoryId: number | undefined) => ['article/list', 'type', type, categoryId] as const,
+  draft: (id: number) => ['article', 'draft', id] as const,
 };
 
 export const docsHome = () => get<Omit<DocsHome, 'categories' | 'recent'> & { categories: DocCategory[]; recent: Doc[] }>(`${base}/home`);

@@ -81,6 +81,26 @@ export const TRIGGER_MESSAGES = ['MeterValues', 'StatusNotification', 'Heartbeat
 
 const dev = '/api/auth/sys/dev';
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const fleetKeys = {
+  runtime: (deviceId: number) => ['dev/runtime', deviceId] as const,
+  /** A device's, a site's or every event list (components/fleet.tsx adds its filters). */
+  /** A device's event lists (every filter of them). */
+  events: (deviceId: number) => ['dev/alarm/list', deviceId] as const,
+  /** An event list: a device's (its id), a site's or every event ('site-<id>', 'all'), with the list's fixed filters. */
+  eventList: (scope: number | string, filters: readonly string[]) => ['dev/alarm/list', scope, ...filters] as const,
+  commands: (deviceId: number) => ['dev/control/list', deviceId] as const,
+  configValues: (deviceId: number) => ['dev/config/values', deviceId] as const,
+  firmware: ['dev/firmware/list'] as const,
+  diagnostics: (deviceId: number) => ['dev/diagnostics/list', deviceId] as const,
+  seriesProbe: (deviceId: number, defaults: unknown) => ['dev/data/series/probe', deviceId, defaults] as const,
+  series: (deviceId: number, q: unknown, range: unknown) => ['dev/data/series', deviceId, q, range] as const,
+  blacklist: ['dev/blacklist/list'] as const,
+  pending: ['dev/pending/list'] as const,
+  refusals: ['dev/refusal/list'] as const,
+  protocolLogs: (sn: string) => ['logs/protocol/list', sn] as const,
+};
+
 export const sendControl = (body: SendInput, o?: RequestOptions) => post<SendResult>(`${dev}/control/send`, body, o);
 export const getCommand = (id: number) => get<Command>(`${dev}/control/detail`, { id });
 export const listCommands = (q: CommandListInput) => post<CommandPage>(`${dev}/control/list`, q);

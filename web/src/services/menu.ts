@@ -6,6 +6,13 @@ export type MenuInput = Pick<MenuNode, 'key' | 'parentKey' | 'nameEn' | 'nameZh'
 export type InterfaceInput = Omit<ApiInterface, 'id'> & { id: number };
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const menuKeys = {
+  tree: ['menu/tree'] as const,
+  interfaces: ['interface/list'] as const,
+  interfacesOf: (key: string) => ['interface/list', key] as const,
+};
+
 export const menuTree = () => get<MenuNode[]>('/api/auth/sys/menu/tree');
 export const addMenu = (m: MenuInput) => post<null>('/api/auth/sys/menu/add', m);
 export const updateMenu = (m: MenuInput) => post<null>('/api/auth/sys/menu/update', m);

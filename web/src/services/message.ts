@@ -20,8 +20,11 @@ export const DELAY_MIN = 5;
 export const DELAY_MAX = 1440;
 
 const base = '/api/auth/sys/message';
-export const MESSAGE_LIST_KEY = 'message/list';
-export const MESSAGE_SETTING_KEY = 'message/setting';
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const messageKeys = {
+  list: ['message/list'] as const,
+  setting: ['message/setting'] as const,
+};
 export const MESSAGE_STREAM_URL = `${base}/stream`;
 
 export const listMessages = (q: MessageListInput) => post<MessagePage>(`${base}/list`, q);

@@ -20,8 +20,9 @@ export type DayStats = AccessStats['days'][number];
 export const OUTCOMES = ['ok', 'error'] as const;
 
 export const openapiKeys = {
-  apps: 'openapi/app/list',
+  apps: ['openapi/app/list'] as const,
   log: (id: number) => ['openapi/log/list', id] as const,
+  logOf: (id: number, start: number, end: number) => ['openapi/log/list', id, start, end] as const,
   stats: (id: number, start: number, end: number) => ['openapi/log/stats', id, start, end] as const,
 };
 

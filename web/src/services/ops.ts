@@ -7,6 +7,7 @@
 import { get, type RequestOptions } from './request';
 import { CTL, sendControl } from './fleet';
 import type { ApiData } from './typings';
+import type { PermissionKey } from '../access';
 import { isPastOrWithin30Min } from '../utils/time';
 
 export type ConnectorOps = ApiData<'/api/auth/sys/dev/ops/connectors', 'get'>[number];
@@ -18,7 +19,7 @@ export const OPS_KEYS = {
   remoteStart: 'auth_device_remoteStart',
   unlock: 'auth_device_unlock',
   reserve: 'auth_device_reserve',
-} as const;
+} as const satisfies Record<string, PermissionKey>;
 
 /** Reservation states (fleet/reservation.go). */
 export const RESERVATION_COLORS: Record<string, string> = {
@@ -45,6 +46,7 @@ export function reserveExpiryError(expiry: number | null | undefined, now: numbe
 }
 
 export const opsKeys = {
+  reservationPage: (deviceId: number, page: number) => ['dev/reservation/list', deviceId, page] as const,
   connectors: (deviceId: number) => ['dev/ops/connectors', deviceId] as const,
   reservations: (deviceId: number) => ['dev/reservation/list', deviceId] as const,
 };

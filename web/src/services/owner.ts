@@ -4,6 +4,9 @@ import { encryptorFor } from './crypto';
 import { getLoginKey } from './auth';
 import type { OwnerDetail } from './typings';
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const ownerKeys = { detail: ['owner'] as const };
+
 export const getOwner = () => get<OwnerDetail>('/api/auth/sys/user/owner/detail');
 export const updateOwner = (body: { nickName: string; contact: string; avatar: string }) =>
   post<null>('/api/auth/sys/user/owner/update', body);

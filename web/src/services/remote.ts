@@ -26,7 +26,7 @@ export const SSH_PORT = 22;
 
 export const remoteKeys = {
   status: (deviceId: number) => ['dev/link/status', deviceId] as const,
-  sessions: 'dev/link/session/list',
+  sessions: (deviceId: number) => ['dev/link/session/list', deviceId] as const,
 };
 
 const dev = '/api/auth/sys/dev';

@@ -22,6 +22,15 @@ export const SITE_ACCESS = [0, 1];
 export const WEB_SSH_ACCESS = [0, 1, 2, 3];
 export const LEVEL_FIELDS = ['webSshLevel', 'cfgReadLevel', 'cfgWriteLevel', 'cfgDownloadLevel', 'paramLevel', 'docLevel', 'attachLevel'] as const;
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const roleKeys = {
+  list: ['role/list'] as const,
+  details: ['role'] as const,
+  detail: (id: number) => ['role', id] as const,
+  all: ['role/all'] as const,
+  permissionTree: ['permission/tree'] as const,
+};
+
 const base = '/api/auth/sys/role';
 export const listRoles = (q: Record<string, unknown>) => post<PageResult<Role>>(`${base}/list`, q);
 export const allRoles = async () => (await listRoles({ page: 1, pageSize: 100 })).list;

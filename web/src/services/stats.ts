@@ -244,6 +244,14 @@ export interface SystemOverview {
 
 // ---------------------------------------------------------------- calls
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const statsKeys = {
+  home: ['home'] as const,
+  homeOverview: ['home', 'overview'] as const,
+  homeFaults: (start: number, end: number) => ['home', 'faults', start, end] as const,
+  homeEvents: (limit: number) => ['home', 'events', limit] as const,
+};
+
 export const homeOverview = () => post<HomeOverview>('/api/auth/sys/home/overview', {});
 export const homeFaults = (r: StatsRange) => post<HomeFaults>('/api/auth/sys/home/faults', r);
 /** The newest events, without a total. */

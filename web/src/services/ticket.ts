@@ -37,7 +37,11 @@ const base = '/api/auth/sys/issue';
 
 /** Query keys beside their service. */
 export const ticketKeys = {
-  list: 'issue/list',
+  list: ['issue/list'] as const,
+  details: ['issue/detail'] as const,
+  allShares: ['issue/share/list'] as const,
+  ofTab: (tab: string) => ['issue/list', tab] as const,
+  ofDevice: (deviceId: number) => ['issue/list', 'device', deviceId] as const,
   detail: (id: number) => ['issue/detail', id] as const,
   shares: (id: number) => ['issue/share/list', id] as const,
 };

@@ -28,7 +28,8 @@ const base = '/api/auth/sys/token';
 
 /** Query keys beside their service. */
 export const tokenKeys = {
-  list: 'token/list',
+  list: ['token/list'] as const,
+  policies: ['token/policy'] as const,
   policy: (customerId: number) => ['token/policy', customerId] as const,
   localList: (deviceId: number) => ['token/locallist/state', deviceId] as const,
 };

@@ -17,6 +17,17 @@ export interface UserInput {
 export const USER_ENABLED = 1;
 export const USER_DISABLED = 0;
 
+/** Query keys beside their service: roots to refresh, factories for one query. */
+export const userKeys = {
+  list: ['user/list'] as const,
+  /** A customer's users (customer detail). */
+  ofCustomer: (customerId: number) => ['user/list', { customerId }] as const,
+  /** The users a site's alarm mail may go to (site form). */
+  receivers: ['user/list', 'receivers'] as const,
+  details: ['user'] as const,
+  detail: (id: number) => ['user', id] as const,
+};
+
 const base = '/api/auth/sys/user';
 export const listUsers = (q: Record<string, unknown>) => post<PageResult<User>>(`${base}/list`, q);
 export const getUser = (id: number) => get<User>(`${base}/detail`, { id });

@@ -18,6 +18,8 @@ export const MAX_WEBHOOKS = 5;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export const webhookKeys = {
+  lists: ['application/webhook/list'] as const,
+  allDeliveries: ['application/webhook/deliveries'] as const,
   list: (appId: number) => ['application/webhook/list', appId] as const,
   deliveries: (appId: number, q: Omit<DeliveryQuery, 'appId'>) => ['application/webhook/deliveries', appId, q] as const,
 };

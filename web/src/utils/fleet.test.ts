@@ -8,7 +8,6 @@ import {
   batchProgress,
   bucketLabel,
   configChanges,
-  frameSummary,
   MONTH_STEP,
   parseStatusEvent,
   patchPage,
@@ -206,11 +205,7 @@ describe('series steps and buckets', () => {
 });
 
 describe('protocol frames', () => {
-  it('summarises and indents OCPP-J frames', () => {
-    expect(frameSummary('[2,"1","BootNotification",{}]')).toBe('CALL BootNotification');
-    expect(frameSummary('[3,"1",{}]')).toBe('CALLRESULT');
-    expect(frameSummary('[4,"1","NotImplemented","",{}]')).toBe('CALLERROR NotImplemented');
-    expect(frameSummary('hello')).toBe('');
+  it('indents OCPP-J frames', () => {
     expect(prettyFrame('[3,"1",{"status":"Accepted"}]')).toBe('[\n  3,\n  "1",\n  {\n    "status": "Accepted"\n  }\n]');
     expect(prettyFrame('not json')).toBe('not json');
   });

@@ -321,26 +321,11 @@ export function alignSeries(
 
 // ---------------------------------------------------------------- protocol frames
 
-const MESSAGE_TYPES: Record<number, string> = { 2: 'CALL', 3: 'CALLRESULT', 4: 'CALLERROR' };
-
 /** A frame as indented JSON when it is JSON, else as it is. */
 export function prettyFrame(data: string): string {
   try {
     return JSON.stringify(JSON.parse(data), null, 2);
   } catch {
     return data;
-  }
-}
-
-/** One-line summary of an OCPP-J frame: "CALL BootNotification", "CALLRESULT", "CALLERROR NotImplemented". */
-export function frameSummary(data: string): string {
-  try {
-    const v = JSON.parse(data) as unknown;
-    if (!Array.isArray(v) || typeof v[0] !== 'number') return '';
-    const kind = MESSAGE_TYPES[v[0]] ?? String(v[0]);
-    if (v[0] === 2 || v[0] === 4) return `${kind} ${String(v[2] ?? '')}`.trim();
-    return kind;
-  } catch {
-    return '';
   }
 }

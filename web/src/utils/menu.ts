@@ -14,10 +14,9 @@
  *   window) under their parent when that parent is a submenu or group, else at the top level.
  * Built-in menus keep their place in the route table: their parent and URL come from the routes.
  */
-import { holdsAll, permissions, type KeyRequirement, type Subject } from '../access';
-import { MANAGE_BASE, type PageLoader, type RouteDef } from '../routes';
+import { holdsAll, permissions, type KeyRequirement, type PermissionDef, type PermissionKey, type Subject } from '../access';
 import type { SessionInfo } from '../services/typings';
-import { joinPath } from './routeMatch';
+import { joinPath, MANAGE_BASE, type PageLoader, type RouteDef } from './routeDef';
 
 /** One menu of the caller as menu management left it (session info, role.menus). */
 export type ServerMenu = SessionInfo['role']['menus'][number];
@@ -50,7 +49,8 @@ export interface MenuNode {
   page?: PageLoader;
 }
 
-const menuType = new Map(permissions.map((p) => [p.key, p]));
+// keyed by any string: the server's menus include an administrator's own
+const menuType = new Map<string, PermissionDef>(permissions.map((p) => [p.key, p]));
 
 interface Ctx {
   subject: Subject | null;
@@ -121,7 +121,7 @@ function build(defs: RouteDef[], ctx: Ctx, parentPath: string, parentKeys: KeyRe
     const pattern = joinPath(parentPath, def.path);
     const keys = [...parentKeys, ...(def.keys ?? [])];
     if (!holdsAll(subject, keys)) continue;
-    const menuKey = def.keys?.find((k): k is string => typeof k === 'string' && menuType.get(k)?.type === 'menu');
+    const menuKey = def.keys?.find((k): k is PermissionKey => typeof k === 'string' && menuType.get(k)?.type === 'menu');
     const stored = menuKey ? ctx.byKey?.get(menuKey) : undefined;
     if (stored?.hidden) continue;
     const own = { name: def.name ?? pattern, label: renamed(stored, ctx.locale), menuKey, sort: stored?.sort };

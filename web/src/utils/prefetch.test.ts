@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { menuPages, prefetchPages } from './prefetch';
 import type { MenuNode } from './menu';
-import type { PageLoader } from '../routes';
+import type { PageLoader } from './routeDef';
 
 const page = (): PageLoader => vi.fn(() => Promise.resolve({ default: () => null }));
 

@@ -3,7 +3,7 @@
  * is idle after the console shows, so that a click on the sidebar waits only for its data, not
  * for its code (docs/benchmarks.md, "Console first load").
  */
-import type { PageLoader } from '../routes';
+import type { PageLoader } from './routeDef';
 import type { MenuNode } from './menu';
 
 /** The distinct page loaders of a built menu's items, in menu order. */

@@ -15,17 +15,7 @@ import ListPage, { type FilterField } from '../../components/ListPage';
 import { useActions } from '../../hooks/useActions';
 import { useListState } from '../../hooks/useListState';
 import { useCustomerOptions } from '../../hooks/useOptions';
-import {
-  ATTACH_LIST_KEY,
-  ATTACH_TREE_KEY,
-  deleteFiles,
-  deleteFolder,
-  fileUrl,
-  folderTree,
-  listFiles,
-  type AttachFile,
-  type AttachFolder,
-} from '../../services/attach';
+import { deleteFiles, deleteFolder, fileUrl, folderTree, listFiles, type AttachFile, type AttachFolder, attachKeys } from '../../services/attach';
 import { flattenFolders } from '../../utils/attach';
 import { formatBytes } from '../../utils/format';
 import { formatClock } from '../../utils/time';
@@ -70,7 +60,7 @@ export default function AttachList() {
   const customerId = Number(params.get('customer')) || undefined;
   const folderId = Number(params.get('folder')) || 0;
 
-  const tree = useQuery({ queryKey: [ATTACH_TREE_KEY, customerId ?? 0], queryFn: () => folderTree(customerId) });
+  const tree = useQuery({ queryKey: attachKeys.tree(customerId ?? 0), queryFn: () => folderTree(customerId) });
   const folders = useMemo(() => flattenFolders(tree.data ?? []), [tree.data]);
   const folder = folders.find((f) => f.id === folderId);
   const treeNodes = useMemo(() => toTreeNodes(tree.data ?? []), [tree.data]);
@@ -147,7 +137,7 @@ export default function AttachList() {
                 {t('attach.move')}
               </a>
               <a
-                onClick={() => confirm(() => deleteFiles([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate: [ATTACH_LIST_KEY] })}
+                onClick={() => confirm(() => deleteFiles([r.id]), { title: t('com_confirm_delete', { name: r.name }), danger: true, invalidate: [attachKeys.files] })}
                 data-testid="attach-delete"
               >
                 {t('com_delete')}
@@ -216,7 +206,7 @@ export default function AttachList() {
                       confirm(() => deleteFolder(folder.id), {
                         title: t('com_confirm_delete', { name: folder.name }),
                         danger: true,
-                        invalidate: [ATTACH_TREE_KEY],
+                        invalidate: [attachKeys.trees],
                         onDone: () => setParam('folder', undefined),
                       })
                     }
@@ -236,7 +226,7 @@ export default function AttachList() {
       <div style={{ flex: 1, minWidth: 0 }}>
         <ListPage<AttachFile>
           list={list}
-          queryKey={[ATTACH_LIST_KEY, folderId, customerId ?? 0]}
+          queryKey={attachKeys.folderFiles(folderId, customerId ?? 0)}
           fetcher={(q) => listFiles({ ...q, folderId, customerId })}
           columns={columns}
           filters={filters}
@@ -261,7 +251,7 @@ export default function AttachList() {
                   confirm(() => deleteFiles(selectedIds), {
                     title: t('attach.deleteSelectedConfirm', { count: selected.length }),
                     danger: true,
-                    invalidate: [ATTACH_LIST_KEY],
+                    invalidate: [attachKeys.files],
                     onDone: () => setSelected([]),
                   })
                 }

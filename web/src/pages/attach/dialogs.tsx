@@ -4,17 +4,7 @@ import { App, Button, Form, Input, Modal, Progress, Select, Space, TreeSelect, T
 import type { ButtonProps } from 'antd/es/button';
 import { useTranslation } from 'react-i18next';
 import { useActions } from '../../hooks/useActions';
-import {
-  addFile,
-  addFolder,
-  ATTACH_LIST_KEY,
-  ATTACH_TREE_KEY,
-  moveFiles,
-  updateFile,
-  updateFolder,
-  type AttachFile,
-  type AttachFolder,
-} from '../../services/attach';
+import { addFile, addFolder, moveFiles, updateFile, updateFolder, type AttachFile, type AttachFolder, attachKeys } from '../../services/attach';
 import { uploadErrorMessage, uploadObject } from '../../services/storage';
 import {
   kindOfFile,
@@ -85,7 +75,7 @@ export function FolderModal({
     setBusy(true);
     const ok = await run(
       () => (folder ? updateFolder({ id: folder.id, ...v }) : addFolder({ ...v, parentId: parent?.id ?? 0, customerId: parent ? undefined : v.customerId })),
-      { invalidate: [ATTACH_TREE_KEY, ATTACH_LIST_KEY] },
+      { invalidate: [attachKeys.trees, attachKeys.files] },
     );
     setBusy(false);
     if (ok) onClose();
@@ -144,7 +134,7 @@ export function UploadModal({ open, folder, onClose }: { open: boolean; folder?:
     setPercent(0);
     try {
       const up = await uploadObject(file, kindOfFile(file.name), { objectName: objectNameOf(file.name), downloadFileName: file.name, onProgress: setPercent });
-      const ok = await run(() => addFile({ folderId: folder.id, objectKey: up.objectKey, name: file.name, ...v }), { invalidate: [ATTACH_LIST_KEY] });
+      const ok = await run(() => addFile({ folderId: folder.id, objectKey: up.objectKey, name: file.name, ...v }), { invalidate: [attachKeys.files] });
       if (ok) onClose();
     } catch (e) {
       const m = uploadErrorMessage(e, (k, p) => t(k, p));
@@ -203,7 +193,7 @@ export function EditModal({ file, folder, onClose }: { file?: AttachFile; folder
   const submit = async (v: Levels & { name: string; description: string }) => {
     if (!file) return;
     setBusy(true);
-    const ok = await run(() => updateFile({ id: file.id, ...v }), { invalidate: [ATTACH_LIST_KEY] });
+    const ok = await run(() => updateFile({ id: file.id, ...v }), { invalidate: [attachKeys.files] });
     setBusy(false);
     if (ok) onClose();
   };
@@ -240,7 +230,7 @@ export function MoveModal({ files, tree, onClose }: { files: AttachFile[]; tree:
   const submit = async () => {
     if (!target) return;
     setBusy(true);
-    const ok = await run(() => moveFiles(files.map((f) => f.id), target), { invalidate: [ATTACH_LIST_KEY] });
+    const ok = await run(() => moveFiles(files.map((f) => f.id), target), { invalidate: [attachKeys.files] });
     setBusy(false);
     if (ok) onClose();
   };

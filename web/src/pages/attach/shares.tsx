@@ -3,28 +3,17 @@
  * code to copy) and a file's shares with their state, reset, delete and signed-out access log.
  */
 import { useEffect, useState } from 'react';
-import { App, Button, Form, Input, InputNumber, Modal, Radio, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, InputNumber, Modal, Radio, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useActions } from '../../hooks/useActions';
-import {
-  addShare,
-  ATTACH_SHARES_KEY,
-  deleteShare,
-  listShareLog,
-  listShares,
-  resetShare,
-  type AttachFile,
-  type Share,
-  type ShareAccess,
-  type ShareMade,
-} from '../../services/attach';
+import { addShare, deleteShare, listShareLog, listShares, resetShare, type AttachFile, type Share, type ShareAccess, type ShareMade, attachKeys } from '../../services/attach';
 import { isShareCode, shareUrl, validityRequest, VALIDITY_CHOICES, type ValidityChoice } from '../../utils/attach';
 import { formatTime } from '../../utils/time';
 import { registerTexts } from '../../locales/domains';
 import { attachTexts } from '../../locales/domains/attach';
-import { emptyTextOf } from '../../components/TableState';
+import QueryTable from '../../components/QueryTable';
 
 registerTexts(attachTexts);
 
@@ -88,7 +77,7 @@ export function ShareModal({ file, onClose }: { file?: AttachFile; onClose(): vo
     setBusy(true);
     try {
       setMade(await addShare(file.id, validity, (v.code ?? '').trim()));
-      void qc.invalidateQueries({ queryKey: [ATTACH_SHARES_KEY] });
+      void qc.invalidateQueries({ queryKey: attachKeys.shares });
     } catch {
       /* shown by the request layer */
     } finally {
@@ -156,7 +145,7 @@ export function ShareModal({ file, onClose }: { file?: AttachFile; onClose(): vo
 /** The signed-out accesses of one share, newest first (the server keeps the last 200 shown). */
 function ShareAccessLog({ shareId }: { shareId: number }) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: [ATTACH_SHARES_KEY, 'log', shareId], queryFn: () => listShareLog(shareId) });
+  const q = useQuery({ queryKey: attachKeys.shareLog(shareId), queryFn: () => listShareLog(shareId) });
   const columns: ColumnsType<ShareAccess> = [
     { title: t('attach.shareLog.at'), dataIndex: 'at', render: (v: number) => formatTime(v) },
     { title: t('attach.shareLog.client'), dataIndex: 'clientIp' },
@@ -167,7 +156,7 @@ function ShareAccessLog({ shareId }: { shareId: number }) {
       render: (v: string) => <Tag color={v === 'ok' ? 'green' : v === 'wrong_code' || v === 'locked' ? 'red' : undefined}>{t(`attach.shareLog.result.${v}`, { defaultValue: v })}</Tag>,
     },
   ];
-  return <Table<ShareAccess> locale={{ emptyText: emptyTextOf(q) }} rowKey={(r) => `${r.at}-${r.clientIp}-${r.action}-${r.result}`} size="small" loading={q.isFetching} columns={columns} dataSource={q.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="attach-share-log" />;
+  return <QueryTable<ShareAccess> query={q} rowKey={(r) => `${r.at}-${r.clientIp}-${r.action}-${r.result}`} size="small" loading={q.isFetching} columns={columns} dataSource={q.data ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true }} data-testid="attach-share-log" />;
 }
 
 /** A file's shares: state, accesses, expiry; reset (unlock, new code) and delete. */
@@ -176,7 +165,7 @@ export function SharesModal({ file, onClose }: { file?: AttachFile; onClose(): v
   const { confirm, run } = useActions();
   const [made, setMade] = useState<ShareMade | null>(null);
   useEffect(() => setMade(null), [file]);
-  const q = useQuery({ queryKey: [ATTACH_SHARES_KEY, file?.id ?? 0], queryFn: () => listShares(file!.id), enabled: !!file });
+  const q = useQuery({ queryKey: attachKeys.fileShares(file?.id ?? 0), queryFn: () => listShares(file!.id), enabled: !!file });
   const columns: ColumnsType<Share> = [
     { title: t('attach.share.createdAt'), dataIndex: 'createdAt', render: (v: number) => formatTime(v) },
     { title: t('attach.creator'), dataIndex: 'creatorName' },
@@ -196,13 +185,13 @@ export function SharesModal({ file, onClose }: { file?: AttachFile; onClose(): v
         <Space>
           <a
             onClick={() =>
-              void run(async () => setMade(await resetShare(r.id)), { invalidate: [ATTACH_SHARES_KEY] })
+              void run(async () => setMade(await resetShare(r.id)), { invalidate: [attachKeys.shares] })
             }
             data-testid="attach-share-reset"
           >
             {t('attach.share.reset')}
           </a>
-          <a onClick={() => confirm(() => deleteShare(r.id), { title: t('attach.share.deleteConfirm'), danger: true, invalidate: [ATTACH_SHARES_KEY] })}>{t('com_delete')}</a>
+          <a onClick={() => confirm(() => deleteShare(r.id), { title: t('attach.share.deleteConfirm'), danger: true, invalidate: [attachKeys.shares] })}>{t('com_delete')}</a>
         </Space>
       ),
     },
@@ -217,7 +206,7 @@ export function SharesModal({ file, onClose }: { file?: AttachFile; onClose(): v
           </Typography.Text>
         </div>
       )}
-      <Table<Share> locale={{ emptyText: emptyTextOf(q) }}
+      <QueryTable<Share> query={q}
         rowKey="id"
         size="small"
         loading={q.isFetching}

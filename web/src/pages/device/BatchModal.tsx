@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { CommandResults, useControlName } from '../../components/fleet';
 import { messageOptions } from '../../components/OcppMessage';
 import { useCommands } from '../../hooks/useCommands';
-import { CTL, listFirmware, TRIGGER_MESSAGES, type ControlParams } from '../../services/fleet';
+import { CTL, listFirmware, TRIGGER_MESSAGES, type ControlParams, fleetKeys } from '../../services/fleet';
 import { CONTROL_TYPES } from '../../services/deviceModel';
 import { OPS_KEYS } from '../../services/ops';
 import { useCan } from '../../components/access';
@@ -64,7 +64,7 @@ export default function BatchModal({ devices, open, onClose }: { devices: { id: 
   const [form] = Form.useForm<Values>();
   const type = Form.useWatch('controlType', form);
   const cmds = useCommands();
-  const firmware = useQuery({ queryKey: ['dev/firmware/list'], queryFn: () => listFirmware({ page: 1, pageSize: 100 }), enabled: open && type === CTL.updateFirmware });
+  const firmware = useQuery({ queryKey: fleetKeys.firmware, queryFn: () => listFirmware({ page: 1, pageSize: 100 }), enabled: open && type === CTL.updateFirmware });
   const req = { required: true, message: t('com_value_required') };
   const close = () => {
     cmds.clear();

@@ -16,7 +16,7 @@ import { Alert, Button, Card, DatePicker, Empty, Form, Segmented, Select, Space,
 import type { Dayjs } from 'dayjs';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { getSeries } from '../../services/fleet';
+import { getSeries, fleetKeys } from '../../services/fleet';
 import { STEPS, stepLabel } from '../../utils/fleet';
 import { chartAxes, chooseRange, defaultStep, liveTickMs, rangeAt, tickOf, type ChartRange } from '../../utils/charts';
 import { fromPicker, toPicker } from '../../utils/time';
@@ -78,7 +78,7 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
   }, [runtime.data, form]);
   // the first timestamp of the last day (5 min buckets of the first item) picks the range
   const probe = useQuery({
-    queryKey: ['dev/data/series/probe', id, defaults],
+    queryKey: fleetKeys.seriesProbe(id, defaults),
     queryFn: () => {
       const end = Date.now();
       return getSeries({ deviceId: id, names: defaults!.names.slice(0, 1), connectorId: defaults!.connectorId, startTime: end - PROBE_SPAN, endTime: end, step: 5 });
@@ -98,7 +98,7 @@ export default function Charts({ id, streamUp }: { id: number; streamUp: boolean
   const now = useTick(liveTickMs(query?.step ?? 1), live);
   const range = query ? rangeAt(query.range, live ? now : 0) : null;
   const series = useQuery({
-    queryKey: ['dev/data/series', id, query, range],
+    queryKey: fleetKeys.series(id, query, range),
     queryFn: () => getSeries({ deviceId: id, names: query!.names, connectorId: query!.connectorId, startTime: range![0], endTime: range![1], step: query!.step }),
     enabled: !!query,
     placeholderData: keepPreviousData,

@@ -6,7 +6,7 @@
 import { Form, Input, Modal } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { listItems } from '../../services/deviceModel';
+import { listItems, modelKeys } from '../../services/deviceModel';
 import type { ConfigValue } from '../../services/fleet';
 import { brokenRule, rulesByKey, valueRule } from '../../utils/dataRange';
 import { displayItemName } from '../../utils/names';
@@ -14,7 +14,7 @@ import { displayItemName } from '../../utils/names';
 /** The model's config and param items by lower-case protocol key. */
 function useValueRules(modelId: number) {
   const q = useQuery({
-    queryKey: ['dev/model/item/list', modelId, 'config+param'],
+    queryKey: modelKeys.items(modelId, 'config+param'),
     queryFn: async () => [...(await listItems(modelId, 'config')), ...(await listItems(modelId, 'param'))],
     enabled: modelId > 0,
     staleTime: 60_000,

@@ -8,9 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import { useActions } from '../../hooks/useActions';
 import { useCustomerOptions, useModelOptions, useSiteOptions } from '../../hooks/useOptions';
-import { addDevice, getDevice, updateDevice, type DeviceInput } from '../../services/device';
+import { addDevice, getDevice, updateDevice, type DeviceInput, deviceKeys } from '../../services/device';
 import { isValidSN } from '../../utils/validators';
-import { DEVICE_LIST_KEY } from './List';
 import { FormPageActions } from '../../components/FormDrawer';
 import ImagesField from '../../components/ImagesField';
 
@@ -38,7 +37,7 @@ export default function DeviceForm() {
   const customers = useCustomerOptions();
   const sites = useSiteOptions(customerId);
   const models = useModelOptions();
-  const device = useQuery({ queryKey: ['device', id], queryFn: () => getDevice(id), enabled: id > 0, retry: false });
+  const device = useQuery({ queryKey: deviceKeys.detail(id), queryFn: () => getDevice(id), enabled: id > 0, retry: false });
 
   useEffect(() => {
     const d = device.data;
@@ -75,7 +74,7 @@ export default function DeviceForm() {
         if (id) await updateDevice({ ...body, id });
         else newId = (await addDevice(body)).id;
       },
-      { success: t('com_msg_save_success'), invalidate: [DEVICE_LIST_KEY, 'device', 'dev/basic/status/count'] },
+      { success: t('com_msg_save_success'), invalidate: [deviceKeys.lists, deviceKeys.details, deviceKeys.counts] },
     );
     setBusy(false);
     if (ok) void navigate(id ? `/manage/device/detail/${newId}` : '/manage/device/list');

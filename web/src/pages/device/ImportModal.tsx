@@ -2,7 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import XlsxImportModal from '../../components/XlsxImport';
-import { downloadTemplate, importDevices, importErrorRows, type ImportRowError } from '../../services/device';
+import { downloadTemplate, importDevices, importErrorRows, type ImportRowError, deviceKeys } from '../../services/device';
 
 export default function ImportModal({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
@@ -25,8 +25,8 @@ export default function ImportModal({ open, onClose }: { open: boolean; onClose(
       template={downloadTemplate}
       upload={importDevices}
       onImported={async () => {
-        await qc.invalidateQueries({ queryKey: ['dev/basic/list'] });
-        await qc.invalidateQueries({ queryKey: ['dev/basic/status/count'] });
+        await qc.invalidateQueries({ queryKey: deviceKeys.lists });
+        await qc.invalidateQueries({ queryKey: deviceKeys.counts });
       }}
       errorRows={importErrorRows}
       rowKey={(r) => `${r.row}:${r.message}`}

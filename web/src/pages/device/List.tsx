@@ -6,39 +6,25 @@
  * status badges with counts, add/import/export, enable/disable, maintenance and delete. Status
  * is live (push stream; 30 s polling while it is down); selected rows get a batch operation.
  */
-import { DEVICE_READ_KEYS } from '../../access';
 import { useState } from 'react';
-import { Alert, Badge, Button, Dropdown, Segmented, Space, Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Segmented, Space, Tag } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage, { type FilterField } from '../../components/ListPage';
-import { DeviceStatus } from '../../components/Flag';
 import { LiveBadge } from '../../components/fleet';
 import { useCan } from '../../components/access';
-import { useActions } from '../../hooks/useActions';
 import { listQuery, readListState, useListState, type ListController } from '../../hooks/useListState';
 import { queryClient } from '../../services/queryClient';
 import { useCustomerOptions, useModelOptions, useSiteOptions } from '../../hooks/useOptions';
-import {
-  DEVICE_STATUSES,
-  deleteDevices,
-  deviceStatusCounts,
-  enableDevices,
-  exportDevices,
-  listDevices,
-  maintainDevices,
-  maintainedDevices,
-} from '../../services/device';
+import { DEVICE_STATUSES, deviceStatusCounts, exportDevices, deviceKeys } from '../../services/device';
 import type { Device } from '../../services/typings';
-import { formatClock } from '../../utils/time';
-import { liveFetcher, useStatusStream } from '../../hooks/useStatusStream';
+import { useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
 import { deferred } from '../../components/deferred';
 import SelectionButton from '../../components/SelectionButton';
-import ZonedTitle from '../../components/ZonedTitle';
 import PendingBanner from './PendingBanner';
+import { useColumns, liveFetch, restartingOf, TotalMore } from './components/DeviceTable';
 
 // the import and batch dialogs are fetched when first opened: not part of the list's first load
 const ImportModal = deferred<{ open: boolean; onClose(): void }>(() => import('./ImportModal'), () => null);
@@ -56,117 +42,17 @@ const SPEC = {
 } as const;
 /** The "offline for longer than" choices (seconds; issue 30 item 7). */
 const OFFLINE_FOR = [3600, 86400, 604800];
-const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
-export const DEVICE_LIST_KEY = 'dev/basic/list';
-const COUNT_KEY = 'dev/basic/status/count';
-/** Columns a fixed filter makes the same on every row: a site's devices share their site and customer. */
-const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customerName'], customerId: ['customerName'] };
-
-/** Row/detail actions on devices, each confirmed. */
-export function useDeviceActions(onDeleted?: () => void) {
-  const { t } = useTranslation();
-  const { confirm } = useActions();
-  const invalidate = [DEVICE_LIST_KEY, 'device', COUNT_KEY];
-  return {
-    enable: (d: Device) =>
-      confirm(() => enableDevices([d.id], !d.enabled), { title: t(d.enabled ? 'device.confirmDisable' : 'device.confirmEnable', { name: d.sn }), invalidate }),
-    maintain: (d: Device) =>
-      confirm(() => maintainDevices([d.id], !d.maintainMode), {
-        title: t(d.maintainMode ? 'device.confirmMaintainOff' : 'device.confirmMaintainOn', { name: d.sn }),
-        invalidate,
-      }),
-    maintained: (d: Device) => confirm(() => maintainedDevices([d.id]), { title: t('device.confirmMaintained', { name: d.sn }), content: t('device.maintainedHint'), invalidate }),
-    remove: (d: Device) => confirm(() => deleteDevices([d.id]), { title: t('com_confirm_delete', { name: d.sn }), danger: true, invalidate, onDone: onDeleted }),
-  };
-}
-
-/** The device columns; `omit` drops columns a fixed filter makes the same on every row (a site's devices). */
-function useColumns(omit: string[] = []): ColumnsType<Device> {
-  const { t } = useTranslation();
-  const can = useCan();
-  const navigate = useNavigate();
-  const actions = useDeviceActions();
-  const nowrap = (text: string) => <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
-  const columns: ColumnsType<Device> = [
-    {
-      title: t('device.sn'),
-      dataIndex: 'sn',
-      key: 'sn',
-      fixed: 'left',
-      sorter: true,
-      render: (v: string, r) => (can(DEVICE_READ_KEYS) ? <Link to={`/manage/device/detail/${r.id}`}>{v}</Link> : v),
-    },
-    { title: t('device.name'), dataIndex: 'name', key: 'name', sorter: true, width: 100, ellipsis: true },
-    { title: t('device.status'), dataIndex: 'status', key: 'status', sorter: true, render: (v: number) => <DeviceStatus status={v} /> },
-    {
-      title: t('device.alarmStatus'),
-      dataIndex: 'alarmStatus',
-      key: 'alarmStatus',
-      render: (v: number) => <Badge status={v === 2 ? 'error' : v ? 'warning' : 'success'} text={t(`device.alarm.${v === 2 ? 2 : v ? 1 : 0}`)} />,
-    },
-    // long names end in an ellipsis (the whole name on hover) instead of pushing columns off-screen
-    { title: t('device.model'), dataIndex: 'modelName', key: 'modelName', width: 90, ellipsis: true },
-    { title: t('device.site'), dataIndex: 'siteName', key: 'siteName', width: 90, ellipsis: true },
-    { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName', width: 90, ellipsis: true },
-    // no Enabled column: a disabled device's status is Disabled (decisions §2), a status the bar above filters
-    // the zone once in the header, not in every cell: both times stay in view at 1440 px
-    { title: <ZonedTitle title={t('device.lastRefresh')} />, dataIndex: 'lastRefreshAt', key: 'lastRefreshAt', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
-    { title: <ZonedTitle title={t('com_create_time')} />, dataIndex: 'createdAt', key: 'id', sorter: true, render: (v: number) => nowrap(formatClock(v)) },
-    {
-      title: t('com_actions'),
-      key: 'actions',
-      fixed: 'right',
-      width: 110,
-      render: (_: unknown, r) =>
-        can('auth_device_edit') && (
-          <Space style={{ whiteSpace: 'nowrap' }}>
-            <a onClick={() => void navigate(`/manage/device/update/${r.id}`)}>{t('com_edit')}</a>
-            <Dropdown
-              menu={{
-                items: [
-                  { key: 'enable', label: r.enabled ? t('com_disable') : t('com_enable'), onClick: () => actions.enable(r) },
-                  { key: 'maintain', label: r.maintainMode ? t('device.maintainOff') : t('device.maintainOn'), onClick: () => actions.maintain(r) },
-                  { key: 'maintained', label: t('device.maintained'), onClick: () => actions.maintained(r) },
-                  ...(can('auth_device_delete') ? [{ key: 'delete', danger: true, label: t('com_delete'), onClick: () => actions.remove(r) }] : []),
-                ],
-              }}
-            >
-              <a>{t('com_more')}</a>
-            </Dropdown>
-          </Space>
-        ),
-    },
-  ];
-  return columns.filter((c) => !omit.includes(String(c.key)));
-}
-
-/** The URL's `restarting=1|0` as the server's boolean (absent: either). */
-function restartingOf(v: unknown): boolean | undefined {
-  return v === 1 ? true : v === 0 ? false : undefined;
-}
-
-/** The list call with `restarting` sent as a boolean. */
-const liveFetch = liveFetcher((q: Record<string, unknown>) => {
-  const { restarting, ...rest } = q;
-  const r = restartingOf(restarting);
-  return listDevices(r === undefined ? rest : { ...rest, restarting: r });
-});
-
-function TotalMore() {
-  const { t } = useTranslation();
-  return <Alert type="warning" showIcon message={t('device.totalMore')} data-testid="device-total-more" />;
-}
 
 const countQuery = (filters: ListController['filters']) => {
   const f = statusCountFilter(filters);
-  return { queryKey: [COUNT_KEY, f], queryFn: () => deviceStatusCounts(f), staleTime: 10_000 };
+  return { queryKey: deviceKeys.count(f), queryFn: () => deviceStatusCounts(f), staleTime: 10_000 };
 };
 
 /** The route loader's head start: the rows and counts for this URL, asked for while the page's route resolves. */
 export function prefetch(url: URL) {
   const state = readListState(url.searchParams, SPEC);
   const q = listQuery(state);
-  void queryClient.prefetchQuery({ queryKey: [DEVICE_LIST_KEY, q], queryFn: () => liveFetch(q) });
+  void queryClient.prefetchQuery({ queryKey: deviceKeys.page(q), queryFn: () => liveFetch(q) });
   void queryClient.prefetchQuery(countQuery(state.filters));
 }
 
@@ -236,7 +122,7 @@ export default function DeviceList() {
       <PendingBanner />
       <ListPage<Device>
         list={list}
-        queryKey={DEVICE_LIST_KEY}
+        queryKey={deviceKeys.lists}
         fetcher={liveFetch}
         columns={columns}
         filters={filters}
@@ -291,25 +177,3 @@ export default function DeviceList() {
   );
 }
 
-/** Devices of a fixed filter (a site's devices tab): same columns, state kept in memory. */
-export function DeviceTable({ fixed, queryKey }: { fixed: Record<string, unknown>; queryKey: string }) {
-  const { t } = useTranslation();
-  const list = useListState(EMBEDDED_SPEC, '', true);
-  const columns = useColumns(Object.keys(fixed).flatMap((k) => FIXED_COLUMNS[k] ?? []));
-  const streamUp = useStatusStream();
-  return (
-    <ListPage<Device>
-      list={list}
-      queryKey={queryKey}
-      fetcher={(q) => liveFetch({ ...q, ...fixed })}
-      refetchInterval={pollInterval(streamUp)}
-      columns={columns}
-      filters={[
-        { name: 'keyword', label: t('device.keyword') },
-        { name: 'status', label: t('device.status'), width: 140, options: DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.status.${s}`) })) },
-      ]}
-      header={(d) => d?.totalMore && <TotalMore />}
-      columnsId="device-table"
-    />
-  );
-}

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useCan } from '../../components/access';
 import { post } from '../../services/request';
 import type { PendingPage } from '../../services/fleet';
+import { deviceKeys } from '../../services/device';
 
 /** The SNs named in the banner, each with its own add button; more are on the pending tab. */
 export const PENDING_SHOWN = 3;
@@ -22,7 +23,7 @@ export default function PendingBanner() {
   const navigate = useNavigate();
   const allowed = can('auth_device_add') && can('auth_black_device');
   const q = useQuery({
-    queryKey: ['dev/pending/list', 'banner'],
+    queryKey: deviceKeys.pendingBanner,
     queryFn: () => post<PendingPage>('/api/auth/sys/dev/pending/list', { page: 1, pageSize: PENDING_SHOWN }, { silent: true }),
     enabled: allowed,
     refetchInterval: 60_000,

@@ -18,19 +18,8 @@ import { CommandResults, useControlName, useOcppName } from '../../components/fl
 import { messageOptions } from '../../components/OcppMessage';
 import { useCommands } from '../../hooks/useCommands';
 import { useSession } from '../../models/session';
-import { listItems } from '../../services/deviceModel';
-import {
-  addFirmware,
-  CTL,
-  fileUrl,
-  listDiagnostics,
-  listFirmware,
-  TRIGGER_MESSAGES,
-  uploadBytes,
-  type ConfigValue,
-  type ControlParams,
-  type FleetFile,
-} from '../../services/fleet';
+import { listItems, modelKeys } from '../../services/deviceModel';
+import { addFirmware, CTL, fileUrl, listDiagnostics, listFirmware, TRIGGER_MESSAGES, uploadBytes, type ConfigValue, type ControlParams, type FleetFile, fleetKeys } from '../../services/fleet';
 import type { Device } from '../../services/typings';
 import { configChanges, uploadArrived, UPLOAD_POLL_MS, usableControls, watchUploads, type Levels, type UploadWatch } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
@@ -43,7 +32,7 @@ import ParamImportButton from './ops/ParamImportButton';
 import { OPS_KEYS } from '../../services/ops';
 import { useCan } from '../../components/access';
 import SelectionButton from '../../components/SelectionButton';
-import { emptyTextOf } from '../../components/TableState';
+import QueryTable from '../../components/QueryTable';
 
 /**
  * Operations run from the operations card (the others have their own cards; VPN start and stop
@@ -80,7 +69,7 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   const controlName = useControlName();
   const ocpp = useOcppName();
   const cmds = useCommands();
-  const items = useQuery({ queryKey: ['dev/model/item/list', device.modelId, 'control'], queryFn: () => listItems(device.modelId, 'control') });
+  const items = useQuery({ queryKey: modelKeys.items(device.modelId, 'control'), queryFn: () => listItems(device.modelId, 'control') });
   const runtime = useRuntime(device.id, streamUp);
   const config = useConfigValues(device.id);
   const [trigger, setTrigger] = useState('MeterValues');
@@ -122,9 +111,9 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
   // The values a configuration command brings are written by the batched ingest, which may
   // land just after the command's result: read them now and again shortly after.
   const refreshConfig = () => {
-    for (const ms of CONFIG_REREAD_MS) window.setTimeout(() => void qc.invalidateQueries({ queryKey: ['dev/config/values', device.id] }), ms);
+    for (const ms of CONFIG_REREAD_MS) window.setTimeout(() => void qc.invalidateQueries({ queryKey: fleetKeys.configValues(device.id) }), ms);
   };
-  const refreshRuntime = () => void qc.invalidateQueries({ queryKey: ['dev/runtime', device.id] });
+  const refreshRuntime = () => void qc.invalidateQueries({ queryKey: fleetKeys.runtime(device.id) });
 
   if (controls.length === 0)
     return <Empty description={t('remote.none')} data-testid="remote-none" />;
@@ -171,12 +160,11 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
 
       {offered.has(CTL.connectorAvailability) && (
         <Card title={t('remote.connectors')} size="small" data-testid="remote-connectors">
-          <Table
-            locale={{ emptyText: emptyTextOf(runtime) }}
+          <QueryTable
+            query={runtime}
             rowKey="connectorId"
             size="small"
             pagination={false}
-            loading={runtime.isPending}
             dataSource={(runtime.data?.connectors ?? []).filter((c) => c.connectorId > 0)}
             columns={[
               { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
@@ -319,7 +307,7 @@ function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: num
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [firmwareId, setFirmwareId] = useState<number>();
-  const list = useQuery({ queryKey: ['dev/firmware/list'], queryFn: () => listFirmware({ page: 1, pageSize: 100 }) });
+  const list = useQuery({ queryKey: fleetKeys.firmware, queryFn: () => listFirmware({ page: 1, pageSize: 100 }) });
   const upload = async () => {
     if (!file) return;
     setProgress(0);
@@ -327,7 +315,7 @@ function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: num
       const f = await addFirmware(file.name);
       await uploadBytes(f.uploadUrl, file, setProgress);
       void message.success(t('firmware.uploaded', { name: file.name }));
-      await qc.invalidateQueries({ queryKey: ['dev/firmware/list'] });
+      await qc.invalidateQueries({ queryKey: fleetKeys.firmware });
       setFirmwareId(f.id);
       setFile(null);
     } catch (e) {
@@ -381,7 +369,7 @@ function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: 
   const { t } = useTranslation();
   const [watch, setWatch] = useState<UploadWatch | null>(null);
   const list = useQuery({
-    queryKey: ['dev/diagnostics/list', deviceId],
+    queryKey: fleetKeys.diagnostics(deviceId),
     queryFn: () => listDiagnostics({ deviceId, page: 1, pageSize: 50 }),
     refetchInterval: (q) => (watch && !uploadArrived(watch, q.state.data?.list ?? [], Date.now()) ? UPLOAD_POLL_MS : false),
   });

@@ -17,11 +17,11 @@ import { registerTexts } from '../../locales/domains';
 import { meterTexts } from '../../locales/domains/meter';
 import { formatMeterValue, seriesDisplayName, storedUnit } from './meterFormat';
 import { useListState } from '../../hooks/useListState';
-import { listDataItems } from '../../services/catalogue';
-import { getConfigValues, getRuntime, listCommands, type Command, type ConfigValue, type Connector, type RuntimeValue } from '../../services/fleet';
+import { listDataItems, catalogueKeys } from '../../services/catalogue';
+import { getConfigValues, getRuntime, listCommands, type Command, type ConfigValue, type Connector, type RuntimeValue, fleetKeys } from '../../services/fleet';
 import { pollInterval } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
-import { ProtocolLogTable } from '../system/logs/ProtocolLogs';
+import { ProtocolLogTable } from '../../components/ProtocolLogTable';
 
 registerTexts(meterTexts);
 
@@ -35,7 +35,7 @@ export function formatDuration(seconds: number, t: (k: string, o?: Record<string
 /** name → unit of the data catalogue (dict/item/list), read once. */
 export function useCatalogueUnits(): Record<string, string> {
   const q = useQuery({
-    queryKey: ['dict/item/units'],
+    queryKey: catalogueKeys.units,
     staleTime: 300_000,
     queryFn: async () => {
       const units: Record<string, string> = {};
@@ -57,7 +57,7 @@ const PROGRESS_POLL_MS = 3_000;
 
 export function useRuntime(id: number, streamUp: boolean) {
   return useQuery({
-    queryKey: ['dev/runtime', id],
+    queryKey: fleetKeys.runtime(id),
     queryFn: () => getRuntime(id),
     enabled: id > 0,
     refetchInterval: (q) => (FIRMWARE_RUNNING.has(q.state.data?.firmwareStatus ?? '') ? PROGRESS_POLL_MS : pollInterval(streamUp)),
@@ -142,7 +142,7 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
 }
 
 export function useConfigValues(id: number) {
-  return useQuery({ queryKey: ['dev/config/values', id], queryFn: () => getConfigValues(id), enabled: id > 0 });
+  return useQuery({ queryKey: fleetKeys.configValues(id), queryFn: () => getConfigValues(id), enabled: id > 0 });
 }
 
 /** Configuration values read from the device (GetConfiguration), filtered by the config read level. */
@@ -212,7 +212,7 @@ export function CommandHistory({ deviceId }: { deviceId: number }) {
       // an upgrade's steps arrive without a status change: re-read while one runs
       refetchInterval={(d) => (commandsRunning(d?.list ?? [], Date.now()) ? PROGRESS_POLL_MS : false)}
       list={list}
-      queryKey={['dev/control/list', deviceId]}
+      queryKey={fleetKeys.commands(deviceId)}
       fetcher={(q) => listCommands({ ...q, deviceId })}
       columns={columns}
       testId="command-history"

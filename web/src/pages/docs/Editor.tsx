@@ -13,7 +13,7 @@ import { useBlocker, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import RichTextEditor from '../../components/richtext/RichTextEditor';
-import Forbidden from '../exception/Forbidden';
+import Forbidden from '../../components/Forbidden';
 import { useActions } from '../../hooks/useActions';
 import { autosaveMs, deleteDraft, docDetail, docsKeys, getDraft, saveDocContent, saveDraft } from '../../services/docs';
 import { formatTime } from '../../utils/time';
@@ -28,7 +28,7 @@ export default function DocEditor() {
   const { run } = useActions();
   const doc = useQuery({ queryKey: docsKeys.detail(id), queryFn: () => docDetail(id), enabled: id > 0, retry: false, staleTime: 0 });
   const draft = useQuery({
-    queryKey: ['article', 'draft', id],
+    queryKey: docsKeys.draft(id),
     queryFn: () => getDraft(id),
     enabled: id > 0 && !!doc.data?.writable,
     retry: false,
@@ -114,7 +114,7 @@ export default function DocEditor() {
     dirtyRef.current = false;
     lastDraft.current = '';
     setRestoredAt(0);
-    await qc.invalidateQueries({ queryKey: ['article'] });
+    await qc.invalidateQueries({ queryKey: docsKeys.all });
   };
   const discard = () =>
     void run(() => deleteDraft(id), { success: false }).then((ok) => {

@@ -101,7 +101,7 @@ export default function DocList() {
           )
         }
       />
-      <ListPage<Doc> list={list} queryKey={[docsKeys.list, 'manage']} fetcher={(q) => listDocs(q)} columns={columns} filters={filters} testId="docs-list" />
+      <ListPage<Doc> list={list} queryKey={docsKeys.manageList} fetcher={(q) => listDocs(q)} columns={columns} filters={filters} testId="docs-list" />
     </div>
   );
 }

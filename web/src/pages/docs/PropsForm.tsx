@@ -14,7 +14,7 @@ import ImageField from '../../components/ImageField';
 import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import { useActions } from '../../hooks/useActions';
 import { useCustomerOptions, useModelOptions } from '../../hooks/useOptions';
-import Forbidden from '../exception/Forbidden';
+import Forbidden from '../../components/Forbidden';
 import { addDoc, docDetail, docsKeys, updateDoc, type DocPropsInput } from '../../services/docs';
 import { isHidden, useCategoryOptions, useLevelOptions, useStatusOptions, useTypeOptions } from './components/shared';
 
@@ -71,7 +71,7 @@ export default function DocPropsForm() {
     );
     setBusy(false);
     if (!ok) return;
-    await qc.invalidateQueries({ queryKey: ['article'] });
+    await qc.invalidateQueries({ queryKey: docsKeys.all });
     if (editing) void navigate(`/manage/docs/props/${id}`);
     else void navigate(`/manage/docs/update/content/${v.categoryId}/${newId}`, { replace: true });
   };

@@ -76,7 +76,7 @@ export default function DocTypeList() {
       />
       <ListPage<Doc>
         list={list}
-        queryKey={[docsKeys.list, 'type', type, categoryId]}
+        queryKey={docsKeys.typeList(type, categoryId)}
         fetcher={(q) => listDocs({ ...q, type, categoryId })}
         columns={columns}
         filters={filters}

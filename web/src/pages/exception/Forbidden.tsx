@@ -1,7 +1,2 @@
-import { useTranslation } from 'react-i18next';
-import HomeResult from './HomeResult';
-
-export default function Forbidden() {
-  const { t } = useTranslation();
-  return <HomeResult status="403" title={t('com_error_forbidden')} subTitle={t('com_error_forbidden_description')} testId="page-403" />;
-}
+/** /403: the page itself is components/Forbidden.tsx, which pages that refuse in place show too. */
+export { default } from '../../components/Forbidden';

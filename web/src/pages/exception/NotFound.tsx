@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import HomeResult from './HomeResult';
+import HomeResult from '../../components/HomeResult';
 
 export default function NotFound() {
   const { t } = useTranslation();

@@ -12,7 +12,7 @@
  * fleet module), are fetched when the page first renders, alongside its three calls, with
  * placeholders of their size meanwhile.
  */
-import { DEVICE_READ_KEYS } from '../../access';
+import { DEVICE_READ_KEYS, type PermissionKey } from '../../access';
 import { useCallback, useState } from 'react';
 import { Alert, Card, Col, Row, Space, Typography } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useCan } from '../../components/access';
 import { deferred } from '../../components/deferred';
 import { useLiveRefresh } from '../../hooks/useLiveRefresh';
-import { homeEvents, homeFaults, homeOverview } from '../../services/stats';
+import { homeEvents, homeFaults, homeOverview, statsKeys } from '../../services/stats';
 import { currentPeriod, type PeriodValue } from '../../utils/period';
 import { getTimeZone } from '../../utils/time';
 import Figures from './Figures';
@@ -56,10 +56,9 @@ const LiveBadge = deferred<{ up: boolean }>(
 );
 
 /** Query-key root of every home query (invalidated on pushed changes). */
-export const HOME_KEY = 'home';
 const RECENT_LIMIT = 10;
 /** The event list's permission keys (dev/alarm/list). */
-const EVENT_LIST_KEYS = ['auth_device_detail', 'auth_device_info', 'auth_device_edit', 'auth_site_detail'];
+const EVENT_LIST_KEYS: PermissionKey[] = ['auth_device_detail', 'auth_device_info', 'auth_device_edit', 'auth_site_detail'];
 
 export default function HomeDashboard() {
   const { t } = useTranslation();
@@ -68,17 +67,17 @@ export default function HomeDashboard() {
   const tz = getTimeZone();
   const [period, setPeriod] = useState<PeriodValue>(() => currentPeriod('month', Date.now(), tz));
   const [drawer, setDrawer] = useState<EventsView | null>(null);
-  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: [HOME_KEY] }), [qc]);
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: statsKeys.home }), [qc]);
   const { streamUp, pollMs } = useLiveRefresh(refresh);
 
-  const overview = useQuery({ queryKey: [HOME_KEY, 'overview'], queryFn: homeOverview, refetchInterval: pollMs });
+  const overview = useQuery({ queryKey: statsKeys.homeOverview, queryFn: homeOverview, refetchInterval: pollMs });
   const faults = useQuery({
-    queryKey: [HOME_KEY, 'faults', period.start, period.end],
+    queryKey: statsKeys.homeFaults(period.start, period.end),
     queryFn: () => homeFaults({ start: period.start, end: period.end }),
     placeholderData: keepPreviousData,
     refetchInterval: pollMs,
   });
-  const events = useQuery({ queryKey: [HOME_KEY, 'events', RECENT_LIMIT], queryFn: () => homeEvents({ limit: RECENT_LIMIT }), refetchInterval: pollMs });
+  const events = useQuery({ queryKey: statsKeys.homeEvents(RECENT_LIMIT), queryFn: () => homeEvents({ limit: RECENT_LIMIT }), refetchInterval: pollMs });
 
   const canEvents = can(EVENT_LIST_KEYS);
   const canDevices = can('auth_device_list');

@@ -39,7 +39,7 @@ export default function TicketDetail() {
   const x = q.data;
   if (q.isError || !(id > 0)) return <NotFoundResult />;
 
-  const invalidate = ['issue/detail', ticketKeys.list];
+  const invalidate = [ticketKeys.details, ticketKeys.list];
   const comment = async ({ comment: c }: { comment: string }) => {
     setBusy(true);
     try {

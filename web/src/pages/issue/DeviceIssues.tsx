@@ -27,7 +27,7 @@ export default function DeviceIssues({ device }: { device: TicketDevice }) {
     <>
       <ListPage<TicketRow>
         list={list}
-        queryKey={[ticketKeys.list, 'device', device.id]}
+        queryKey={ticketKeys.ofDevice(device.id)}
         fetcher={(q) => listTickets({ ...q, tab: 'all', deviceId: device.id } as never)}
         columns={ticketColumns(t, false)}
         testId="device-tickets"

@@ -57,7 +57,7 @@ export default function TicketList() {
       />
       <ListPage<TicketRow>
         list={list}
-        queryKey={[ticketKeys.list, tab]}
+        queryKey={ticketKeys.ofTab(tab)}
         fetcher={(q) => listTickets({ ...q, tab } as never)}
         columns={ticketColumns(t)}
         filters={filters}

@@ -14,7 +14,7 @@ import FormDrawer from '../../components/FormDrawer';
 import RichTextEditor from '../../components/richtext/RichTextEditor';
 import { useActions } from '../../hooks/useActions';
 import { useCustomerOptions, useSiteOptions } from '../../hooks/useOptions';
-import { listDevices } from '../../services/device';
+import { listDevices, deviceKeys } from '../../services/device';
 import { addTicket, CATEGORIES, DEVICE_INDEPENDENT, PRIORITIES, ticketKeys, updateTicket, type Ticket, type TicketInput } from '../../services/ticket';
 import { fromPicker, toPicker } from '../../utils/time';
 import { registerTexts } from '../../locales/domains';
@@ -53,7 +53,7 @@ type Values = Omit<TicketInput, 'occurredAt'> & { occurredAt?: ReturnType<typeof
 function DeviceSelect({ value, onChange, initial }: { value?: number; onChange?: (v?: number) => void; initial?: { id: number; sn: string } }) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
-  const q = useQuery({ queryKey: ['issue/devices', keyword], queryFn: () => listDevices({ keyword, pageSize: 20 }), staleTime: 30_000 });
+  const q = useQuery({ queryKey: deviceKeys.issuePicker(keyword), queryFn: () => listDevices({ keyword, pageSize: 20 }), staleTime: 30_000 });
   const options = useMemo(() => {
     const list = (q.data?.list ?? []).map((d) => ({ value: d.id, label: `${d.sn} · ${d.name}`, sn: d.sn }));
     if (initial && !list.some((o) => o.value === initial.id)) list.unshift({ value: initial.id, label: initial.sn, sn: initial.sn });
@@ -111,7 +111,7 @@ export default function TicketDrawer({ open, onClose, ticket, device, alarm }: T
 
   const submit = async (v: Values) => {
     const body: TicketInput = { ...v, occurredAt: v.occurredAt ? fromPicker(v.occurredAt) : 0, deviceId: v.deviceId ?? 0, siteId: v.siteId ?? 0, customerId: v.customerId ?? 0 };
-    if (ticket) return run(() => updateTicket({ ...body, id: ticket.id }), { invalidate: [ticketKeys.list, 'issue/detail'] });
+    if (ticket) return run(() => updateTicket({ ...body, id: ticket.id }), { invalidate: [ticketKeys.list, ticketKeys.details] });
     let id = 0;
     const ok = await run(
       async () => {

@@ -18,7 +18,7 @@ import { useActions } from '../../hooks/useActions';
 import { useListState } from '../../hooks/useListState';
 import { refreshUnread } from '../../hooks/useUnread';
 import { EVENT_KINDS } from '../../services/fleet';
-import { listMessages, MESSAGE_LIST_KEY, processMessages, readMessages, type Message } from '../../services/message';
+import { listMessages, processMessages, readMessages, type Message, messageKeys } from '../../services/message';
 import { FLAG_FILTERS, MESSAGE_DEFAULT_SORT, MESSAGE_FILTER_SPEC, messageQuery } from '../../utils/message';
 import { formatClock, formatTime } from '../../utils/time';
 import ZonedTitle from '../../components/ZonedTitle';
@@ -42,7 +42,7 @@ export default function MessageList() {
   const [selected, setSelected] = useState<Message[]>([]);
 
   const act = async (call: () => Promise<unknown>) => {
-    const ok = await run(call, { invalidate: [MESSAGE_LIST_KEY] });
+    const ok = await run(call, { invalidate: [messageKeys.list] });
     if (ok) setSelected([]);
     refreshUnread();
   };
@@ -137,7 +137,7 @@ export default function MessageList() {
   return (
     <ListPage<Message>
       list={list}
-      queryKey={MESSAGE_LIST_KEY}
+      queryKey={messageKeys.list}
       fetcher={(q) => listMessages(messageQuery(q))}
       columns={columns}
       filters={filters}
@@ -153,7 +153,7 @@ export default function MessageList() {
             {t('message.processSelected', { count: ids.length })}
           </SelectionButton>
           <Button
-            onClick={() => confirm(() => readMessages([]), { title: t('message.readAllConfirm'), invalidate: [MESSAGE_LIST_KEY], onDone: refreshUnread })}
+            onClick={() => confirm(() => readMessages([]), { title: t('message.readAllConfirm'), invalidate: [messageKeys.list], onDone: refreshUnread })}
             data-testid="message-read-all"
           >
             {t('message.readAll')}

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { FormButtons } from '../../components/FormDrawer';
 import { useSiteOptions } from '../../hooks/useOptions';
 import { EVENT_KINDS, EVENT_LEVELS } from '../../services/fleet';
-import { DELAY_MAX, DELAY_MIN, FREQUENCIES, getMessageSetting, MESSAGE_SETTING_KEY, saveMessageSetting } from '../../services/message';
+import { DELAY_MAX, DELAY_MIN, FREQUENCIES, getMessageSetting, saveMessageSetting, messageKeys } from '../../services/message';
 import { formToSetting, settingToForm, type SettingForm } from '../../utils/message';
 
 export default function MessageSetting() {
@@ -20,7 +20,7 @@ export default function MessageSetting() {
   const qc = useQueryClient();
   const [form] = Form.useForm<SettingForm>();
   const [busy, setBusy] = useState(false);
-  const setting = useQuery({ queryKey: [MESSAGE_SETTING_KEY], queryFn: getMessageSetting });
+  const setting = useQuery({ queryKey: messageKeys.setting, queryFn: getMessageSetting });
   const allSites = Form.useWatch('allSites', form);
   const frequency = Form.useWatch('frequency', form);
   const sites = useSiteOptions(undefined, allSites === false);
@@ -34,7 +34,7 @@ export default function MessageSetting() {
     try {
       await saveMessageSetting(formToSetting({ ...form.getFieldsValue(true), ...v } as SettingForm));
       void message.success(t('com_msg_save_success'));
-      await qc.invalidateQueries({ queryKey: [MESSAGE_SETTING_KEY] });
+      await qc.invalidateQueries({ queryKey: messageKeys.setting });
     } catch {
       /* toast shown by the request layer */
     } finally {

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { App, Button, Card, Descriptions, Form, Input, Tabs } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { changeEmail, changePassword, getOwner, updateOwner } from '../../services/owner';
+import { changeEmail, changePassword, getOwner, updateOwner, ownerKeys } from '../../services/owner';
 import { refreshSession } from '../../models/session';
 import { FormButtons } from '../../components/FormDrawer';
 import PasswordFields from '../../components/PasswordFields';
@@ -16,7 +16,7 @@ function Profile() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const owner = useQuery({ queryKey: ['owner'], queryFn: getOwner });
+  const owner = useQuery({ queryKey: ownerKeys.detail, queryFn: getOwner });
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<ProfileValues>();
@@ -30,7 +30,7 @@ function Profile() {
       await updateOwner({ nickName: v.nickName ?? '', contact: v.contact ?? '', avatar: (v.avatar ?? '').trim() });
       void message.success(t('com_msg_save_success'));
       setEditing(false);
-      await qc.invalidateQueries({ queryKey: ['owner'] });
+      await qc.invalidateQueries({ queryKey: ownerKeys.detail });
       await refreshSession();
     } catch {
       /* toast shown by the request layer */
@@ -121,7 +121,7 @@ function ChangeEmail() {
       await changeEmail(v.password, v.email.trim());
       void message.success(t('my.emailChanged'));
       form.resetFields();
-      await qc.invalidateQueries({ queryKey: ['owner'] });
+      await qc.invalidateQueries({ queryKey: ownerKeys.detail });
     } catch {
       /* toast shown by the request layer */
     } finally {

@@ -13,7 +13,7 @@ import { useCan } from '../../components/access';
 import { registerTexts } from '../../locales/domains';
 import { sessionTexts } from '../../locales/domains/session';
 import SessionTable, { type SessionFilters } from './components/SessionTable';
-import { exportSessions } from './service';
+import { exportSessions } from '../../services/session';
 
 registerTexts(sessionTexts);
 

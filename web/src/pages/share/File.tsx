@@ -12,7 +12,7 @@ import { RequestError } from '../../services/request';
 import { SHARE_EXPIRED_CODE, shareDownload, shareInfo, type ShareInfo } from '../../services/share';
 import { formatBytes } from '../../utils/format';
 import { formatTime } from '../../utils/time';
-import UserShell from '../user/UserShell';
+import UserShell from '../../components/UserShell';
 import { registerTexts } from '../../locales/domains';
 import { attachTexts } from '../../locales/domains/attach';
 

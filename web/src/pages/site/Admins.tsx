@@ -1,5 +1,5 @@
 /** The administrators of a site (site/admins) and whether each gets the site's alarm mail. */
-import { Card, Table, Tag } from 'antd';
+import { Card, Tag } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
@@ -7,12 +7,13 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../components/access';
 import { siteAdmins, type SiteAdmin } from '../../services/stats';
-import { emptyTextOf } from '../../components/TableState';
+import QueryTable from '../../components/QueryTable';
+import { siteKeys } from '../../services/site';
 
 export default function SiteAdmins({ siteId }: { siteId: number }) {
   const { t } = useTranslation();
   const can = useCan();
-  const q = useQuery({ queryKey: ['site/admins', siteId], queryFn: () => siteAdmins(siteId), retry: false });
+  const q = useQuery({ queryKey: siteKeys.admins(siteId), queryFn: () => siteAdmins(siteId), retry: false });
   const columns: ColumnsType<SiteAdmin> = [
     {
       title: t('stats.admin.userName'),
@@ -39,7 +40,7 @@ export default function SiteAdmins({ siteId }: { siteId: number }) {
   ];
   return (
     <Card title={t('stats.site.admins')} data-testid="site-admins" style={{ marginBottom: 16 }}>
-      <Table<SiteAdmin> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={columns} dataSource={q.data?.list ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }} scroll={{ x: 'max-content' }} />
+      <QueryTable<SiteAdmin> query={q} rowKey="id" size="small" columns={columns} dataSource={q.data?.list ?? []} pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }} scroll={{ x: 'max-content' }} />
     </Card>
   );
 }

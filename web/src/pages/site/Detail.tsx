@@ -12,14 +12,16 @@ import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import ObjectImage from '../../components/ObjectImage';
 import { EventTable } from '../../components/fleet';
 import { useCan } from '../../components/access';
-import { getSite, siteOverview, SITE_ENABLED } from '../../services/site';
+import { getSite, siteOverview, SITE_ENABLED, siteKeys } from '../../services/site';
 import DeviceCategories from '../../components/DeviceCategories';
 import { ALARM_KINDS, EVENT_KINDS } from '../../services/fleet';
 import { formatTime } from '../../utils/time';
-import { SiteStatus, useSiteActions } from './List';
-import { DeviceTable } from '../device/List';
+import { SiteStatus } from './components/SiteStatus';
+import { useSiteActions } from './hooks/useSiteActions';
+import { DeviceTable } from '../device/components/DeviceTable';
 import SiteStats from './Stats';
 import SiteAdmins from './Admins';
+import { deviceKeys } from '../../services/device';
 
 // Charging sessions of the site (pages/session/): loaded when the tab opens.
 const SessionTab = lazy(() => import('../session/SessionTab'));
@@ -29,8 +31,8 @@ export default function SiteDetail() {
   const id = Number(useParams().id);
   const can = useCan();
   const navigate = useNavigate();
-  const site = useQuery({ queryKey: ['site', id], queryFn: () => getSite(id), enabled: id > 0, retry: false });
-  const overview = useQuery({ queryKey: ['site', id, 'overview'], queryFn: () => siteOverview(id), enabled: id > 0 && !!site.data });
+  const site = useQuery({ queryKey: siteKeys.detail(id), queryFn: () => getSite(id), enabled: id > 0, retry: false });
+  const overview = useQuery({ queryKey: siteKeys.overview(id), queryFn: () => siteOverview(id), enabled: id > 0 && !!site.data });
   const actions = useSiteActions(() => void navigate('/manage/site/list'));
   usePageSubject(site.data?.name);
 
@@ -87,7 +89,7 @@ export default function SiteDetail() {
             ),
           },
           ...(can('auth_device_list')
-            ? [{ key: 'devices', label: t('site.tab.devices'), children: <DeviceTable fixed={{ siteId: id }} queryKey={`site/${id}/devices`} /> }]
+            ? [{ key: 'devices', label: t('site.tab.devices'), children: <DeviceTable fixed={{ siteId: id }} queryKey={deviceKeys.ofSite(id)} /> }]
             : []),
           { key: 'faults', label: t('site.tab.faults'), children: <EventTable siteId={id} kinds={ALARM_KINDS} testId="site-faults" /> },
           // every event of the site, as home lists them: alarms and faults with offline and unavailable

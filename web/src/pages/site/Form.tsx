@@ -9,10 +9,9 @@ import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import ImageField from '../../components/ImageField';
 import { useActions } from '../../hooks/useActions';
 import { useCustomerOptions } from '../../hooks/useOptions';
-import { addSite, getSite, updateSite, type SiteInput } from '../../services/site';
-import { listUsers } from '../../services/user';
+import { addSite, getSite, updateSite, type SiteInput, siteKeys } from '../../services/site';
+import { listUsers, userKeys } from '../../services/user';
 import { useCan } from '../../components/access';
-import { SITE_LIST_KEY } from './List';
 import { FormPageActions } from '../../components/FormDrawer';
 
 type Values = Omit<SiteInput, 'buildDate'> & { buildDate?: Dayjs | null };
@@ -27,9 +26,9 @@ export default function SiteForm() {
   const { run } = useActions();
   const customers = useCustomerOptions();
   const customerId = Form.useWatch('customerId', form);
-  const site = useQuery({ queryKey: ['site', id], queryFn: () => getSite(id), enabled: id > 0, retry: false });
+  const site = useQuery({ queryKey: siteKeys.detail(id), queryFn: () => getSite(id), enabled: id > 0, retry: false });
   const users = useQuery({
-    queryKey: ['user/list', 'receivers'],
+    queryKey: userKeys.receivers,
     queryFn: () => listUsers({ page: 1, pageSize: 100 }),
     enabled: can('auth_user_list'),
   });
@@ -59,7 +58,7 @@ export default function SiteForm() {
     const ok = await run(async () => {
       if (id) await updateSite({ ...body, id });
       else newId = (await addSite(body)).id;
-    }, { success: t('com_msg_save_success'), invalidate: [SITE_LIST_KEY, 'site', 'site/options'] });
+    }, { success: t('com_msg_save_success'), invalidate: [siteKeys.list, siteKeys.details, siteKeys.options] });
     setBusy(false);
     if (ok) void navigate(`/manage/site/detail/${newId}`);
   };

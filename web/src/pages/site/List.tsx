@@ -1,43 +1,20 @@
 /** site/list — sites with name/customer/status filters; enable/disable and delete. */
-import { Badge, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../components/ListPage';
 import { useCan } from '../../components/access';
-import { useActions } from '../../hooks/useActions';
 import { useListState } from '../../hooks/useListState';
 import { useCustomerOptions } from '../../hooks/useOptions';
-import { deleteSites, listSites, setSiteStatus, SITE_DISABLED, SITE_ENABLED } from '../../services/site';
+import { listSites, SITE_ENABLED, siteKeys } from '../../services/site';
 import type { Site } from '../../services/typings';
 import { formatClock } from '../../utils/time';
 import ZonedTitle from '../../components/ZonedTitle';
+import { useSiteActions } from './hooks/useSiteActions';
+import { SiteStatus } from './components/SiteStatus';
 
 const SPEC = { name: 'string', customerId: 'number', status: 'number' } as const;
-export const SITE_LIST_KEY = 'site/list';
-
-export function SiteStatus({ status }: { status: number }) {
-  const { t } = useTranslation();
-  return <Badge status={status === SITE_ENABLED ? 'success' : 'default'} text={t(`site.status.${status === SITE_ENABLED ? 1 : 0}`)} />;
-}
-
-/** Enable/disable and delete with confirmation (list and detail). */
-export function useSiteActions(onDeleted?: () => void) {
-  const { t } = useTranslation();
-  const { confirm } = useActions();
-  const invalidate = [SITE_LIST_KEY, 'site', 'site/options'];
-  return {
-    toggle: (s: Site) => {
-      const enable = s.status !== SITE_ENABLED;
-      confirm(() => setSiteStatus([s.id], enable ? SITE_ENABLED : SITE_DISABLED), {
-        title: t(enable ? 'site.confirmEnable' : 'site.confirmDisable', { name: s.name }),
-        invalidate,
-      });
-    },
-    remove: (s: Site) =>
-      confirm(() => deleteSites([s.id]), { title: t('com_confirm_delete', { name: s.name }), content: t('site.deleteHint'), danger: true, invalidate, onDone: onDeleted }),
-  };
-}
 
 export default function SiteList() {
   const { t } = useTranslation();
@@ -78,7 +55,7 @@ export default function SiteList() {
   return (
     <ListPage<Site>
       list={list}
-      queryKey={SITE_LIST_KEY}
+      queryKey={siteKeys.list}
       fetcher={listSites}
       columns={columns}
       testId="site-list"

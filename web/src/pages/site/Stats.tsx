@@ -20,6 +20,7 @@ import { currentPeriod, stepOf, type PeriodValue } from '../../utils/period';
 import { getTimeZone } from '../../utils/time';
 import { availabilityText, deviceListHref, formatKWh, STACK_GRID, statusSlices, trafficPoints } from './stats';
 import Figure from '../../components/Figure';
+import { siteKeys } from '../../services/site';
 
 /** Sessions, energy, charging time and faults, as four figures. */
 function Figures({ f, prefix }: { f: SiteFigures | undefined; prefix: 'total' | 'cumulative' }) {
@@ -49,11 +50,11 @@ export default function SiteStats({ siteId }: { siteId: number }) {
   const tz = getTimeZone();
   const [range, setRange] = useState<PeriodValue>(() => currentPeriod('month'));
   const { pollMs } = useLiveRefresh(
-    () => qc.invalidateQueries({ queryKey: ['site/stats', siteId] }),
+    () => qc.invalidateQueries({ queryKey: siteKeys.stats(siteId) }),
     (n) => n.siteId === siteId,
   );
   const q = useQuery({
-    queryKey: ['site/stats', siteId, range.start, range.end],
+    queryKey: siteKeys.statsOf(siteId, range.start, range.end),
     queryFn: () => siteStats({ id: siteId, start: range.start, end: range.end }),
     placeholderData: keepPreviousData,
     refetchInterval: pollMs,

@@ -4,7 +4,7 @@ import { Select } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import XlsxImportModal from '../../components/XlsxImport';
-import { customerOptions } from '../../services/customer';
+import { customerOptions, customerKeys } from '../../services/customer';
 import { RequestError } from '../../services/request';
 import { downloadTokenTemplate, importTokens, tokenKeys, type TokenRowError } from '../../services/token';
 
@@ -17,7 +17,7 @@ function rowsOf(e: unknown): TokenRowError[] {
 export default function ImportModal({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const customers = useQuery({ queryKey: ['customer/options'], queryFn: customerOptions, enabled: open });
+  const customers = useQuery({ queryKey: customerKeys.options, queryFn: customerOptions, enabled: open });
   const [customerId, setCustomerId] = useState<number | undefined>();
   const only = customers.data?.length === 1 ? customers.data[0].id : undefined;
   const customer = customerId ?? only;
@@ -40,7 +40,7 @@ export default function ImportModal({ open, onClose }: { open: boolean; onClose(
       template={downloadTokenTemplate}
       // no import until a customer is chosen
       upload={customer ? (fileName, content) => importTokens(customer, fileName, content) : undefined}
-      onImported={() => qc.invalidateQueries({ queryKey: [tokenKeys.list] })}
+      onImported={() => qc.invalidateQueries({ queryKey: tokenKeys.list })}
       errorRows={rowsOf}
       rowKey={(r) => `${r.row}:${r.field}:${r.message}`}
       columns={[

@@ -22,7 +22,7 @@ export default function PolicyBar({ customerId }: { customerId: number }) {
         value={policy.data.unknown}
         disabled={!can('auth_token_edit')}
         options={POLICIES.map((p) => ({ value: p, label: t(`token.policy.${p}`) }))}
-        onChange={(v: number) => void run(() => setPolicy(customerId, v), { invalidate: ['token/policy'] })}
+        onChange={(v: number) => void run(() => setPolicy(customerId, v), { invalidate: [tokenKeys.policies] })}
         data-testid="token-policy-select"
       />
       <Tag>{t('token.listVersion', { version: policy.data.listVersion })}</Tag>

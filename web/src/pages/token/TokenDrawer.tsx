@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import FormDrawer from '../../components/FormDrawer';
 import { useActions } from '../../hooks/useActions';
-import { customerOptions } from '../../services/customer';
+import { customerOptions, customerKeys } from '../../services/customer';
 import { addToken, MAX_ID_TAG, tokenKeys, updateToken, type Token } from '../../services/token';
 import { fromPicker, toPicker } from '../../utils/time';
 
@@ -24,7 +24,7 @@ export default function TokenDrawer({ row, onClose }: { row: Partial<Token> | nu
   const { t } = useTranslation();
   const { run } = useActions();
   const editing = !!row?.id;
-  const customers = useQuery({ queryKey: ['customer/options'], queryFn: customerOptions, enabled: row !== null && !editing });
+  const customers = useQuery({ queryKey: customerKeys.options, queryFn: customerOptions, enabled: row !== null && !editing });
   const initial: Partial<Values> | undefined = row
     ? { ...row, status: row.status ?? 0, expiresAt: row.expiresAt ? toPicker(row.expiresAt) : null } as Partial<Values>
     : undefined;

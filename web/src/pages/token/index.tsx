@@ -16,7 +16,7 @@ import { useActions } from '../../hooks/useActions';
 import { useListState } from '../../hooks/useListState';
 import { registerTexts } from '../../locales/domains';
 import { tokenTexts } from '../../locales/domains/token';
-import { customerOptions } from '../../services/customer';
+import { customerOptions, customerKeys } from '../../services/customer';
 import { blockTokens, deleteTokens, listTokens, ORIGINS, STATUS_COLORS, TOKEN_STATUSES, tokenKeys, type Token } from '../../services/token';
 import { formatTime } from '../../utils/time';
 import TokenDrawer from './TokenDrawer';
@@ -37,7 +37,7 @@ export default function TokenList() {
   const actions = useActionsColumn();
   const [selected, setSelected] = useState<number[]>([]);
   const [importing, setImporting] = useState(false);
-  const customers = useQuery({ queryKey: ['customer/options'], queryFn: customerOptions });
+  const customers = useQuery({ queryKey: customerKeys.options, queryFn: customerOptions });
   const policyCustomer = (list.filters.customerId as number | undefined) ?? (customers.data?.length === 1 ? customers.data[0].id : undefined);
 
   const batch = (kind: 'block' | 'unblock' | 'delete') => {

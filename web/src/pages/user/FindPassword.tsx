@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { sendResetMail } from '../../services/auth';
 import { currentLocale } from '../../i18n';
 import Captcha, { type CaptchaHandle } from '../../components/Captcha';
-import UserShell from './UserShell';
+import UserShell from '../../components/UserShell';
 import { useAppConfig } from '../../models/session';
 
 export default function FindPassword() {

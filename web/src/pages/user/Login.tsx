@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { login } from '../../services/auth';
 import { refreshSession, useAppConfig } from '../../models/session';
 import Captcha, { type CaptchaHandle } from '../../components/Captcha';
-import UserShell from './UserShell';
+import UserShell from '../../components/UserShell';
 
 interface Values {
   userName: string;

@@ -3,16 +3,16 @@ import { Alert, Button, Form, Result, Spin } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { resetPassword, validateResetToken } from '../../services/auth';
+import { resetPassword, validateResetToken, authKeys } from '../../services/auth';
 import PasswordFields from '../../components/PasswordFields';
-import UserShell from './UserShell';
+import UserShell from '../../components/UserShell';
 
 export default function ResetPassword() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const valid = useQuery({
-    queryKey: ['reset-token', token],
+    queryKey: authKeys.resetToken(token),
     queryFn: () => validateResetToken(token),
     enabled: !!token,
     retry: false,

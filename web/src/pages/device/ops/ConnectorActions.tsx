@@ -7,7 +7,7 @@
  * result 1-5 like the other operations.
  */
 import { useState } from 'react';
-import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,11 +16,11 @@ import { CommandResults, useOcppName } from '../../../components/fleet';
 import { useCommands } from '../../../hooks/useCommands';
 import { registerTexts } from '../../../locales/domains';
 import { opsTexts } from '../../../locales/domains/ops';
-import { CTL, type ControlParams } from '../../../services/fleet';
+import { CTL, type ControlParams, fleetKeys } from '../../../services/fleet';
 import { getConnectorOps, OPS_KEYS, opsKeys, type ConnectorOps } from '../../../services/ops';
 import { formatTime } from '../../../utils/time';
 import { ReserveModal, StartModal } from './dialogs';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 registerTexts(opsTexts);
 
@@ -67,7 +67,7 @@ export default function ConnectorActions({ device, offered }: OpsProps) {
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: opsKeys.connectors(device.id) });
     void qc.invalidateQueries({ queryKey: opsKeys.reservations(device.id) });
-    void qc.invalidateQueries({ queryKey: ['dev/runtime', device.id] });
+    void qc.invalidateQueries({ queryKey: fleetKeys.runtime(device.id) });
   };
   const send = (type: number, params: ControlParams) => void cmds.send([device], type, params).then(refresh);
   const confirm = (title: string, type: number, params: ControlParams, danger = false) =>
@@ -171,14 +171,14 @@ export default function ConnectorActions({ device, offered }: OpsProps) {
         </Space>
       }
     >
-      <Table<ConnectorOps>
+      <QueryTable<ConnectorOps>
+        query={connectors}
         rowKey="connectorId"
         size="small"
         pagination={false}
-        loading={connectors.isPending}
         columns={columns}
         dataSource={connectors.data ?? []}
-        locale={{ emptyText: connectors.isError || connectors.isPending ? emptyTextOf(connectors) : <Typography.Text type="secondary">{t('ops.noConnectors')}</Typography.Text> }}
+        empty={<Typography.Text type="secondary">{t('ops.noConnectors')}</Typography.Text>}
       />
       <div style={{ marginTop: 12 }}>
         <CommandResults states={cmds.states} sending={cmds.sending} />

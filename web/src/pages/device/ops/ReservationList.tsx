@@ -1,19 +1,19 @@
 /** A device's reservations, newest first, with their state (docs/gateway.md, "Reservations"). */
 import { useState } from 'react';
-import { Card, Table, Tag } from 'antd';
+import { Card, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listReservations, opsKeys, RESERVATION_COLORS, type Reservation } from '../../../services/ops';
 import { formatTime } from '../../../utils/time';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 const PAGE_SIZE = 10;
 
 export default function ReservationList({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
-  const list = useQuery({ queryKey: [...opsKeys.reservations(deviceId), page], queryFn: () => listReservations(deviceId, page, PAGE_SIZE) });
+  const list = useQuery({ queryKey: opsKeys.reservationPage(deviceId, page), queryFn: () => listReservations(deviceId, page, PAGE_SIZE) });
   const columns: ColumnsType<Reservation> = [
     { title: t('ops.res.id'), dataIndex: 'id', key: 'id', width: 110 },
     { title: t('ops.connector'), dataIndex: 'connectorId', key: 'connectorId', width: 90 },
@@ -34,10 +34,9 @@ export default function ReservationList({ deviceId }: { deviceId: number }) {
   ];
   return (
     <Card title={t('ops.reservations')} size="small" data-testid="ops-reservations">
-      <Table<Reservation> locale={{ emptyText: emptyTextOf(list) }}
+      <QueryTable<Reservation> query={list}
         rowKey="id"
         size="small"
-        loading={list.isPending}
         columns={columns}
         dataSource={list.data?.list ?? []}
         pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: setPage, hideOnSinglePage: true }}

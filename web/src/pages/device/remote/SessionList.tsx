@@ -65,7 +65,7 @@ export default function SessionList({ deviceId }: { deviceId: number }) {
     <>
       <ListPage<RemoteSession>
         list={list}
-        queryKey={[remoteKeys.sessions, deviceId]}
+        queryKey={remoteKeys.sessions(deviceId)}
         fetcher={(q) => listLinkSessions({ ...(q as unknown as SessionListInput), deviceId })}
         columns={columns}
         testId="remote-sessions"

@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NotFoundResult } from '../../../components/PageHeader';
-import Forbidden from '../../exception/Forbidden';
+import Forbidden from '../../../components/Forbidden';
 import { docDetail, docsKeys, type DocDetail } from '../../../services/docs';
 import { isHidden } from './shared';
 

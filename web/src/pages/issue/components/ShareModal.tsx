@@ -4,7 +4,7 @@
  * their expiry and a revoke action.
  */
 import { useState } from 'react';
-import { Alert, Button, InputNumber, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, InputNumber, Modal, Popconfirm, Radio, Space, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useActions } from '../../../hooks/useActions';
@@ -12,7 +12,7 @@ import { addShare, listShares, revokeShare, SHARE_DAYS, ticketKeys, type MadeSha
 import { formatTime } from '../../../utils/time';
 import { registerTexts } from '../../../locales/domains';
 import { ticketTexts } from '../../../locales/domains/ticket';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 registerTexts(ticketTexts);
 
@@ -29,7 +29,7 @@ export default function ShareModal({ ticketId, open, onClose }: { ticketId: numb
       async () => {
         setMade(await addShare(ticketId, { days }));
       },
-      { invalidate: ['issue/share/list', 'issue/detail'], success: false },
+      { invalidate: [ticketKeys.allShares, ticketKeys.details], success: false },
     );
   };
   const status = (s: TicketShare) =>
@@ -67,10 +67,9 @@ export default function ShareModal({ ticketId, open, onClose }: { ticketId: numb
             }
           />
         )}
-        <Table<TicketShare> locale={{ emptyText: emptyTextOf(q) }}
+        <QueryTable<TicketShare> query={q}
           size="small"
           rowKey="id"
-          loading={q.isPending}
           dataSource={q.data ?? []}
           pagination={false}
           data-testid="ticket-share-list"
@@ -84,7 +83,7 @@ export default function ShareModal({ ticketId, open, onClose }: { ticketId: numb
               key: 'actions',
               render: (_: unknown, s) =>
                 !s.revoked && (
-                  <Popconfirm title={t('ticket.share.revokeConfirm')} onConfirm={() => run(() => revokeShare(s.id), { invalidate: ['issue/share/list', 'issue/detail'] })}>
+                  <Popconfirm title={t('ticket.share.revokeConfirm')} onConfirm={() => run(() => revokeShare(s.id), { invalidate: [ticketKeys.allShares, ticketKeys.details] })}>
                     <a data-testid="ticket-share-revoke">{t('ticket.share.revoke')}</a>
                   </Popconfirm>
                 ),

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../utils/time';
 import { formatKWh, formatSessionDuration } from '../format';
-import { getSession, sessionKeys } from '../service';
+import { getSession, sessionKeys } from '../../../services/session';
 import { StateTag } from './SessionTable';
 import SignedTable from './SignedTable';
 import StopButton from './StopButton';

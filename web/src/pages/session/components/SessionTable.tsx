@@ -5,7 +5,7 @@
  * opens the session's drawer.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Button, DatePicker, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -13,9 +13,9 @@ import { useTranslation } from 'react-i18next';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
 import { fromPicker, formatTime, toPicker } from '../../../utils/time';
 import { formatKWh, formatSessionDuration, quickRanges, sessionDuration } from '../format';
-import { listSessions, sessionKeys, STOP_REASONS, type SessionQuery, type SessionRow } from '../service';
+import { listSessions, sessionKeys, STOP_REASONS, type SessionQuery, type SessionRow } from '../../../services/session';
 import SessionDrawer from './SessionDrawer';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 export type SessionFilters = Omit<SessionQuery, 'cursor' | 'pageSize'>;
 
@@ -169,12 +169,11 @@ export default function SessionTable({ fixed, filters, onSearch, toolbar, testId
           </Space>
         </Form.Item>
       </Form>
-      <Table<SessionRow> locale={{ emptyText: emptyTextOf(q) }}
+      <QueryTable<SessionRow> query={q}
         rowKey="id"
         size="middle"
         columns={columns}
         dataSource={rows}
-        loading={q.isPending}
         pagination={false}
         scroll={{ x: 'max-content' }}
         onRow={(r) => ({ onDoubleClick: () => setOpen(r.id) })}

@@ -4,7 +4,7 @@ import { Button, Empty, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../utils/time';
-import { downloadSigned, type SignedValue } from '../service';
+import { downloadSigned, type SignedValue } from '../../../services/session';
 
 export default function SignedTable({ id, values }: { id: number; values: SignedValue[] }) {
   const { t } = useTranslation();

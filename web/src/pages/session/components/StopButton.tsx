@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../components/access';
 import { useCommands } from '../../../hooks/useCommands';
 import { RESULT_COLORS } from '../../../services/fleet';
-import { CTL_REMOTE_STOP, REMOTE_STOP_KEY, sessionKeys, type SessionDetail } from '../service';
+import { CTL_REMOTE_STOP, REMOTE_STOP_KEY, sessionKeys, type SessionDetail } from '../../../services/session';
 
 export default function StopButton({ session }: { session: SessionDetail }) {
   const { t } = useTranslation();

@@ -9,7 +9,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import ChartCanvas from '../../../components/charts/ChartCanvas';
 import { formatTime, getTimeZone } from '../../../utils/time';
-import type { SessionDetail } from '../service';
+import type { SessionDetail } from '../../../services/session';
 
 /** The x axis' time format for a session of span ms: seconds for short ones, the day for long ones. */
 export function axisFormat(span: number): string {

@@ -8,9 +8,10 @@ import ObjectImage from '../../../components/ObjectImage';
 import { useCan } from '../../../components/access';
 import { registerTexts } from '../../../locales/domains';
 import { applicationTexts } from '../../../locales/domains/application';
-import { APP_ENABLED, APP_KEY, getApp } from '../../../services/application';
+import { APP_ENABLED, appKeys, getApp } from '../../../services/application';
 import { formatTime } from '../../../utils/time';
-import { AppStatus, useAppActions } from './List';
+import { AppStatus } from './components/AppStatus';
+import { useAppActions } from './hooks/useAppActions';
 import DeliveriesCard from './components/DeliveriesCard';
 import WebhooksCard from './components/WebhooksCard';
 
@@ -21,7 +22,7 @@ export default function AppDetail() {
   const id = Number(useParams().id);
   const can = useCan();
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: [APP_KEY, id], queryFn: () => getApp(id), enabled: id > 0, retry: false });
+  const q = useQuery({ queryKey: appKeys.detail(id), queryFn: () => getApp(id), enabled: id > 0, retry: false });
   const actions = useAppActions(() => void navigate('/manage/system/application/list'));
   if (!(id > 0) || q.isError) return <NotFoundResult />;
   const a = q.data;

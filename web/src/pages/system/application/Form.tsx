@@ -13,7 +13,7 @@ import { FormPageActions } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { registerTexts } from '../../../locales/domains';
 import { applicationTexts } from '../../../locales/domains/application';
-import { addApp, APP_ENABLED, APP_KEY, APP_LIST_KEY, appUserOptions, getApp, updateApp, type AppInput, type AppMade } from '../../../services/application';
+import { addApp, APP_ENABLED, appKeys, appUserOptions, getApp, updateApp, type AppInput, type AppMade } from '../../../services/application';
 import SecretModal from './SecretModal';
 
 registerTexts(applicationTexts);
@@ -29,8 +29,8 @@ export default function AppForm() {
   const [search, setSearch] = useState('');
   const [made, setMade] = useState<AppMade | null>(null);
   const { run } = useActions();
-  const app = useQuery({ queryKey: [APP_KEY, id], queryFn: () => getApp(id), enabled: id > 0, retry: false });
-  const users = useQuery({ queryKey: ['application/user/options', search], queryFn: () => appUserOptions(search) });
+  const app = useQuery({ queryKey: appKeys.detail(id), queryFn: () => getApp(id), enabled: id > 0, retry: false });
+  const users = useQuery({ queryKey: appKeys.userOptions(search), queryFn: () => appUserOptions(search) });
   useEffect(() => {
     if (app.data) {
       const a = app.data;
@@ -51,7 +51,7 @@ export default function AppForm() {
         if (id) await updateApp({ ...body, id });
         else answer = await addApp(body);
       },
-      { success: t('com_msg_save_success'), invalidate: [APP_LIST_KEY, APP_KEY] },
+      { success: t('com_msg_save_success'), invalidate: [appKeys.list, appKeys.details] },
     );
     setBusy(false);
     if (!ok) return;

@@ -1,70 +1,22 @@
 /** system/application/list — applications (spec §2; docs/applications.md): name/status filters; enable/disable, rotate secret, delete. */
-import { useState } from 'react';
-import { Badge, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../../components/ListPage';
 import ObjectImage from '../../../components/ObjectImage';
 import { useCan } from '../../../components/access';
-import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
 import { registerTexts } from '../../../locales/domains';
 import { applicationTexts } from '../../../locales/domains/application';
-import {
-  APP_DISABLED,
-  APP_ENABLED,
-  APP_KEY,
-  APP_LIST_KEY,
-  deleteApps,
-  listApps,
-  rotateAppSecret,
-  setAppStatus,
-  type App,
-  type AppMade,
-} from '../../../services/application';
+import { APP_ENABLED, appKeys, listApps, type App } from '../../../services/application';
 import { formatTime } from '../../../utils/time';
-import SecretModal from './SecretModal';
+import { useAppActions } from './hooks/useAppActions';
+import { AppStatus } from './components/AppStatus';
 
 registerTexts(applicationTexts);
 
 const SPEC = { name: 'string', status: 'number' } as const;
-
-export function AppStatus({ status }: { status: number }) {
-  const { t } = useTranslation();
-  return <Badge status={status === APP_ENABLED ? 'success' : 'default'} text={t(`app.status.${status === APP_ENABLED ? 1 : 0}`)} />;
-}
-
-/** Enable/disable, delete and rotate (with the one-time secret modal) of an application. */
-export function useAppActions(onDeleted?: () => void) {
-  const { t } = useTranslation();
-  const { confirm } = useActions();
-  const [made, setMade] = useState<AppMade | null>(null);
-  const toggle = (a: App) => {
-    const enable = a.status !== APP_ENABLED;
-    confirm(() => setAppStatus([a.id], enable ? APP_ENABLED : APP_DISABLED), {
-      title: t(enable ? 'app.confirmEnable' : 'app.confirmDisable', { name: a.name }),
-      invalidate: [APP_LIST_KEY, APP_KEY],
-    });
-  };
-  const remove = (a: App) =>
-    confirm(() => deleteApps([a.id]), {
-      title: t('app.confirmDelete', { name: a.name }),
-      danger: true,
-      success: t('app.deleted'),
-      invalidate: [APP_LIST_KEY],
-      onDone: onDeleted,
-    });
-  const rotate = (a: App) =>
-    confirm(async () => setMade(await rotateAppSecret(a.id)), {
-      title: t('app.confirmRotate', { name: a.name }),
-      content: t('app.confirmRotateContent'),
-      success: false,
-      invalidate: [APP_LIST_KEY, APP_KEY],
-    });
-  const secretModal = <SecretModal made={made} onClose={() => setMade(null)} />;
-  return { toggle, remove, rotate, secretModal };
-}
 
 export default function AppList() {
   const { t } = useTranslation();
@@ -105,7 +57,7 @@ export default function AppList() {
     <>
       <ListPage<App>
         list={list}
-        queryKey={APP_LIST_KEY}
+        queryKey={appKeys.list}
         fetcher={listApps}
         columns={columns}
         testId="app-list"

@@ -13,24 +13,11 @@ import { useCan } from '../../../components/access';
 import { useActionsColumn } from '../../../components/RowActions';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
-import {
-  addBlacklist,
-  deleteBlacklist,
-  listBlacklist,
-  listPending,
-  listRefusals,
-  type BlacklistEntry,
-  type BlacklistInput,
-  type PendingDevice,
-  type Refusal,
-} from '../../../services/fleet';
+import { addBlacklist, deleteBlacklist, listBlacklist, listPending, listRefusals, type BlacklistEntry, type BlacklistInput, type PendingDevice, type Refusal, fleetKeys } from '../../../services/fleet';
 import { formatTime } from '../../../utils/time';
 import { isValidSN } from '../../../utils/validators';
 
 const SPEC = { sn: 'string' } as const;
-const BLACKLIST_KEY = 'dev/blacklist/list';
-const PENDING_KEY = 'dev/pending/list';
-const REFUSAL_KEY = 'dev/refusal/list';
 const TABS = ['blacklist', 'pending', 'refusals'] as const;
 
 function BlacklistTab() {
@@ -45,13 +32,13 @@ function BlacklistTab() {
     { title: t('blacklist.protocolVersion'), dataIndex: 'protocolVersion', key: 'protocolVersion', render: (v: string) => v || '-' },
     { title: t('blacklist.createdBy'), dataIndex: 'createdBy', key: 'createdBy', render: (v: string) => v || '-' },
     { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
-    actions<BlacklistEntry>({ remove: (r) => ({ name: r.sn, call: () => deleteBlacklist([r.id]), invalidate: [BLACKLIST_KEY] }) }),
+    actions<BlacklistEntry>({ remove: (r) => ({ name: r.sn, call: () => deleteBlacklist([r.id]), invalidate: [fleetKeys.blacklist] }) }),
   ];
   return (
     <>
       <ListPage<BlacklistEntry>
         list={list}
-        queryKey={BLACKLIST_KEY}
+        queryKey={fleetKeys.blacklist}
         fetcher={listBlacklist}
         columns={columns}
         testId="blacklist"
@@ -62,7 +49,7 @@ function BlacklistTab() {
         open={drawer.open}
         title={t('blacklist.add')}
         onClose={drawer.close}
-        onSubmit={(v) => run(() => addBlacklist({ sn: v.sn?.trim(), mac: v.mac?.trim() ?? '', protocolVersion: v.protocolVersion?.trim() ?? '' }), { invalidate: [BLACKLIST_KEY, PENDING_KEY] })}
+        onSubmit={(v) => run(() => addBlacklist({ sn: v.sn?.trim(), mac: v.mac?.trim() ?? '', protocolVersion: v.protocolVersion?.trim() ?? '' }), { invalidate: [fleetKeys.blacklist, fleetKeys.pending] })}
         testId="blacklist-form"
       >
         <Form.Item
@@ -118,7 +105,7 @@ function PendingTab() {
               confirm(() => addBlacklist({ sn: r.sn, mac: '', protocolVersion: r.protocolVersion }), {
                 title: t('pending.confirmBlacklist', { sn: r.sn }),
                 danger: true,
-                invalidate: [BLACKLIST_KEY, PENDING_KEY],
+                invalidate: [fleetKeys.blacklist, fleetKeys.pending],
               })
             }
             data-testid={`pending-blacklist-${r.sn}`}
@@ -129,7 +116,7 @@ function PendingTab() {
       ),
     },
   ];
-  return <ListPage<PendingDevice> list={list} queryKey={PENDING_KEY} fetcher={listPending} columns={columns} testId="pending-devices" filters={[{ name: 'sn', label: t('device.sn') }]} />;
+  return <ListPage<PendingDevice> list={list} queryKey={fleetKeys.pending} fetcher={listPending} columns={columns} testId="pending-devices" filters={[{ name: 'sn', label: t('device.sn') }]} />;
 }
 
 function RefusalsTab() {
@@ -143,7 +130,7 @@ function RefusalsTab() {
     { title: t('refusal.firstSeen'), dataIndex: 'firstSeen', key: 'firstSeen', render: (v: number) => formatTime(v) },
     { title: t('refusal.lastSeen'), dataIndex: 'lastSeen', key: 'lastSeen', render: (v: number) => formatTime(v) },
   ];
-  return <ListPage<Refusal> list={list} queryKey={REFUSAL_KEY} fetcher={listRefusals} columns={columns} testId="refusals" filters={[{ name: 'sn', label: t('device.sn') }]} />;
+  return <ListPage<Refusal> list={list} queryKey={fleetKeys.refusals} fetcher={listRefusals} columns={columns} testId="refusals" filters={[{ name: 'sn', label: t('device.sn') }]} />;
 }
 
 export default function BlacklistPage() {

@@ -8,14 +8,13 @@ import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
-import { addGroup, deleteGroups, listGroups, updateGroup, type GroupInput } from '../../../services/catalogue';
+import { addGroup, deleteGroups, listGroups, updateGroup, type GroupInput, catalogueKeys } from '../../../services/catalogue';
 import type { DataGroup } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
 import { localised } from '../../../utils/names';
 import { currentLocale } from '../../../i18n';
 
 const SPEC = { name: 'string' } as const;
-const KEY = 'dict/group';
 
 export default function DataGroups() {
   const { t } = useTranslation();
@@ -24,7 +23,7 @@ export default function DataGroups() {
   const drawer = useDrawer<DataGroup>();
   const { run } = useActions();
   const actions = useActionsColumn();
-  const invalidate = [KEY, 'dict/group/all'];
+  const invalidate = [catalogueKeys.groups, catalogueKeys.allGroups];
   const columns: ColumnsType<DataGroup> = [
     { title: t('dict.groupName'), dataIndex: 'name', key: 'name', render: (v: string, r) => <Link to={`/manage/system/config-model/list?groupId=${r.id}`}>{localised(v, r.nameZh, locale)}</Link> },
     { title: t('dict.description'), dataIndex: 'description', key: 'description', render: (v: string, r) => localised(v, r.descriptionZh, locale) || '-' },
@@ -36,7 +35,7 @@ export default function DataGroups() {
     <>
       <ListPage<DataGroup>
         list={list}
-        queryKey={KEY}
+        queryKey={catalogueKeys.groups}
         fetcher={listGroups}
         columns={columns}
         testId="dict-group-list"

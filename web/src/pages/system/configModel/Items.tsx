@@ -11,14 +11,13 @@ import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
 import { useGroupOptions } from '../../../hooks/useOptions';
-import { addDataItem, deleteDataItems, listDataItems, updateDataItem, type DataItemInput } from '../../../services/catalogue';
+import { addDataItem, deleteDataItems, listDataItems, updateDataItem, type DataItemInput, catalogueKeys } from '../../../services/catalogue';
 import type { DataItem } from '../../../services/typings';
-import { DataTypeRange } from '../deviceModel/ModelFields';
+import { DataTypeRange } from '../deviceModel/components/ModelFields';
 import { localised, measurandLabel } from '../../../utils/names';
 import { currentLocale } from '../../../i18n';
 
 const SPEC = { name: 'string', groupId: 'number', category: 'string' } as const;
-const KEY = 'dict/item/list';
 
 function TypeRange() {
   const dataType = Form.useWatch('dataType', Form.useFormInstance()) as string | undefined;
@@ -41,18 +40,18 @@ export default function DataItems() {
     { title: t('item.dataType'), dataIndex: 'dataType', key: 'dataType', render: (v: string) => t(`dataType.${v}`) },
     { title: t('item.dataRange'), dataIndex: 'dataRange', key: 'dataRange', render: (v: string) => <span style={{ whiteSpace: 'pre' }} translate="no">{v || '-'}</span> },
     { title: t('dict.unit'), dataIndex: 'unit', key: 'unit', render: (v: string) => v || '-' },
-    actions<DataItem>({ edit: drawer.edit, remove: (r) => ({ name: r.name, call: () => deleteDataItems([r.id]), invalidate: [KEY, 'dict/group'] }) }),
+    actions<DataItem>({ edit: drawer.edit, remove: (r) => ({ name: r.name, call: () => deleteDataItems([r.id]), invalidate: [catalogueKeys.items, catalogueKeys.groups] }) }),
   ];
   const submit = (v: DataItemInput) => {
     const body = { ...v, labelEn: v.labelEn ?? '', labelZh: v.labelZh ?? '', category: v.category ?? '', unit: v.unit ?? '', dataRange: v.dataRange ?? '' };
     const id = drawer.row?.id;
-    return run(() => (id ? updateDataItem({ ...body, id }) : addDataItem(body)), { invalidate: [KEY, 'dict/group'] });
+    return run(() => (id ? updateDataItem({ ...body, id }) : addDataItem(body)), { invalidate: [catalogueKeys.items, catalogueKeys.groups] });
   };
   return (
     <>
       <ListPage<DataItem>
         list={list}
-        queryKey={KEY}
+        queryKey={catalogueKeys.items}
         fetcher={listDataItems}
         columns={columns}
         testId="dict-item-list"

@@ -9,22 +9,22 @@ import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { YesNo } from '../../../components/Flag';
 import ObjectImage from '../../../components/ObjectImage';
 import { useCan } from '../../../components/access';
-import { getCustomer, type CustomerInput } from '../../../services/customer';
-import { listSites } from '../../../services/site';
-import { listUsers } from '../../../services/user';
+import { getCustomer, type CustomerInput, customerKeys } from '../../../services/customer';
+import { listSites, siteKeys } from '../../../services/site';
+import { listUsers, userKeys } from '../../../services/user';
 import type { Customer, Site, User } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
-import { CustomerFields, useSaveCustomer } from './List';
-import { Table } from 'antd';
-import { emptyTextOf } from '../../../components/TableState';
+import { CustomerFields } from './components/CustomerFields';
+import { useSaveCustomer } from './hooks/useSaveCustomer';
+import QueryTable from '../../../components/QueryTable';
 
 export default function CustomerDetail() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
   const can = useCan();
-  const q = useQuery({ queryKey: ['customer', id], queryFn: () => getCustomer(id), enabled: id > 0, retry: false });
+  const q = useQuery({ queryKey: customerKeys.detail(id), queryFn: () => getCustomer(id), enabled: id > 0, retry: false });
   const sites = useQuery({
-    queryKey: ['site/list', { customerId: id, page: 1, pageSize: 100 }],
+    queryKey: siteKeys.ofCustomer(id),
     queryFn: () => listSites({ customerId: id, page: 1, pageSize: 100 }),
     enabled: id > 0 && can('auth_site_list'),
   });
@@ -79,7 +79,7 @@ export default function CustomerDetail() {
           {
             key: 'sites',
             label: t('customer.sites'),
-            children: <Table<Site> locale={{ emptyText: emptyTextOf(sites) }} rowKey="id" size="small" loading={sites.isPending} columns={siteCols} dataSource={sites.data?.list ?? []} pagination={false} />,
+            children: <QueryTable<Site> query={sites} rowKey="id" size="small" columns={siteCols} dataSource={sites.data?.list ?? []} pagination={false} />,
           },
           ...(can('auth_user_list') ? [{ key: 'users', label: t('customer.users'), children: <CustomerUsers customerId={id} /> }] : []),
         ]}
@@ -93,12 +93,12 @@ export default function CustomerDetail() {
 
 function CustomerUsers({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: ['user/list', { customerId }], queryFn: () => listUsers({ customerId, page: 1, pageSize: 100 }) });
+  const q = useQuery({ queryKey: userKeys.ofCustomer(customerId), queryFn: () => listUsers({ customerId, page: 1, pageSize: 100 }) });
   const users = (q.data?.list ?? []).filter((u) => u.customerId === customerId);
   const cols: ColumnsType<User> = [
     { title: t('user.userName'), dataIndex: 'userName', key: 'userName', render: (v: string, r) => <Link to={`/manage/system/user/detail/${r.id}`}>{v}</Link> },
     { title: t('user.role'), dataIndex: 'roleName', key: 'roleName' },
     { title: t('user.email'), dataIndex: 'email', key: 'email' },
   ];
-  return <Table<User> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={users} pagination={false} />;
+  return <QueryTable<User> query={q} rowKey="id" size="small" columns={cols} dataSource={users} pagination={false} />;
 }

@@ -1,64 +1,21 @@
 /** system/customer/list: customers with name/code filters, sort by name, create or update time. */
-import { Button, Checkbox, Form, Input, Space } from 'antd';
+import { Button } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../../components/ListPage';
 import { useActionsColumn } from '../../../components/RowActions';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
-import ImageField from '../../../components/ImageField';
 import { Thumb, YesNo } from '../../../components/Flag';
 import { useCan } from '../../../components/access';
-import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
-import { addCustomer, deleteCustomers, listCustomers, updateCustomer, type CustomerInput } from '../../../services/customer';
+import { deleteCustomers, listCustomers, type CustomerInput, customerKeys } from '../../../services/customer';
 import type { Customer } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
+import { useSaveCustomer } from './hooks/useSaveCustomer';
+import { CustomerFields } from './components/CustomerFields';
 
 const SPEC = { name: 'string', code: 'string' } as const;
-export const CUSTOMER_LIST_KEY = 'customer/list';
-
-export function CustomerFields() {
-  const { t } = useTranslation();
-  const req = [{ required: true, whitespace: true, message: t('com_value_required') }];
-  return (
-    <>
-      <Form.Item name="name" label={t('customer.name')} rules={[...req, { max: 64 }]}>
-        <Input data-testid="customer-name" />
-      </Form.Item>
-      <Form.Item name="code" label={t('customer.code')} rules={[...req, { max: 32 }, { pattern: /^[A-Za-z0-9_-]+$/, message: t('customer.codeRule') }]}>
-        <Input data-testid="customer-code" />
-      </Form.Item>
-      <Form.Item name="logo" label={t('customer.logo')}>
-        <ImageField testId="customer-logo" />
-      </Form.Item>
-      <Form.Item name="contact" label={t('customer.contact')} rules={[{ max: 64 }]}>
-        <Input />
-      </Form.Item>
-      <Form.Item name="telephone" label={t('customer.telephone')} rules={[{ max: 32 }, { pattern: /^[0-9+\-() ]*$/, message: t('com_invalid_phone') }]}>
-        <Input />
-      </Form.Item>
-      <Form.Item name="address" label={t('customer.address')} rules={[{ max: 200 }]}>
-        <Input.TextArea rows={2} />
-      </Form.Item>
-      <Space size="large">
-        <Form.Item name="platform" valuePropName="checked">
-          <Checkbox>{t('customer.platform')}</Checkbox>
-        </Form.Item>
-        <Form.Item name="readOnly" valuePropName="checked">
-          <Checkbox>{t('customer.readOnly')}</Checkbox>
-        </Form.Item>
-      </Space>
-    </>
-  );
-}
-
-export function useSaveCustomer() {
-  const { run } = useActions();
-  return (v: CustomerInput, id?: number) =>
-    run(() => (id ? updateCustomer({ ...v, id }) : addCustomer(v)), { invalidate: [CUSTOMER_LIST_KEY, 'customer'] });
-}
-
 const EMPTY: Partial<CustomerInput> = { platform: false, readOnly: false };
 
 export default function CustomerList() {
@@ -92,7 +49,7 @@ export default function CustomerList() {
       fixed: true,
       show: () => editable,
       edit: drawer.edit,
-      remove: (r) => ({ name: r.name, call: () => deleteCustomers([r.id]), invalidate: [CUSTOMER_LIST_KEY] }),
+      remove: (r) => ({ name: r.name, call: () => deleteCustomers([r.id]), invalidate: [customerKeys.list] }),
     }),
   ];
 
@@ -100,7 +57,7 @@ export default function CustomerList() {
     <>
       <ListPage<Customer>
         list={list}
-        queryKey={CUSTOMER_LIST_KEY}
+        queryKey={customerKeys.list}
         fetcher={listCustomers}
         columns={columns}
         testId="customer-list"

@@ -19,19 +19,18 @@ import { homeEvents, systemOverview, type HomeEvent, type SystemNode } from '../
 import { formatBytes, formatCount, formatDuration } from '../../../utils/format';
 import { formatTime } from '../../../utils/time';
 import { customerFigures, modelTypeCounts, OVERVIEW_REFRESH_MS, queueUse, SYSTEM_EVENTS, type CustomerFigure } from './overview';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
+import { systemKeys } from '../../../services/system';
 
 /** The database kinds' own names (product names, not translated). */
 const DATABASE_NAMES: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
-const OVERVIEW_KEY = 'system/overview';
 const CUSTOMER_LABELS: Record<CustomerFigure, string> = {
   enabled: 'stats.sys.enabled',
   disabled: 'stats.sys.disabled',
   platform: 'customer.platform',
   readOnly: 'customer.readOnly',
 };
-const EVENTS_KEY = 'home/events';
 
 function Figure({ title, value, testId }: { title: string; value: ReactNode; testId?: string }) {
   return (
@@ -45,7 +44,7 @@ function Events() {
   const { t } = useTranslation();
   const can = useCan();
   const q = useQuery({
-    queryKey: [EVENTS_KEY, 'system', SYSTEM_EVENTS.limit],
+    queryKey: systemKeys.eventsOf(SYSTEM_EVENTS.limit),
     queryFn: () => homeEvents(SYSTEM_EVENTS),
     refetchInterval: OVERVIEW_REFRESH_MS,
     retry: false,
@@ -75,10 +74,9 @@ function Events() {
   ];
   return (
     <Card title={t('stats.sys.events')} data-testid="system-events" style={{ marginBottom: 16 }}>
-      <Table<HomeEvent> locale={{ emptyText: emptyTextOf(q) }}
+      <QueryTable<HomeEvent> query={q}
         rowKey="id"
         size="small"
-        loading={q.isPending}
         columns={columns}
         dataSource={q.data?.list ?? []}
         pagination={false}
@@ -92,10 +90,10 @@ export default function SystemOverview() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   useLiveRefresh(() => {
-    void qc.invalidateQueries({ queryKey: [OVERVIEW_KEY] });
-    void qc.invalidateQueries({ queryKey: [EVENTS_KEY, 'system'] });
+    void qc.invalidateQueries({ queryKey: systemKeys.overview });
+    void qc.invalidateQueries({ queryKey: systemKeys.events });
   });
-  const q = useQuery({ queryKey: [OVERVIEW_KEY], queryFn: systemOverview, refetchInterval: OVERVIEW_REFRESH_MS, retry: false });
+  const q = useQuery({ queryKey: systemKeys.overview, queryFn: systemOverview, refetchInterval: OVERVIEW_REFRESH_MS, retry: false });
   const o = q.data;
   const sys = o?.system ?? null;
   const slices = useMemo(

@@ -1,14 +1,14 @@
 /** System dashboard: the overview (Overview.tsx); root-only tabs: locked accounts (unlock) and the mail outbox. */
 import { useState } from 'react';
-import { App, Button, Popconfirm, Table, Tabs, Typography } from 'antd';
+import { App, Button, Popconfirm, Tabs, Typography } from 'antd';
 import { useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { listLockedUsers, listOutbox, unlockUsers } from '../../../services/system';
+import { listLockedUsers, listOutbox, unlockUsers, systemKeys } from '../../../services/system';
 import { useSession } from '../../../models/session';
 import { formatTime } from '../../../utils/time';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS } from '../../../utils/paging';
 import SystemOverview from './Overview';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 function usePaging() {
   const [page, setPage] = useState(1);
@@ -22,7 +22,7 @@ function LockedAccounts() {
   const qc = useQueryClient();
   const p = usePaging();
   const q = useQuery({
-    queryKey: ['lock/list', p.page, p.pageSize],
+    queryKey: systemKeys.lockedPage(p.page, p.pageSize),
     queryFn: () => listLockedUsers(p.page, p.pageSize),
     placeholderData: keepPreviousData,
   });
@@ -30,15 +30,15 @@ function LockedAccounts() {
     try {
       await unlockUsers([id]);
       void message.success(t('dashboard.unlocked'));
-      await qc.invalidateQueries({ queryKey: ['lock/list'] });
+      await qc.invalidateQueries({ queryKey: systemKeys.locked });
     } catch {
       /* toast shown by the request layer */
     }
   };
   return (
     <div data-testid="locked-accounts">
-    <Table
-      locale={{ emptyText: emptyTextOf(q) }}
+    <QueryTable
+      query={q}
       rowKey="id"
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}
@@ -83,14 +83,14 @@ function Outbox() {
   const { t } = useTranslation();
   const p = usePaging();
   const q = useQuery({
-    queryKey: ['mail/outbox', p.page, p.pageSize],
+    queryKey: systemKeys.outbox(p.page, p.pageSize),
     queryFn: () => listOutbox(p.page, p.pageSize),
     placeholderData: keepPreviousData,
   });
   return (
     <div data-testid="mail-outbox">
-    <Table
-      locale={{ emptyText: emptyTextOf(q) }}
+    <QueryTable
+      query={q}
       rowKey="id"
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}

@@ -8,12 +8,11 @@ import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
 import { useModelOptions } from '../../../hooks/useOptions';
-import { addAlias, deleteAliases, listAliases } from '../../../services/deviceModel';
+import { addAlias, deleteAliases, listAliases, modelKeys } from '../../../services/deviceModel';
 import type { ModelAlias } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
 
 const SPEC = { alias: 'string', modelId: 'number' } as const;
-const KEY = 'dev/model/alias/list';
 
 export default function AliasList() {
   const { t } = useTranslation();
@@ -26,13 +25,13 @@ export default function AliasList() {
     { title: t('alias.alias'), dataIndex: 'alias', key: 'alias' },
     { title: t('alias.model'), dataIndex: 'modelName', key: 'modelName' },
     { title: t('com_create_time'), dataIndex: 'createdAt', key: 'createdAt', render: (v: number) => formatTime(v) },
-    actions<ModelAlias>({ remove: (r) => ({ name: r.alias, call: () => deleteAliases([r.id]), invalidate: [KEY, 'dev/model'] }) }),
+    actions<ModelAlias>({ remove: (r) => ({ name: r.alias, call: () => deleteAliases([r.id]), invalidate: [modelKeys.aliases, modelKeys.details] }) }),
   ];
   return (
     <>
       <ListPage<ModelAlias>
         list={list}
-        queryKey={KEY}
+        queryKey={modelKeys.aliases}
         fetcher={listAliases}
         columns={columns}
         testId="alias-list"
@@ -46,7 +45,7 @@ export default function AliasList() {
         open={drawer.open}
         title={t('alias.add')}
         onClose={drawer.close}
-        onSubmit={(v) => run(() => addAlias(v.modelId, v.alias.trim()), { invalidate: [KEY, 'dev/model'] })}
+        onSubmit={(v) => run(() => addAlias(v.modelId, v.alias.trim()), { invalidate: [modelKeys.aliases, modelKeys.details] })}
         testId="alias-form"
       >
         <Form.Item name="modelId" label={t('alias.model')} rules={[{ required: true, message: t('com_value_required') }]}>

@@ -1,6 +1,6 @@
 /** One model: its fields, and its config, param and control items (spec §3, §5). */
 import { useMemo, useState } from 'react';
-import { Button, Card, Descriptions, Space, Table, Tabs, Tag } from 'antd';
+import { Button, Card, Descriptions, Space, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,13 +10,13 @@ import { YesNo } from '../../../components/Flag';
 import ObjectImage, { ObjectImages } from '../../../components/ObjectImage';
 import { useActions } from '../../../hooks/useActions';
 import { useModelOptions } from '../../../hooks/useOptions';
-import { addItem, deleteItems, getModel, listItems, updateItem, type ItemInput, type ItemKind } from '../../../services/deviceModel';
+import { addItem, deleteItems, getModel, listItems, updateItem, type ItemInput, type ItemKind, modelKeys } from '../../../services/deviceModel';
 import type { ModelItem } from '../../../services/typings';
 import { duplicateControlCodes } from '../../../utils/dataRange';
 import { displayItemName, displayRange } from '../../../utils/names';
-import { ItemFields, ModelFields } from './ModelFields';
+import { ItemFields, ModelFields } from './components/ModelFields';
 import { toModelValues, useSaveModel, type ModelValues } from './ModelList';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 const KINDS: ItemKind[] = ['config', 'param', 'control'];
 
@@ -24,7 +24,7 @@ export default function ModelDetail({ id }: { id: number }) {
   const { t } = useTranslation();
   const [kind, setKind] = useState<ItemKind>('config');
   const [editing, setEditing] = useState(false);
-  const q = useQuery({ queryKey: ['dev/model', id], queryFn: () => getModel(id), retry: false });
+  const q = useQuery({ queryKey: modelKeys.detail(id), queryFn: () => getModel(id), retry: false });
   const models = useModelOptions();
   const save = useSaveModel();
   if (q.isError) return <NotFoundResult />;
@@ -83,8 +83,7 @@ export default function ModelDetail({ id }: { id: number }) {
 
 function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
   const { t } = useTranslation();
-  const key = `dev/model/item/${modelId}/${kind}`;
-  const q = useQuery({ queryKey: [key], queryFn: () => listItems(modelId, kind) });
+  const q = useQuery({ queryKey: modelKeys.items(modelId, kind), queryFn: () => listItems(modelId, kind) });
   const drawer = useDrawer<ModelItem>();
   const { run, confirm } = useActions();
   const items = useMemo(() => q.data ?? [], [q.data]);
@@ -117,7 +116,7 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
       render: (_: unknown, r) => (
         <Space>
           <a onClick={() => drawer.edit(r)}>{t('com_edit')}</a>
-          <a onClick={() => confirm(() => deleteItems([r.id]), { title: t('com_confirm_delete', { name: displayItemName(r.controlName || r.configItem, t) }), danger: true, invalidate: [key] })}>
+          <a onClick={() => confirm(() => deleteItems([r.id]), { title: t('com_confirm_delete', { name: displayItemName(r.controlName || r.configItem, t) }), danger: true, invalidate: [modelKeys.itemsOf(modelId)] })}>
             {t('com_delete')}
           </a>
         </Space>
@@ -145,7 +144,7 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
       kind,
     };
     const id = drawer.row?.id;
-    return run(() => (id ? updateItem({ ...body, id }) : addItem(body)), { invalidate: [key] });
+    return run(() => (id ? updateItem({ ...body, id }) : addItem(body)), { invalidate: [modelKeys.itemsOf(modelId)] });
   };
   return (
     <>
@@ -154,7 +153,7 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
           {t('item.add')}
         </Button>
       </Space>
-      <Table<ModelItem> locale={{ emptyText: emptyTextOf(q) }} rowKey="id" size="small" loading={q.isPending} columns={cols} dataSource={items} pagination={false} scroll={{ x: 'max-content' }} />
+      <QueryTable<ModelItem> query={q} rowKey="id" size="small" columns={cols} dataSource={items} pagination={false} scroll={{ x: 'max-content' }} />
       <FormDrawer<Partial<ItemInput>>
         open={drawer.open}
         title={drawer.row?.id ? t('item.edit') : t('item.add')}

@@ -9,13 +9,12 @@ import { Thumb, YesNo } from '../../../components/Flag';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
 import { useModelOptions } from '../../../hooks/useOptions';
-import { addModel, DEVICE_TYPES, deleteModels, listModels, updateModel, type ModelInput } from '../../../services/deviceModel';
+import { addModel, DEVICE_TYPES, deleteModels, listModels, updateModel, type ModelInput, modelKeys } from '../../../services/deviceModel';
 import type { DeviceModel } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
-import { ModelFields } from './ModelFields';
+import { ModelFields } from './components/ModelFields';
 
 const SPEC = { name: 'string', deviceType: 'number' } as const;
-export const MODEL_LIST_KEY = 'dev/model/list';
 export type ModelValues = Omit<ModelInput, 'images'> & { images?: string[] };
 
 export const toModelValues = (m: Partial<DeviceModel>): Partial<ModelValues> => ({ ...m, parentId: m.parentId || undefined, images: m.images ?? [] });
@@ -33,7 +32,7 @@ export function useSaveModel() {
       supportsWeb: !!rest.supportsWeb,
       images: images ?? [],
     };
-    return run(() => (id ? updateModel({ ...body, id }) : addModel(body)), { invalidate: [MODEL_LIST_KEY, 'dev/model', 'dev/model/all'] });
+    return run(() => (id ? updateModel({ ...body, id }) : addModel(body)), { invalidate: [modelKeys.list, modelKeys.details, modelKeys.all] });
   };
 }
 
@@ -59,14 +58,14 @@ export default function ModelList() {
       fixed: true,
       edit: drawer.edit,
       extra: (r) => <Link to={`/manage/system/device-model/${r.id}`}>{t('model.items')}</Link>,
-      remove: (r) => ({ name: r.name, call: () => deleteModels([r.id]), invalidate: [MODEL_LIST_KEY, 'dev/model/all'] }),
+      remove: (r) => ({ name: r.name, call: () => deleteModels([r.id]), invalidate: [modelKeys.list, modelKeys.all] }),
     }),
   ];
   return (
     <>
       <ListPage<DeviceModel>
         list={list}
-        queryKey={MODEL_LIST_KEY}
+        queryKey={modelKeys.list}
         fetcher={listModels}
         columns={columns}
         testId="model-list"

@@ -7,13 +7,13 @@
  * the same order, to an xlsx file (bounded by the server).
  */
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Form, Input, Segmented, Select, Space, Table, Typography } from 'antd';
+import { Alert, App, Button, Form, Input, Segmented, Select, Space, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { listActionLogs } from '../../../services/system';
+import { listActionLogs, systemKeys } from '../../../services/system';
 import { exportActionLogs } from '../../../services/logs';
 import type { ActionLogPage } from '../../../services/typings';
 import { locationName } from '../../../utils/names';
@@ -23,7 +23,7 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS, parsePaging } from '../../../util
 import { exportBody, routeUserId } from './logQuery';
 import { registerTexts } from '../../../locales/domains';
 import { logsTexts } from '../../../locales/domains/logs';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
 registerTexts(logsTexts);
 
@@ -61,7 +61,7 @@ export default function ActionLogs() {
   }, [form, userName, action, sort]);
 
   const query = useQuery({
-    queryKey: ['logs/action', { type, userName, action, sort, page, pageSize, userId }],
+    queryKey: systemKeys.actionLogs({ type, userName, action, sort, page, pageSize, userId }),
     queryFn: () => listActionLogs({ type, userId, userName: userName || undefined, action: action || undefined, sort, page, pageSize }),
     placeholderData: keepPreviousData,
   });
@@ -199,7 +199,7 @@ export default function ActionLogs() {
           {t('logs.export')}
         </Button>
       </Space>
-      <Table<Row> locale={{ emptyText: emptyTextOf(query) }}
+      <QueryTable<Row> query={query}
         rowKey="id"
         size="middle"
         loading={query.isFetching}

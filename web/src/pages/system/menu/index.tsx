@@ -1,19 +1,17 @@
 /** system/menu — menu tree (sort, URL) and each menu's interfaces (name, method, URL, common flag). */
 import { useMemo, useState } from 'react';
-import { Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Table, Tag, Tooltip, Tree, Typography, type TreeDataNode } from 'antd';
+import { Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Tag, Tooltip, Tree, Typography, type TreeDataNode } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
-import { deleteInterfaces, deleteMenu, listInterfaces, menuTree, METHODS, saveInterface, type InterfaceInput } from '../../../services/menu';
+import { deleteInterfaces, deleteMenu, listInterfaces, menuTree, METHODS, saveInterface, type InterfaceInput, menuKeys } from '../../../services/menu';
 import type { ApiInterface, MenuNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
 import MenuForm, { type MenuRow } from './components/MenuForm';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
 
-const TREE_KEY = 'menu/tree';
-const IFACE_KEY = 'interface/list';
 
 function flatten(nodes: MenuNode[] | null, out: MenuNode[] = []): MenuNode[] {
   for (const n of nodes ?? []) {
@@ -25,7 +23,7 @@ function flatten(nodes: MenuNode[] | null, out: MenuNode[] = []): MenuNode[] {
 
 export default function MenuPage() {
   const { t } = useTranslation();
-  const tree = useQuery({ queryKey: [TREE_KEY], queryFn: menuTree });
+  const tree = useQuery({ queryKey: menuKeys.tree, queryFn: menuTree });
   const [selected, setSelected] = useState<string>('');
   const menuDrawer = useDrawer<MenuRow>();
   const ifaceDrawer = useDrawer<ApiInterface>();
@@ -46,7 +44,7 @@ export default function MenuPage() {
       children: n.children?.length ? toTree(n.children) : undefined,
     }));
   const ifaces = useQuery({
-    queryKey: [IFACE_KEY, selected],
+    queryKey: menuKeys.interfacesOf(selected),
     queryFn: () => listInterfaces({ key: selected, page: 1, pageSize: 100 }),
     enabled: !!selected,
   });
@@ -66,7 +64,7 @@ export default function MenuPage() {
         ) : (
         <Space>
           <a onClick={() => ifaceDrawer.edit(r)}>{t('com_edit')}</a>
-          <a onClick={() => confirm(() => deleteInterfaces([r.id]), { title: t('com_confirm_delete', { name: r.url }), danger: true, invalidate: [IFACE_KEY, TREE_KEY] })}>
+          <a onClick={() => confirm(() => deleteInterfaces([r.id]), { title: t('com_confirm_delete', { name: r.url }), danger: true, invalidate: [menuKeys.interfaces, menuKeys.tree] })}>
             {t('com_delete')}
           </a>
         </Space>
@@ -109,7 +107,7 @@ export default function MenuPage() {
                             title: t('com_confirm_delete', { name: label(current) }),
                             content: t('menuMgmt.deleteHint'),
                             danger: true,
-                            invalidate: [TREE_KEY],
+                            invalidate: [menuKeys.tree],
                             onDone: () => setSelected(''),
                           })
                         }
@@ -132,7 +130,7 @@ export default function MenuPage() {
                   </Button>
                 }
               >
-                <Table<ApiInterface> locale={{ emptyText: emptyTextOf(ifaces) }} rowKey="id" size="small" loading={ifaces.isFetching} pagination={false} columns={ifaceCols} dataSource={ifaces.data?.list ?? []} />
+                <QueryTable<ApiInterface> query={ifaces} rowKey="id" size="small" loading={ifaces.isFetching} pagination={false} columns={ifaceCols} dataSource={ifaces.data?.list ?? []} />
               </Card>
             </Space>
           ) : (
@@ -142,13 +140,13 @@ export default function MenuPage() {
           )}
         </Col>
       </Row>
-      <MenuForm row={menuDrawer.row} options={menuOptions} invalidate={[TREE_KEY]} onClose={menuDrawer.close} />
+      <MenuForm row={menuDrawer.row} options={menuOptions} invalidate={[menuKeys.tree]} onClose={menuDrawer.close} />
       <FormDrawer<InterfaceInput>
         open={ifaceDrawer.open}
         title={ifaceDrawer.row?.id ? t('iface.edit') : t('iface.add')}
         initialValues={ifaceDrawer.row?.id ? ifaceDrawer.row : { method: 'POST', common: false, keys: selected ? [selected] : [] }}
         onClose={ifaceDrawer.close}
-        onSubmit={(v) => run(() => saveInterface({ ...v, id: ifaceDrawer.row?.id ?? 0, common: !!v.common, keys: v.keys ?? [] }), { invalidate: [IFACE_KEY, TREE_KEY] })}
+        onSubmit={(v) => run(() => saveInterface({ ...v, id: ifaceDrawer.row?.id ?? 0, common: !!v.common, keys: v.keys ?? [] }), { invalidate: [menuKeys.interfaces, menuKeys.tree] })}
       >
         <Form.Item name="name" label={t('iface.name')} rules={[{ required: true, whitespace: true, message: t('com_value_required') }, { max: 100 }]}>
           <Input />

@@ -7,9 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import { FormButtons } from '../../../components/FormDrawer';
 import { useActions } from '../../../hooks/useActions';
-import { CUSTOMER_ACCESS, getRole, LEVEL_FIELDS, setRoleData, SITE_ACCESS, WEB_SSH_ACCESS, type RoleData } from '../../../services/role';
+import { CUSTOMER_ACCESS, getRole, LEVEL_FIELDS, setRoleData, SITE_ACCESS, WEB_SSH_ACCESS, type RoleData, roleKeys } from '../../../services/role';
 import { LEVELS } from '../../../services/deviceModel';
-import { ROLE_LIST_KEY } from './List';
 
 export default function RoleAuthData() {
   const { t } = useTranslation();
@@ -18,7 +17,7 @@ export default function RoleAuthData() {
   const [form] = Form.useForm<RoleData>();
   const [busy, setBusy] = useState(false);
   const { run } = useActions();
-  const role = useQuery({ queryKey: ['role', id], queryFn: () => getRole(id), enabled: id > 0, retry: false });
+  const role = useQuery({ queryKey: roleKeys.detail(id), queryFn: () => getRole(id), enabled: id > 0, retry: false });
   useEffect(() => {
     if (role.data) form.setFieldsValue(role.data);
   }, [role.data, form]);
@@ -27,7 +26,7 @@ export default function RoleAuthData() {
     setBusy(true);
     await run(() => setRoleData(id, { ...v, emailAlarm: !!v.emailAlarm, userAccess: !!v.userAccess }), {
       success: t('com_msg_save_success'),
-      invalidate: [ROLE_LIST_KEY, 'role'],
+      invalidate: [roleKeys.list, roleKeys.details],
     });
     setBusy(false);
   };

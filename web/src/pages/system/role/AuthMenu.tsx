@@ -4,17 +4,17 @@
  * normal refusal and is shown.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Card, Col, Empty, Row, Space, Table, Tag, Tree, type TreeDataNode } from 'antd';
+import { Button, Card, Col, Empty, Row, Space, Tag, Tree, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import { useActions } from '../../../hooks/useActions';
-import { getRole, interfacesOf, permissionTree, setRoleMenu } from '../../../services/role';
+import { getRole, interfacesOf, permissionTree, setRoleMenu, roleKeys } from '../../../services/role';
 import type { ApiInterface, PermissionNode } from '../../../services/typings';
 import { currentLocale } from '../../../i18n';
-import { ROLE_LIST_KEY } from './List';
-import { emptyTextOf } from '../../../components/TableState';
+import QueryTable from '../../../components/QueryTable';
+import { menuKeys } from '../../../services/menu';
 
 function toTree(nodes: PermissionNode[] | null, locale: string, t: (k: string) => string): TreeDataNode[] {
   return (nodes ?? [])
@@ -36,8 +36,8 @@ export default function RoleAuthMenu() {
   const { t, i18n } = useTranslation();
   const id = Number(useParams().RoeId);
   const navigate = useNavigate();
-  const role = useQuery({ queryKey: ['role', id], queryFn: () => getRole(id), enabled: id > 0, retry: false });
-  const tree = useQuery({ queryKey: ['permission/tree'], queryFn: permissionTree, staleTime: 60_000 });
+  const role = useQuery({ queryKey: roleKeys.detail(id), queryFn: () => getRole(id), enabled: id > 0, retry: false });
+  const tree = useQuery({ queryKey: roleKeys.permissionTree, queryFn: permissionTree, staleTime: 60_000 });
   const [checked, setChecked] = useState<string[]>([]);
   const [selected, setSelected] = useState<string>('');
   const [busy, setBusy] = useState(false);
@@ -46,11 +46,11 @@ export default function RoleAuthMenu() {
     if (role.data) setChecked(role.data.keys);
   }, [role.data]);
   const data = useMemo(() => toTree(tree.data ?? [], currentLocale(), t), [tree.data, i18n.language]); // eslint-disable-line react-hooks/exhaustive-deps
-  const ifaces = useQuery({ queryKey: ['interface/list', selected], queryFn: () => interfacesOf(selected), enabled: !!selected });
+  const ifaces = useQuery({ queryKey: menuKeys.interfacesOf(selected), queryFn: () => interfacesOf(selected), enabled: !!selected });
   if (!(id > 0) || role.isError) return <NotFoundResult />;
   const save = async () => {
     setBusy(true);
-    await run(() => setRoleMenu(id, checked), { success: t('com_msg_save_success'), invalidate: [ROLE_LIST_KEY, 'role'] });
+    await run(() => setRoleMenu(id, checked), { success: t('com_msg_save_success'), invalidate: [roleKeys.list, roleKeys.details] });
     setBusy(false);
   };
   return (
@@ -84,7 +84,7 @@ export default function RoleAuthMenu() {
         <Col xs={24} lg={12}>
           <Card title={t('role.interfaces')}>
             {selected ? (
-              <Table<ApiInterface> locale={{ emptyText: emptyTextOf(ifaces) }}
+              <QueryTable<ApiInterface> query={ifaces}
                 rowKey="id"
                 size="small"
                 loading={ifaces.isFetching}

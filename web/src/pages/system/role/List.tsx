@@ -9,12 +9,11 @@ import FormDrawer, { useDrawer } from '../../../components/FormDrawer';
 import { useCan } from '../../../components/access';
 import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
-import { addRole, deleteRoles, listRoles, updateRole } from '../../../services/role';
+import { addRole, deleteRoles, listRoles, updateRole, roleKeys } from '../../../services/role';
 import type { Role } from '../../../services/typings';
 import { formatTime } from '../../../utils/time';
 
 const SPEC = { name: 'string' } as const;
-export const ROLE_LIST_KEY = 'role/list';
 
 export default function RoleList() {
   const { t } = useTranslation();
@@ -23,7 +22,7 @@ export default function RoleList() {
   const drawer = useDrawer<Role>();
   const { run } = useActions();
   const actions = useActionsColumn();
-  const invalidate = [ROLE_LIST_KEY, 'role/all', 'role'];
+  const invalidate = [roleKeys.list, roleKeys.all, roleKeys.details];
   const columns: ColumnsType<Role> = [
     { title: t('role.name'), dataIndex: 'name', key: 'name' },
     { title: t('role.description'), dataIndex: 'description', key: 'description', render: (v: string) => v || '-' },
@@ -47,7 +46,7 @@ export default function RoleList() {
     <>
       <ListPage<Role>
         list={list}
-        queryKey={ROLE_LIST_KEY}
+        queryKey={roleKeys.list}
         fetcher={listRoles}
         columns={columns}
         testId="role-list"

@@ -7,8 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import { useActions } from '../../../hooks/useActions';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
-import { assignUser, getUser } from '../../../services/user';
-import { USER_LIST_KEY } from './List';
+import { assignUser, getUser, userKeys } from '../../../services/user';
 import { FormPageActions } from '../../../components/FormDrawer';
 
 export default function UserAuth() {
@@ -20,14 +19,14 @@ export default function UserAuth() {
   const { run } = useActions();
   const customers = useCustomerOptions();
   const sites = useSiteOptions();
-  const q = useQuery({ queryKey: ['user', id], queryFn: () => getUser(id), enabled: id > 0, retry: false });
+  const q = useQuery({ queryKey: userKeys.detail(id), queryFn: () => getUser(id), enabled: id > 0, retry: false });
   useEffect(() => {
     if (q.data) form.setFieldsValue({ customerIds: q.data.customerIds ?? [], siteIds: q.data.siteIds ?? [] });
   }, [q.data, form]);
   if (!(id > 0) || q.isError) return <NotFoundResult />;
   const submit = async (v: { customerIds?: number[]; siteIds?: number[] }) => {
     setBusy(true);
-    const ok = await run(() => assignUser(id, v.customerIds ?? [], v.siteIds ?? []), { success: t('com_msg_save_success'), invalidate: [USER_LIST_KEY, 'user'] });
+    const ok = await run(() => assignUser(id, v.customerIds ?? [], v.siteIds ?? []), { success: t('com_msg_save_success'), invalidate: [userKeys.list, userKeys.details] });
     setBusy(false);
     if (ok) void navigate(`/manage/system/user/detail/${id}`);
   };

@@ -8,16 +8,17 @@ import { useCan } from '../../../components/access';
 import { useSession } from '../../../models/session';
 import { USER_ASSIGN_KEYS } from '../../../access';
 import { useCustomerOptions, useSiteOptions } from '../../../hooks/useOptions';
-import { getUser, USER_ENABLED } from '../../../services/user';
+import { getUser, USER_ENABLED, userKeys } from '../../../services/user';
 import { formatTime } from '../../../utils/time';
-import { UserStatus, useUserActions } from './List';
+import { UserStatus } from './components/UserStatus';
+import { useUserActions } from './hooks/useUserActions';
 
 export default function UserDetail() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
   const can = useCan();
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: ['user', id], queryFn: () => getUser(id), enabled: id > 0, retry: false });
+  const q = useQuery({ queryKey: userKeys.detail(id), queryFn: () => getUser(id), enabled: id > 0, retry: false });
   const customers = useCustomerOptions();
   const sites = useSiteOptions();
   const actions = useUserActions();

@@ -8,9 +8,8 @@ import { PageHeader, NotFoundResult } from '../../../components/PageHeader';
 import PasswordFields from '../../../components/PasswordFields';
 import { useActions } from '../../../hooks/useActions';
 import { useCustomerOptions, useRoleOptions } from '../../../hooks/useOptions';
-import { addUser, getUser, updateUser, type UserInput } from '../../../services/user';
+import { addUser, getUser, updateUser, type UserInput, userKeys } from '../../../services/user';
 import { isValidUserName } from '../../../utils/validators';
-import { USER_LIST_KEY } from './List';
 import { FormPageActions } from '../../../components/FormDrawer';
 
 type Values = UserInput & { password?: string; confirm?: string };
@@ -24,7 +23,7 @@ export default function UserForm() {
   const { run } = useActions();
   const roles = useRoleOptions();
   const customers = useCustomerOptions();
-  const user = useQuery({ queryKey: ['user', id], queryFn: () => getUser(id), enabled: id > 0, retry: false });
+  const user = useQuery({ queryKey: userKeys.detail(id), queryFn: () => getUser(id), enabled: id > 0, retry: false });
   useEffect(() => {
     if (user.data) form.setFieldsValue({ ...user.data, customerId: user.data.customerId || undefined, roleId: user.data.roleId || undefined } as Values);
   }, [user.data, form]);
@@ -46,7 +45,7 @@ export default function UserForm() {
         if (id) await updateUser({ ...body, id });
         else newId = (await addUser({ ...body, userName: v.userName }, v.password!)).id;
       },
-      { success: t('com_msg_save_success'), invalidate: [USER_LIST_KEY, 'user'] },
+      { success: t('com_msg_save_success'), invalidate: [userKeys.list, userKeys.details] },
     );
     setBusy(false);
     if (ok) void navigate(`/manage/system/user/detail/${newId}`);

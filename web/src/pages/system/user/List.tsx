@@ -1,55 +1,22 @@
 /** system/user/list — users with userName/role/status filters; enable/disable, password. */
-import { useState } from 'react';
-import { Badge, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../../components/ListPage';
-import FormDrawer from '../../../components/FormDrawer';
-import PasswordFields from '../../../components/PasswordFields';
 import { useCan } from '../../../components/access';
 import { useSession } from '../../../models/session';
 import { USER_ASSIGN_KEYS } from '../../../access';
-import { useActions } from '../../../hooks/useActions';
 import { useListState } from '../../../hooks/useListState';
 import { useRoleOptions } from '../../../hooks/useOptions';
-import { listUsers, setUserPassword, setUserStatus, USER_DISABLED, USER_ENABLED } from '../../../services/user';
+import { listUsers, USER_ENABLED, userKeys } from '../../../services/user';
 import type { User } from '../../../services/typings';
 import { formatClock } from '../../../utils/time';
 import ZonedTitle from '../../../components/ZonedTitle';
+import { useUserActions } from './hooks/useUserActions';
+import { UserStatus } from './components/UserStatus';
 
 const SPEC = { userName: 'string', roleId: 'number', status: 'number' } as const;
-export const USER_LIST_KEY = 'user/list';
-
-export function UserStatus({ status }: { status: number }) {
-  const { t } = useTranslation();
-  return <Badge status={status === USER_ENABLED ? 'success' : 'default'} text={t(`user.status.${status === USER_ENABLED ? 1 : 0}`)} />;
-}
-
-export function useUserActions() {
-  const { t } = useTranslation();
-  const { confirm, run } = useActions();
-  const [pwUser, setPwUser] = useState<User | null>(null);
-  const toggle = (u: User) => {
-    const enable = u.status !== USER_ENABLED;
-    confirm(() => setUserStatus([u.id], enable ? USER_ENABLED : USER_DISABLED), {
-      title: t(enable ? 'user.confirmEnable' : 'user.confirmDisable', { name: u.userName }),
-      invalidate: [USER_LIST_KEY, 'user'],
-    });
-  };
-  const passwordDrawer = (
-    <FormDrawer<{ password: string }>
-      open={!!pwUser}
-      title={t('user.setPassword', { name: pwUser?.userName ?? '' })}
-      onClose={() => setPwUser(null)}
-      onSubmit={(v) => run(() => setUserPassword(pwUser!.id, v.password), { success: t('user.passwordSet') })}
-      testId="user-password-form"
-    >
-      <PasswordFields />
-    </FormDrawer>
-  );
-  return { toggle, setPassword: setPwUser, passwordDrawer };
-}
 
 export default function UserList() {
   const { t } = useTranslation();
@@ -97,7 +64,7 @@ export default function UserList() {
     <>
       <ListPage<User>
         list={list}
-        queryKey={USER_LIST_KEY}
+        queryKey={userKeys.list}
         fetcher={listUsers}
         columns={columns}
         testId="user-list"

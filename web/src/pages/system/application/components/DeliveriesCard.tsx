@@ -3,13 +3,13 @@
  * status; each row's time, event, webhook, status, attempts and the last HTTP status or error.
  */
 import { useState } from 'react';
-import { Button, Card, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DELIVERY_STATUSES, listDeliveries, webhookKeys, type Delivery } from '../../../../services/webhook';
 import { formatTime } from '../../../../utils/time';
-import { emptyTextOf } from '../../../../components/TableState';
+import QueryTable from '../../../../components/QueryTable';
 
 const STATUS_COLOR: Record<string, string> = { pending: 'processing', delivered: 'success', failed: 'error' };
 
@@ -80,7 +80,7 @@ export default function DeliveriesCard({ appId }: { appId: number }) {
         </Space>
       }
     >
-      <Table<Delivery> locale={{ emptyText: emptyTextOf(q) }}
+      <QueryTable<Delivery> query={q}
         size="small"
         rowKey="id"
         loading={q.isFetching}

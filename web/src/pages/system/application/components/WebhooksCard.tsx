@@ -3,7 +3,7 @@
  * events, enabled), add/edit in a drawer, delete. Editing needs auth_application_edit; the
  * server checks the URL's destination and the limit of five.
  */
-import { Badge, Button, Card, Checkbox, Form, Input, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Checkbox, Form, Input, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { useCan } from '../../../../components/access';
 import { useActions } from '../../../../hooks/useActions';
 import { deleteWebhooks, listWebhooks, MAX_WEBHOOKS, saveWebhook, WEBHOOK_EVENTS, webhookKeys, type Webhook } from '../../../../services/webhook';
 import { formatTime } from '../../../../utils/time';
-import { emptyTextOf } from '../../../../components/TableState';
+import QueryTable from '../../../../components/QueryTable';
 
 interface FormValues {
   url: string;
@@ -20,8 +20,6 @@ interface FormValues {
   enabled: boolean;
 }
 
-const LIST_ROOT = 'application/webhook/list';
-const DELIVERIES_ROOT = 'application/webhook/deliveries';
 
 export default function WebhooksCard({ appId }: { appId: number }) {
   const { t } = useTranslation();
@@ -34,14 +32,14 @@ export default function WebhooksCard({ appId }: { appId: number }) {
   const save = (v: FormValues) =>
     run(() => saveWebhook({ appId, id: drawer.row?.id ?? 0, url: v.url, events: v.events, enabled: v.enabled }), {
       success: t('com_msg_save_success'),
-      invalidate: [LIST_ROOT],
+      invalidate: [webhookKeys.lists],
     });
   const remove = (w: Webhook) =>
     confirm(() => deleteWebhooks(appId, [w.id]), {
       title: t('app.webhook.confirmDelete', { url: w.url }),
       content: t('app.webhook.confirmDeleteContent'),
       danger: true,
-      invalidate: [LIST_ROOT, DELIVERIES_ROOT],
+      invalidate: [webhookKeys.lists, webhookKeys.allDeliveries],
     });
   const columns: ColumnsType<Webhook> = [
     {
@@ -103,7 +101,7 @@ export default function WebhooksCard({ appId }: { appId: number }) {
       }
     >
       <Typography.Paragraph type="secondary">{t('app.webhook.hint', { max: MAX_WEBHOOKS })}</Typography.Paragraph>
-      <Table<Webhook> locale={{ emptyText: emptyTextOf(q) }} size="small" rowKey="id" loading={q.isPending} dataSource={hooks} columns={columns} pagination={false} data-testid="webhook-list" />
+      <QueryTable<Webhook> query={q} size="small" rowKey="id" dataSource={hooks} columns={columns} pagination={false} data-testid="webhook-list" />
       <FormDrawer<FormValues>
         open={drawer.open}
         title={drawer.row?.id ? t('app.webhook.edit') : t('app.webhook.add')}

@@ -1,6 +1,7 @@
 /** Add/edit drawer of one menu: key, parent, names, sort, URL and whether the sidebar hides it. */
 import { Alert, Checkbox, Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { QueryKey } from '@tanstack/react-query';
 import FormDrawer from '../../../../components/FormDrawer';
 import { useActions } from '../../../../hooks/useActions';
 import { addMenu, updateMenu, type MenuInput } from '../../../../services/menu';
@@ -17,7 +18,7 @@ export default function MenuForm({
 }: {
   row: MenuRow | null;
   options: { value: string; label: string }[];
-  invalidate: string[];
+  invalidate: readonly QueryKey[];
   onClose(): void;
 }) {
   const { t } = useTranslation();
@@ -34,7 +35,7 @@ export default function MenuForm({
       onSubmit={(v) => {
         const body: MenuInput = { ...v, parentKey: v.parentKey ?? '', url: v.url ?? '', sort: v.sort ?? 0, nameZh: v.nameZh ?? '', hidden: !!v.hidden };
         // the session carries the sidebar's menus: refreshed, the change shows at once
-        return run(() => (row?.isNew ? addMenu(body) : updateMenu(body)), { invalidate: [...invalidate, SESSION_KEY[0]] });
+        return run(() => (row?.isNew ? addMenu(body) : updateMenu(body)), { invalidate: [...invalidate, SESSION_KEY] });
       }}
     >
       {builtIn && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('menuMgmt.builtInPlace')} />}

@@ -67,7 +67,7 @@ export default function RequestTable({ id, start, end, endpoints }: { id: number
   return (
     <ListPage<RequestRow>
       list={list}
-      queryKey={[...openapiKeys.log(id), start, end]}
+      queryKey={openapiKeys.logOf(id, start, end)}
       fetcher={fetcher}
       columns={columns}
       testId="openapi-requests"

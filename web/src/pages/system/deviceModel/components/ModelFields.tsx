@@ -1,10 +1,10 @@
 /** Fields of a device model and of its items (spec §3, §5). */
 import { Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import ImageField from '../../../components/ImageField';
-import ImagesField from '../../../components/ImagesField';
-import { CONTROL_LEVELS, CONTROL_TYPES, DEVICE_TYPES, LEVELS, type ItemInput, type ItemKind } from '../../../services/deviceModel';
-import { DATA_TYPES, rangeError } from '../../../utils/dataRange';
+import ImageField from '../../../../components/ImageField';
+import ImagesField from '../../../../components/ImagesField';
+import { CONTROL_LEVELS, CONTROL_TYPES, DEVICE_TYPES, LEVELS, type ItemInput, type ItemKind } from '../../../../services/deviceModel';
+import { DATA_TYPES, rangeError } from '../../../../utils/dataRange';
 
 export function ModelFields({ parents }: { parents: { value: number; label: string }[] }) {
   const { t } = useTranslation();

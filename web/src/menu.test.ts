@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { activeMenu, buildMenu, menuLink, type MenuNode, type ServerMenu } from './menu';
-import { manageRoutes } from '../routes';
-import { permissionKeys, permissions, type Subject } from '../access';
+import { activeMenu, buildMenu, menuLink, type MenuNode, type ServerMenu } from './utils/menu';
+import { manageRoutes } from './routes';
+import { permissionKeys, permissions, type Subject } from './access';
 
 const user = (...auth: string[]): Subject => ({ root: false, auth: new Set(auth) });
 const root: Subject = { root: true, auth: new Set() };

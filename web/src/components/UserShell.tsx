@@ -7,9 +7,9 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAppConfig } from '../../models/session';
+import { useAppConfig } from '../models/session';
 
-const LanguageSwitch = lazy(() => import('../../components/LanguageSwitch'));
+const LanguageSwitch = lazy(() => import('./LanguageSwitch'));
 
 export default function UserShell({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();

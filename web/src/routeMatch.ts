@@ -1,7 +1,8 @@
 /** Path → route lookups over the route table, without rendering anything. */
 import { matchRoutes, type RouteObject } from 'react-router';
-import { MANAGE_BASE, manageRoutes, type RouteDef } from '../routes';
-import type { KeyRequirement } from '../access';
+import { manageRoutes } from './routes';
+import type { KeyRequirement } from './access';
+import { joinPath, MANAGE_BASE, type RouteDef } from './utils/routeDef';
 
 export interface RouteInfo {
   /** Absolute path pattern, e.g. /manage/site/update/:id */
@@ -12,12 +13,6 @@ export interface RouteInfo {
   noLoading: boolean;
   /** Shows its trail above the page (RouteDef.breadcrumb). */
   breadcrumb?: boolean;
-}
-
-export function joinPath(parent: string, child: string): string {
-  if (!child) return parent;
-  if (child.startsWith('/')) return child;
-  return `${parent.replace(/\/+$/, '')}/${child}`;
 }
 
 /** What the guards, tabs and breadcrumb need of a route. */

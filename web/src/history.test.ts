@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearSession } from '../models/session';
+import { clearSession } from './models/session';
 import { matchPath } from 'react-router';
-import { addTab, clearTabs, homeTab, loadTabs, removeTab, saveTabs, tabKeyOf, HISTORY_MAX, HISTORY_STORAGE_KEY, type HistoryTab } from './history';
+import { addTab, clearTabs, homeTab, loadTabs, removeTab, saveTabs, tabKeyOf, HISTORY_MAX, HISTORY_STORAGE_KEY, type HistoryTab } from './utils/history';
 import { routeInfoFor } from './routeMatch';
 
 const tab = (i: number): HistoryTab => ({ key: `/manage/p${i}`, path: `/manage/p${i}?q=${i}`, name: `n${i}` });

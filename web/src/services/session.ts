@@ -3,9 +3,10 @@
  * its timeline and signed values, the signed values' file, the xlsx export. Types come from the
  * contract (api.gen.d.ts); query keys live here.
  */
-import { get, post } from '../../services/request';
-import { download } from '../../services/download';
-import type { ApiBody, ApiData } from '../../services/typings';
+import { get, post } from './request';
+import { download } from './download';
+import type { ApiBody, ApiData } from './typings';
+import type { PermissionKey } from '../access';
 
 export type SessionQuery = ApiBody<'/api/auth/sys/session/list', 'post'>;
 export type SessionPage = ApiData<'/api/auth/sys/session/list', 'post'>;
@@ -33,12 +34,13 @@ export const STOP_REASONS = [
 /** RemoteStopTransaction (docs/decisions.md §6): control type 13 with params.transactionId. */
 export const CTL_REMOTE_STOP = 13;
 /** Who may send it (the remote start/stop key of the operator actions). */
-export const REMOTE_STOP_KEY = 'auth_device_remoteStart';
+export const REMOTE_STOP_KEY: PermissionKey = 'auth_device_remoteStart';
 
+// not 'session': that is the signed-in session's key (models/session.ts)
 export const sessionKeys = {
-  all: ['session'] as const,
-  list: (q: object) => ['session', 'list', q] as const,
-  detail: (id: number) => ['session', 'detail', id] as const,
+  all: ['charge-session'] as const,
+  list: (q: object) => ['charge-session', 'list', q] as const,
+  detail: (id: number) => ['charge-session', 'detail', id] as const,
 };
 
 export const listSessions = (q: SessionQuery) => post<SessionPage>('/api/auth/sys/session/list', q);

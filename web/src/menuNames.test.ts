@@ -6,19 +6,19 @@
  * would show one name in menu management and another in the sidebar.
  */
 import { describe, expect, it } from 'vitest';
-import enUS from '../locales/en-US';
-import zhCN from '../locales/zh-CN';
-import { permissions } from '../access';
-import { manageRoutes, type RouteDef } from '../routes';
-import { buildMenu, type MenuNode } from './menu';
+import enUS from './locales/en-US';
+import zhCN from './locales/zh-CN';
+import { permissions, type PermissionDef, type PermissionKey } from './access';
+import { manageRoutes, type RouteDef } from './routes';
+import { buildMenu, type MenuNode } from './utils/menu';
 
 const locales: Record<string, Record<string, string>> = { 'en-US': enUS, 'zh-CN': zhCN };
-const menuPerms = new Map(permissions.filter((p) => p.type === 'menu').map((p) => [p.key, p]));
+const menuPerms = new Map<string, PermissionDef>(permissions.filter((p) => p.type === 'menu').map((p) => [p.key, p]));
 
 /** Every route that stands for a menu key (its own keys name a menu of the catalogue). */
 function menuRoutes(defs: RouteDef[], out: { key: string; name: string }[] = []): { key: string; name: string }[] {
   for (const d of defs) {
-    const key = d.keys?.find((k): k is string => typeof k === 'string' && menuPerms.has(k));
+    const key = d.keys?.find((k): k is PermissionKey => typeof k === 'string' && menuPerms.has(k));
     if (key && d.name) out.push({ key, name: d.name });
     if (d.children) menuRoutes(d.children, out);
   }
