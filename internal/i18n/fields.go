@@ -8,6 +8,7 @@ var fieldNames = map[string][2]string{
 	"access":             {"Access", "访问权限"},
 	"alias":              {"Alias", "别名"},
 	"arrivalDate":        {"Arrival date", "到货日期"},
+	"avatar":             {"Avatar", "头像"},
 	"buildDate":          {"Build date", "建站日期"},
 	"code":               {"Code", "编码"},
 	"configItem":         {"Config item", "配置项"},
