@@ -115,9 +115,6 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Path: "/api/auth/sys/site/delete", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Delete sites without devices", Handler: H(s.siteDelete)},
 		{Method: "GET", Path: "/api/auth/sys/site/options", Objects: BySite, Access: Session, Tag: "site", Summary: "Sites in scope for selects", Handler: H(s.siteOptions)},
 
-		// Regions for addresses (docs/logs.md, "Location")
-		{Method: "GET", Path: "/api/auth/sys/dict/region/all", Objects: NoObjects, Why: "a fixed list of regions compiled into the binary, the same for everyone", Access: Session, Tag: "catalogue", Summary: "Every region (countries; China's provinces and, for some, cities) in the caller's language", Handler: H(s.regionAll)},
-
 		// Data model catalogue
 		{Method: "POST", Path: "/api/auth/sys/dict/group/list", Objects: NoObjects, Why: "the data catalogue is shared by every customer; only platform roles change it", Access: Keys, Keys: []string{"auth_dict", "auth_dict_group", "auth_deviceModel"}, Tag: "catalogue", Summary: "List data groups", Handler: H(s.dataGroupList)},
 		{Method: "POST", Path: "/api/auth/sys/dict/group/add", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Add a data group", Handler: H(s.dataGroupAdd)},
@@ -129,7 +126,7 @@ func (s *Server) routeTable() []Route {
 		{Method: "POST", Path: "/api/auth/sys/dict/item/delete", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Delete data items", Handler: H(s.dataItemDelete)},
 	},
 		// One group per domain, each in its routes_<domain>.go.
-		s.dashboardRoutes(), s.modelRoutes(), s.deviceRoutes(), s.menuRoutes(),
+		s.dashboardRoutes(), s.modelRoutes(), s.regionRoutes(), s.deviceRoutes(), s.menuRoutes(),
 		s.fleetRoutes(), s.storageRoutes(), s.messageRoutes(), s.attachRoutes(), s.docsRoutes(), s.ticketRoutes(), s.logsRoutes(),
 		s.applicationRoutes(), s.openapiRoutes(), s.openapiConsoleRoutes(), s.remoteRoutes(), s.webhookRoutes(), s.opsRoutes(), s.tokenRoutes(),
 		s.sessionRoutes(),
