@@ -317,31 +317,31 @@ func (in ProfileInput) validate() error {
 }
 
 // UpdateProfile changes the caller's own profile.
-func (s *Service) UpdateProfile(ctx context.Context, id int64, in ProfileInput) error {
+func (s *Service) UpdateProfile(ctx context.Context, p *access.Principal, in ProfileInput) error {
 	if err := in.validate(); err != nil {
 		return err
 	}
 	_, err := s.db.Exec(ctx, `UPDATE app_user SET nick_name = ?, contact = ?, avatar = ?, locale = ?, updated_at = ? WHERE id = ?`,
-		strings.TrimSpace(in.NickName), strings.TrimSpace(in.Contact), in.Avatar, in.Locale, db.NowMS(), id)
+		strings.TrimSpace(in.NickName), strings.TrimSpace(in.Contact), in.Avatar, in.Locale, db.NowMS(), p.UserID)
 	return kit.Wrap("user", "update profile", err)
 }
 
-// ChangeEmail sets a user's email after the caller proved the password.
-func (s *Service) ChangeEmail(ctx context.Context, id int64, email string) error {
+// ChangeEmail sets the caller's own email once the caller proved the password.
+func (s *Service) ChangeEmail(ctx context.Context, p *access.Principal, email string) error {
 	email = strings.TrimSpace(email)
 	if !ValidEmail(email) {
 		return apperr.InvalidField("email", "err.invalid")
 	}
-	if err := s.emailFree(ctx, email, id); err != nil {
+	if err := s.emailFree(ctx, email, p.UserID); err != nil {
 		return err
 	}
-	_, err := s.db.Exec(ctx, `UPDATE app_user SET email = ?, updated_at = ? WHERE id = ?`, email, db.NowMS(), id)
+	_, err := s.db.Exec(ctx, `UPDATE app_user SET email = ?, updated_at = ? WHERE id = ?`, email, db.NowMS(), p.UserID)
 	return kit.Wrap("user", "change email", err)
 }
 
-// AcceptPrivacy records the privacy-policy version the user accepted.
-func (s *Service) AcceptPrivacy(ctx context.Context, id int64, version string) error {
-	_, err := s.db.Exec(ctx, `UPDATE app_user SET privacy_version = ? WHERE id = ?`, version, id)
+// AcceptPrivacy records the privacy-policy version the caller accepted.
+func (s *Service) AcceptPrivacy(ctx context.Context, p *access.Principal, version string) error {
+	_, err := s.db.Exec(ctx, `UPDATE app_user SET privacy_version = ? WHERE id = ?`, version, p.UserID)
 	return kit.Wrap("user", "accept privacy", err)
 }
 

@@ -246,7 +246,7 @@ func TestValidationNamesItsField(t *testing.T) {
 			{"a language the console has not", "locale", user.ProfileInput{Locale: "fr-FR"}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				err := o.svc.UpdateProfile(ctx, o.a1, c.in)
+				err := o.svc.UpdateProfile(ctx, &access.Principal{UserID: o.a1}, c.in)
 				if e, ok := apperr.As(err); !ok || e.Args["field"] != c.field {
 					t.Fatalf("got %v, want %q named", err, c.field)
 				}
