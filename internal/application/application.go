@@ -23,6 +23,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/storage"
 	"chargeops/internal/user"
 )
@@ -278,50 +279,31 @@ type StatusInput struct {
 // MaxIDs bounds one call on several applications.
 const MaxIDs = 100
 
-func checkIDs(ids []int64) error {
-	if len(ids) == 0 || len(ids) > MaxIDs {
-		return apperr.InvalidField("ids", "err.invalid")
-	}
-	return nil
+// inScope is the batch statement on applications in p's scope.
+func inScope(p *access.Principal) kit.Batch {
+	cond, args := p.Scope.CustomerCond("customer_id")
+	return kit.Batch{Table: "application", Scope: cond, ScopeArgs: args}
 }
 
 // SetStatus enables or disables applications in scope (all or none).
 func (s *Service) SetStatus(ctx context.Context, p *access.Principal, in StatusInput) error {
-	if err := checkIDs(in.IDs); err != nil {
+	if err := kit.IDs(in.IDs).CheckMax(MaxIDs); err != nil {
 		return err
 	}
 	if in.Status != Enabled && in.Status != Disabled {
 		return apperr.InvalidField("status", "err.invalid")
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range in.IDs {
-			if _, err := s.Detail(ctx, p, id); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `UPDATE application SET status = ?, updated_at = ? WHERE id = ?`, in.Status, s.Now().UnixMilli(), id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	b := inScope(p)
+	b.Set, b.SetArgs = "status = ?, updated_at = ?", []any{in.Status, s.Now().UnixMilli()}
+	return kit.Wrap("application", "set status", b.Run(ctx, s.db, in.IDs))
 }
 
 // Delete removes applications in scope (all or none); their secrets stop working at once.
 func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
-	if err := checkIDs(ids); err != nil {
+	if err := kit.IDs(ids).CheckMax(MaxIDs); err != nil {
 		return err
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			if _, err := s.Detail(ctx, p, id); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `DELETE FROM application WHERE id = ?`, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return kit.Wrap("application", "delete", inScope(p).Run(ctx, s.db, ids))
 }
 
 // Rotate gives an application in scope a new secret; the current one becomes the previous one,

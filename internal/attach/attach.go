@@ -13,6 +13,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/ratelimit"
 	"chargeops/internal/storage"
 )
@@ -75,6 +76,15 @@ var (
 	errFolderNotEmpty = apperr.New(apperr.Conflict, "err.attach_folder_not_empty")
 	errNameTaken      = apperr.New(apperr.Conflict, "err.attach_name_taken")
 )
+
+// pathClash is errNameTaken for a clash on a folder's path within its customer; anything else
+// passes unchanged.
+func pathClash(err error) error {
+	if name, ok := kit.Clash(err); ok && name == "uq_attach_folder_path" {
+		return errNameTaken
+	}
+	return err
+}
 
 // Folder is one folder of the tree.
 type Folder struct {
@@ -242,10 +252,7 @@ func (s *Service) AddFolder(ctx context.Context, p *access.Principal, in FolderI
 	}
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO attach_folder (customer_id, parent_id, name, path, read_level, write_level, download_level, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		customer, in.ParentID, name, path, in.ReadLevel, in.WriteLevel, in.DownloadLevel, p.UserID, db.NowMS())
-	if db.IsUniqueViolation(err) {
-		return 0, errNameTaken
-	}
-	return id, err
+	return id, pathClash(err)
 }
 
 // UpdateFolder renames a folder and sets its levels: the files and folders under it are raised
@@ -304,10 +311,7 @@ func (s *Service) UpdateFolder(ctx context.Context, p *access.Principal, in Fold
 		_, err := tx.Exec(ctx, fmt.Sprintf(raise, "attach_file", "folder_id IN (SELECT id FROM attach_folder WHERE customer_id = ? AND (id = ? OR path LIKE ?))"), append(lv, f.CustomerID, f.ID, under)...)
 		return err
 	})
-	if db.IsUniqueViolation(err) {
-		return errNameTaken
-	}
-	return err
+	return pathClash(err)
 }
 
 // DeleteFolder deletes an empty folder; one with files or folders in it is refused.
@@ -546,8 +550,8 @@ type MoveInput struct {
 // Move puts files into a folder of the same customer; their levels are raised to at least the
 // folder's.
 func (s *Service) Move(ctx context.Context, p *access.Principal, in MoveInput) error {
-	if len(in.IDs) == 0 || len(in.IDs) > 100 {
-		return apperr.InvalidField("ids", "err.invalid")
+	if err := kit.IDs(in.IDs).CheckMax(MaxIDs); err != nil {
+		return err
 	}
 	folder, err := s.folder(ctx, p, in.FolderID)
 	if err != nil {
@@ -579,11 +583,15 @@ func (s *Service) Move(ctx context.Context, p *access.Principal, in MoveInput) e
 	})
 }
 
-// Delete deletes files, their shares and their uploaded objects.
+// MaxIDs bounds one move or delete of files.
+const MaxIDs = 100
+
+// Delete deletes files, their shares and their uploaded objects: all of them or none.
 func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
-	if len(ids) == 0 || len(ids) > 100 {
-		return apperr.InvalidField("ids", "err.invalid")
+	if err := kit.IDs(ids).CheckMax(MaxIDs); err != nil {
+		return err
 	}
+	ids = kit.IDs(ids).Distinct()
 	files := make([]*File, 0, len(ids))
 	for _, id := range ids {
 		x, err := s.writable(ctx, p, id)
@@ -592,18 +600,18 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) 
 		}
 		files = append(files, x)
 	}
+	cond, args := p.Scope.CustomerCond("customer_id")
+	del := kit.Batch{Table: "attach_file", Scope: cond, ScopeArgs: args,
+		Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+			_, err := tx.Exec(ctx, `DELETE FROM attach_share WHERE file_id IN (`+ids.In()+`)`, ids.Args()...)
+			return err
+		}}
+	if err := del.Run(ctx, s.db, ids); err != nil {
+		return kit.Wrap("attach", "delete", err)
+	}
 	for _, x := range files {
-		if err := s.db.InTx(ctx, func(tx *db.Tx) error {
-			if _, err := tx.Exec(ctx, `DELETE FROM attach_share WHERE file_id = ?`, x.ID); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `DELETE FROM attach_file WHERE id = ?`, x.ID)
-			return err
-		}); err != nil {
-			return fmt.Errorf("attach: delete: %w", err)
-		}
 		if err := s.uploads.Forget(context.WithoutCancel(ctx), x.ObjectKey); err != nil {
-			return err
+			return kit.Wrap("attach", "forget object", err)
 		}
 	}
 	return nil

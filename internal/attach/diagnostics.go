@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // DiagnosticsRoot is the top folder of chargers' diagnostics uploads; each device has
@@ -65,7 +66,7 @@ func (s *Service) ensureFolder(ctx context.Context, customer, parent int64, name
 		if err == nil {
 			return id, nil
 		}
-		if !db.IsUniqueViolation(err) {
+		if name, clash := kit.Clash(err); !clash || name != "uq_attach_folder_path" {
 			return 0, err
 		}
 	}

@@ -6,9 +6,11 @@ import (
 	"context"
 	"strings"
 
+	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/datarange"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Group is a data group, named in English and (optionally) in Chinese.
@@ -41,10 +43,19 @@ type Item struct {
 	UpdatedAt   int64  `json:"updatedAt"`
 }
 
-// Service reads and changes the catalogue.
+// Service reads and changes the catalogue. Every caller reads it (the catalogue is shared by
+// every customer); only a platform caller changes it.
 type Service struct{ db *db.DB }
 
 func NewService(d *db.DB) *Service { return &Service{db: d} }
+
+// mayChange: root or a caller who sees every customer changes the catalogue.
+func mayChange(p *access.Principal) error {
+	if p.Root || p.Scope.AllCustomers {
+		return nil
+	}
+	return apperr.ErrNoPermission
+}
 
 // GroupFilter filters groups.
 type GroupFilter struct {
@@ -53,7 +64,7 @@ type GroupFilter struct {
 }
 
 // Groups lists groups by name.
-func (s *Service) Groups(ctx context.Context, f GroupFilter) (db.List[Group], error) {
+func (s *Service) Groups(ctx context.Context, p *access.Principal, f GroupFilter) (db.List[Group], error) {
 	q := &db.Query{From: "data_group g"}
 	if f.Name != "" {
 		q.And(`(g.name LIKE ? ESCAPE '\' OR g.name_zh LIKE ? ESCAPE '\')`, db.Contains(f.Name), db.Contains(f.Name))
@@ -75,69 +86,85 @@ type GroupInput struct {
 	DescriptionZh string `json:"descriptionZh"`
 }
 
+// Limits of the fields (characters; descriptions in bytes).
+const (
+	MaxGroupName   = 64
+	MaxDescription = 500
+	MaxItemName    = 100
+	MaxLabel       = 100
+	MaxCategory    = 64
+	MaxUnit        = 16
+)
+
+// validate checks each field, the failure naming that field.
 func (in *GroupInput) validate() error {
 	in.Name = strings.TrimSpace(in.Name)
 	in.NameZh = strings.TrimSpace(in.NameZh)
-	if in.Name == "" || len([]rune(in.Name)) > 64 {
-		return apperr.InvalidField("name", "err.required")
-	}
-	if len([]rune(in.NameZh)) > 64 {
-		return apperr.InvalidField("nameZh", "err.invalid")
-	}
-	if len(in.Description) > 500 {
-		return apperr.InvalidField("description", "err.invalid")
-	}
-	if len(in.DescriptionZh) > 500 {
-		return apperr.InvalidField("descriptionZh", "err.invalid")
-	}
-	return nil
+	return kit.First(
+		kit.Required("name", in.Name, MaxGroupName),
+		kit.Text("nameZh", in.NameZh, MaxGroupName),
+		kit.MaxBytes("description", in.Description, MaxDescription),
+		kit.MaxBytes("descriptionZh", in.DescriptionZh, MaxDescription),
+	)
 }
 
-func nameConflict(err error) error {
-	if db.IsUniqueViolation(err) {
-		return apperr.New(apperr.Conflict, "err.name_taken")
+var (
+	errTaken = apperr.New(apperr.Conflict, "err.name_taken")
+	errInUse = apperr.New(apperr.Conflict, "err.in_use")
+)
+
+// clash answers errTaken for a clash on the unique name of a group or an item (key: its
+// constraint); anything else is wrapped with op.
+func clash(op, key string, err error) error {
+	if name, ok := kit.Clash(err); ok && name == key {
+		return errTaken
 	}
-	return err
+	return wrap(op, err)
 }
 
 // AddGroup creates a group.
-func (s *Service) AddGroup(ctx context.Context, in GroupInput) (int64, error) {
+func (s *Service) AddGroup(ctx context.Context, p *access.Principal, in GroupInput) (int64, error) {
+	if err := mayChange(p); err != nil {
+		return 0, err
+	}
 	if err := in.validate(); err != nil {
 		return 0, err
 	}
 	now := db.NowMS()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_group (name, name_zh, description, description_zh, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		in.Name, in.NameZh, in.Description, in.DescriptionZh, now, now)
-	return id, nameConflict(err)
+	return id, clash("add group", "data_group_name_key", err)
 }
 
 // UpdateGroup changes a group.
-func (s *Service) UpdateGroup(ctx context.Context, in GroupInput) error {
+func (s *Service) UpdateGroup(ctx context.Context, p *access.Principal, in GroupInput) error {
+	if err := mayChange(p); err != nil {
+		return err
+	}
 	if err := in.validate(); err != nil {
 		return err
 	}
 	res, err := s.db.Exec(ctx, `UPDATE data_group SET name = ?, name_zh = ?, description = ?, description_zh = ?, updated_at = ? WHERE id = ?`,
 		in.Name, in.NameZh, in.Description, in.DescriptionZh, db.NowMS(), in.ID)
-	return db.Affected(res, nameConflict(err), apperr.ErrNotFound)
+	return db.Affected(res, clash("update group", "data_group_name_key", err), apperr.ErrNotFound)
 }
 
-// DeleteGroups removes groups that hold no item.
-func (s *Service) DeleteGroups(ctx context.Context, ids []int64) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			var n int
-			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM data_item WHERE group_id = ?`, id).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				return apperr.New(apperr.Conflict, "err.in_use")
-			}
-			if _, err := tx.Exec(ctx, `DELETE FROM data_group WHERE id = ?`, id); err != nil {
-				return err
-			}
+// DeleteGroups removes groups that hold no item: all of them or none.
+func (s *Service) DeleteGroups(ctx context.Context, p *access.Principal, ids []int64) error {
+	if err := mayChange(p); err != nil {
+		return err
+	}
+	del := kit.Batch{Table: "data_group", Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM data_item WHERE group_id IN (`+ids.In()+`)`, ids.Args()...).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return errInUse
 		}
 		return nil
-	})
+	}}
+	return wrap("delete groups", del.Run(ctx, s.db, ids))
 }
 
 // ItemFilter filters items.
@@ -149,7 +176,7 @@ type ItemFilter struct {
 }
 
 // Items lists items by name.
-func (s *Service) Items(ctx context.Context, f ItemFilter) (db.List[Item], error) {
+func (s *Service) Items(ctx context.Context, p *access.Principal, f ItemFilter) (db.List[Item], error) {
 	q := &db.Query{From: "data_item i LEFT JOIN data_group g ON g.id = i.group_id"}
 	if f.GroupID != 0 {
 		q.And("i.group_id = ?", f.GroupID)
@@ -184,16 +211,14 @@ type ItemInput struct {
 func (s *Service) validateItem(ctx context.Context, in *ItemInput) error {
 	in.Name = strings.TrimSpace(in.Name)
 	in.LabelEn, in.LabelZh = strings.TrimSpace(in.LabelEn), strings.TrimSpace(in.LabelZh)
-	if in.Name == "" || len(in.Name) > 100 {
-		return apperr.InvalidField("name", "err.required")
-	}
-	for _, f := range []struct {
-		name, value string
-		max         int
-	}{{"labelEn", in.LabelEn, 100}, {"labelZh", in.LabelZh, 100}, {"category", in.Category, 64}, {"unit", in.Unit, 16}} {
-		if len([]rune(f.value)) > f.max {
-			return apperr.InvalidField(f.name, "err.invalid")
-		}
+	if err := kit.First(
+		kit.Required("name", in.Name, MaxItemName),
+		kit.Text("labelEn", in.LabelEn, MaxLabel),
+		kit.Text("labelZh", in.LabelZh, MaxLabel),
+		kit.Text("category", in.Category, MaxCategory),
+		kit.Text("unit", in.Unit, MaxUnit),
+	); err != nil {
+		return err
 	}
 	if strings.TrimSpace(in.DataRange) == "" {
 		in.DataRange = datarange.Default(in.DataType)
@@ -204,7 +229,7 @@ func (s *Service) validateItem(ctx context.Context, in *ItemInput) error {
 	if in.GroupID != 0 {
 		var n int
 		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM data_group WHERE id = ?`, in.GroupID).Scan(&n); err != nil {
-			return err
+			return wrap("check group", err)
 		}
 		if n == 0 {
 			return apperr.InvalidField("groupId", "err.invalid")
@@ -214,32 +239,39 @@ func (s *Service) validateItem(ctx context.Context, in *ItemInput) error {
 }
 
 // AddItem creates an item.
-func (s *Service) AddItem(ctx context.Context, in ItemInput) (int64, error) {
+func (s *Service) AddItem(ctx context.Context, p *access.Principal, in ItemInput) (int64, error) {
+	if err := mayChange(p); err != nil {
+		return 0, err
+	}
 	if err := s.validateItem(ctx, &in); err != nil {
 		return 0, err
 	}
 	now := db.NowMS()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO data_item (group_id, name, label_en, label_zh, category, data_type, data_range, unit, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		in.GroupID, in.Name, in.LabelEn, in.LabelZh, in.Category, in.DataType, in.DataRange, in.Unit, now, now)
-	return id, nameConflict(err)
+	return id, clash("add item", "data_item_name_key", err)
 }
 
 // UpdateItem changes an item.
-func (s *Service) UpdateItem(ctx context.Context, in ItemInput) error {
+func (s *Service) UpdateItem(ctx context.Context, p *access.Principal, in ItemInput) error {
+	if err := mayChange(p); err != nil {
+		return err
+	}
 	if err := s.validateItem(ctx, &in); err != nil {
 		return err
 	}
 	res, err := s.db.Exec(ctx, `UPDATE data_item SET group_id = ?, name = ?, label_en = ?, label_zh = ?, category = ?, data_type = ?, data_range = ?, unit = ?, updated_at = ? WHERE id = ?`,
 		in.GroupID, in.Name, in.LabelEn, in.LabelZh, in.Category, in.DataType, in.DataRange, in.Unit, db.NowMS(), in.ID)
-	return db.Affected(res, nameConflict(err), apperr.ErrNotFound)
+	return db.Affected(res, clash("update item", "data_item_name_key", err), apperr.ErrNotFound)
 }
 
-// DeleteItems removes items.
-func (s *Service) DeleteItems(ctx context.Context, ids []int64) error {
-	for _, id := range ids {
-		if _, err := s.db.Exec(ctx, `DELETE FROM data_item WHERE id = ?`, id); err != nil {
-			return err
-		}
+// DeleteItems removes items: all of them or none.
+func (s *Service) DeleteItems(ctx context.Context, p *access.Principal, ids []int64) error {
+	if err := mayChange(p); err != nil {
+		return err
 	}
-	return nil
+	return wrap("delete items", kit.Batch{Table: "data_item"}.Run(ctx, s.db, ids))
 }
+
+// wrap gives a database failure the operation's context; business errors pass unchanged.
+func wrap(op string, err error) error { return kit.Wrap("catalogue", op, err) }

@@ -14,7 +14,7 @@ import (
 func TestSeededCatalogueIsNamedInBothLanguages(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		s, ctx := NewService(d), context.Background()
-		groups, err := s.Groups(ctx, GroupFilter{Page: db.Page{Page: 1, PageSize: 100}})
+		groups, err := s.Groups(ctx, root, GroupFilter{Page: db.Page{Page: 1, PageSize: 100}})
 		if err != nil || groups.Total == 0 {
 			t.Fatalf("groups %+v, %v", groups, err)
 		}
@@ -23,7 +23,7 @@ func TestSeededCatalogueIsNamedInBothLanguages(t *testing.T) {
 				t.Errorf("group %s lacks its Chinese name or description", g.Name)
 			}
 		}
-		items, err := s.Items(ctx, ItemFilter{Page: db.Page{Page: 1, PageSize: 100}})
+		items, err := s.Items(ctx, root, ItemFilter{Page: db.Page{Page: 1, PageSize: 100}})
 		if err != nil || items.Total == 0 {
 			t.Fatalf("items %+v, %v", items, err)
 		}
@@ -41,14 +41,14 @@ func TestSeededCatalogueIsNamedInBothLanguages(t *testing.T) {
 func TestItemLabelsRoundTripAndFindByLabel(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		s, ctx := NewService(d), context.Background()
-		gid, err := s.AddGroup(ctx, GroupInput{Name: "Cabinet", NameZh: "机柜", Description: "Cabinet sensors", DescriptionZh: "机柜传感器"})
+		gid, err := s.AddGroup(ctx, root, GroupInput{Name: "Cabinet", NameZh: "机柜", Description: "Cabinet sensors", DescriptionZh: "机柜传感器"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AddItem(ctx, ItemInput{GroupID: gid, Name: "Cabinet.Humidity", LabelEn: "Cabinet humidity", LabelZh: "机柜湿度", DataType: "int", Unit: "%"}); err != nil {
+		if _, err := s.AddItem(ctx, root, ItemInput{GroupID: gid, Name: "Cabinet.Humidity", LabelEn: "Cabinet humidity", LabelZh: "机柜湿度", DataType: "int", Unit: "%"}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Items(ctx, ItemFilter{Page: db.Page{Page: 1, PageSize: 10}, Name: "湿度"})
+		got, err := s.Items(ctx, root, ItemFilter{Page: db.Page{Page: 1, PageSize: 10}, Name: "湿度"})
 		if err != nil || got.Total != 1 {
 			t.Fatalf("find by Chinese label: %+v, %v", got, err)
 		}
@@ -56,7 +56,7 @@ func TestItemLabelsRoundTripAndFindByLabel(t *testing.T) {
 			t.Fatalf("item %+v", it)
 		}
 		long := strings.Repeat("字", 101)
-		if _, err := s.AddItem(ctx, ItemInput{Name: "Too.Long", LabelZh: long, DataType: "int"}); err == nil {
+		if _, err := s.AddItem(ctx, root, ItemInput{Name: "Too.Long", LabelZh: long, DataType: "int"}); err == nil {
 			t.Fatal("a 101-character label was accepted")
 		}
 	})

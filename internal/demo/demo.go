@@ -95,7 +95,7 @@ var sites = []siteSpec{
 func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 	rootScope := access.FullScope()
 	root := &access.Principal{Root: true, Scope: rootScope}
-	existing, err := a.Customers.List(ctx, rootScope, customer.ListFilter{})
+	existing, err := a.Customers.List(ctx, root, customer.ListFilter{})
 	if err != nil || existing.Total > 0 {
 		return nil, nil, err
 	}
@@ -104,7 +104,7 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 		{Name: "Shenzhen Green Charge Co.", Code: "SZGC", Contact: "Li Wei", Telephone: "+86 755 8888 0001", Address: "Futian District, Shenzhen"},
 		{Name: "Hong Kong Harbour Energy", Code: "HKHE", Contact: "Chan Tai Man", Telephone: "+852 2888 0002", Address: "Kwun Tong, Hong Kong"},
 	} {
-		if customers[c.Code], err = a.Customers.Add(ctx, rootScope, c); err != nil {
+		if customers[c.Code], err = a.Customers.Add(ctx, root, c); err != nil {
 			return nil, nil, fmt.Errorf("customer %s: %w", c.Code, err)
 		}
 	}
@@ -131,7 +131,7 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 	var sns []string
 	siteIDs := map[string]int64{}
 	for _, s := range sites {
-		id, err := a.Sites.Add(ctx, rootScope, site.Input{CustomerID: customers[s.customer], Name: s.name, Code: s.code, Address: s.address,
+		id, err := a.Sites.Add(ctx, root, site.Input{CustomerID: customers[s.customer], Name: s.name, Code: s.code, Address: s.address,
 			ContactPerson: "Site office", ContactPhone: "+852 0000 0000", BuildDate: "2025-06-01"})
 		if err != nil {
 			return nil, nil, fmt.Errorf("site %s: %w", s.code, err)

@@ -7,6 +7,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Alias is another name under which devices report a model (BootNotification chargePointModel).
@@ -27,7 +28,7 @@ type AliasFilter struct {
 
 // Aliases lists the aliases of the models p may read.
 func (s *Service) Aliases(ctx context.Context, p *access.Principal, f AliasFilter) (db.List[Alias], error) {
-	cond, args := visible(p, "m.customer_id")
+	cond, args := kit.Visible(p, "m.customer_id")
 	q := (&db.Query{From: "device_model_alias a JOIN device_model m ON m.id = a.model_id"}).And(cond, args...)
 	if f.ModelID != 0 {
 		q.And("a.model_id = ?", f.ModelID)
@@ -63,7 +64,7 @@ func (s *Service) AddAlias(ctx context.Context, p *access.Principal, in AliasInp
 		var owner int64
 		err := tx.QueryRow(ctx, `SELECT m.customer_id FROM device_model_alias a JOIN device_model m ON m.id = a.model_id WHERE a.alias = ?`, in.Alias).Scan(&owner)
 		switch {
-		case err == nil && mayRead(p, owner):
+		case err == nil && kit.MayRead(p, owner):
 			return apperr.New(apperr.Conflict, "err.name_taken")
 		case err == nil:
 			return apperr.InvalidField("alias", "err.name_unusable")
@@ -78,18 +79,7 @@ func (s *Service) AddAlias(ctx context.Context, p *access.Principal, in AliasInp
 
 // DeleteAliases removes aliases of models p may change; all of them or none.
 func (s *Service) DeleteAliases(ctx context.Context, p *access.Principal, ids []int64) error {
-	ids = distinct(ids)
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		owners, err := db.Column[int64](ctx, tx, `SELECT m.customer_id FROM device_model_alias a JOIN device_model m ON m.id = a.model_id
-			WHERE a.id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
-		if err != nil {
-			return err
-		}
-		if err := mayChangeAll(p, owners, len(ids)); err != nil {
-			return err
-		}
-		res, err := tx.Exec(ctx, `DELETE FROM device_model_alias WHERE id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
-		return affectedAll(res, err, len(ids))
-	})
+	err := batch(p, "device_model_alias", `SELECT m.customer_id FROM device_model_alias a JOIN device_model m ON m.id = a.model_id
+		WHERE a.id`).Run(ctx, s.db, ids)
 	return wrap("delete aliases", err)
 }

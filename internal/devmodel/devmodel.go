@@ -11,6 +11,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Device types (spec §2).
@@ -52,7 +53,7 @@ type Service struct{ db *db.DB }
 func NewService(d *db.DB) *Service { return &Service{db: d} }
 
 // PlatformOwner is the customer id of a platform model.
-const PlatformOwner = 0
+const PlatformOwner = kit.PlatformOwner
 
 const columns = `m.id, m.name, m.customer_id, COALESCE(c.name, ''), m.parent_id, COALESCE(p.name, ''), m.device_type, m.vendor, m.supports_ssh,
 	m.supports_web, m.images, m.icon, m.created_at, m.updated_at`
@@ -81,7 +82,7 @@ type ListFilter struct {
 
 // List returns a page of the models p may read, by name.
 func (s *Service) List(ctx context.Context, p *access.Principal, f ListFilter) (db.List[Model], error) {
-	cond, args := visible(p, "m.customer_id")
+	cond, args := kit.Visible(p, "m.customer_id")
 	q := (&db.Query{From: from}).And(cond, args...)
 	if f.Name != "" {
 		q.And(`m.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
@@ -128,7 +129,7 @@ func (s *Service) Get(ctx context.Context, p *access.Principal, id int64) (Model
 }
 
 func (s *Service) get(ctx context.Context, q db.Querier, p *access.Principal, id int64) (Model, error) {
-	cond, args := visible(p, "m.customer_id")
+	cond, args := kit.Visible(p, "m.customer_id")
 	m, err := db.One(ctx, q, (&db.Query{From: from}).And("m.id = ?", id).And(cond, args...), columns, scan, apperr.ErrNotFound)
 	return m, wrap("get", err)
 }
@@ -140,7 +141,7 @@ func (s *Service) changeable(ctx context.Context, q db.Querier, p *access.Princi
 	if err != nil {
 		return m, err
 	}
-	return m, mayChange(p, m.CustomerID)
+	return m, owned.MayChange(p, m.CustomerID)
 }
 
 // Input adds or changes a model. CustomerID names the owner on add (0: a platform model); the
@@ -216,7 +217,7 @@ func (s *Service) checkName(ctx context.Context, q db.Querier, p *access.Princip
 
 // nameClash maps a unique-constraint failure of a race the checks could not see.
 func nameClash(field string, err error) error {
-	if db.IsUniqueViolation(err) {
+	if _, clash := kit.Clash(err); clash {
 		return apperr.InvalidField(field, "err.name_unusable")
 	}
 	return err
@@ -240,7 +241,7 @@ func (s *Service) Add(ctx context.Context, p *access.Principal, in Input) (int64
 			return 0, apperr.ErrNotFound
 		}
 	}
-	if err := mayChange(p, in.CustomerID); err != nil {
+	if err := owned.MayChange(p, in.CustomerID); err != nil {
 		return 0, err
 	}
 	var id int64
@@ -291,25 +292,22 @@ func (s *Service) Update(ctx context.Context, p *access.Principal, in Input) err
 // Delete removes models p may change that no device uses and no model names as parent; all
 // of them or none.
 func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
-	ids = distinct(ids)
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			if _, err := s.changeable(ctx, tx, p, id); err != nil {
-				return err
-			}
-			var users int
-			if err := tx.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM device WHERE model_id = ?) + (SELECT COUNT(*) FROM device_model WHERE parent_id = ?)`, id, id).Scan(&users); err != nil {
-				return err
-			}
-			if users > 0 {
-				return apperr.New(apperr.Conflict, "err.in_use")
-			}
-			res, err := tx.Exec(ctx, `DELETE FROM device_model WHERE id = ?`, id)
-			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
-				return err
-			}
+	del := batch(p, "device_model", `SELECT customer_id FROM device_model WHERE id`)
+	mayChange := del.Before
+	del.Before = func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+		if err := mayChange(ctx, tx, ids); err != nil {
+			return err
+		}
+		var users int
+		if err := tx.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM device WHERE model_id IN (`+ids.In()+`)) + (SELECT COUNT(*) FROM device_model WHERE parent_id IN (`+ids.In()+`))`,
+			append(ids.Args(), ids.Args()...)...).Scan(&users); err != nil {
+			return err
+		}
+		if users > 0 {
+			return apperr.New(apperr.Conflict, "err.in_use")
 		}
 		return nil
-	})
+	}
+	err := del.Run(ctx, s.db, ids)
 	return wrap("delete", err)
 }

@@ -8,6 +8,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/datarange"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Item kinds.
@@ -104,8 +105,10 @@ func (it *Item) validate() error {
 			return apperr.InvalidField("configItem", "err.required")
 		case it.ProtocolKey == "" || len(it.ProtocolKey) > 100:
 			return apperr.InvalidField("protocolKey", "err.required")
-		case !level(it.ReadLevel) || !level(it.WriteLevel):
+		case !level(it.ReadLevel):
 			return apperr.InvalidField("readLevel", "err.invalid")
+		case !level(it.WriteLevel):
+			return apperr.InvalidField("writeLevel", "err.invalid")
 		}
 		if strings.TrimSpace(it.DataRange) == "" {
 			it.DataRange = datarange.Default(it.DataType)
@@ -121,21 +124,23 @@ func (it *Item) validate() error {
 			return apperr.InvalidField("controlTypeCode", "err.invalid")
 		case it.ControlLevel <= MinControlLevel || it.ControlLevel > 5:
 			return apperr.New(apperr.Invalid, "err.control_level")
-		case len(it.Param1Name) > 64 || len(it.Param2Name) > 64:
+		case len(it.Param1Name) > 64:
 			return apperr.InvalidField("param1Name", "err.invalid")
+		case len(it.Param2Name) > 64:
+			return apperr.InvalidField("param2Name", "err.invalid")
 		}
 		it.DataType = datarange.String
 	default:
 		return apperr.InvalidField("kind", "err.invalid")
 	}
-	if it.DisplayPriority < 0 || it.DisplayPriority > 9999 || len(it.ConfigGroup) > 100 {
+	if it.DisplayPriority < 0 || it.DisplayPriority > 9999 {
 		return apperr.InvalidField("displayPriority", "err.invalid")
 	}
-	return nil
+	return kit.MaxBytes("configGroup", it.ConfigGroup, 100)
 }
 
 func itemConflict(err error, it Item) error {
-	if !db.IsUniqueViolation(err) {
+	if _, clash := kit.Clash(err); !clash {
 		return err
 	}
 	if it.Kind == KindControl {
@@ -191,29 +196,18 @@ func (s *Service) itemModel(ctx context.Context, q db.Querier, p *access.Princip
 	var owner int64
 	err = q.QueryRow(ctx, `SELECT i.model_id, i.kind, m.customer_id FROM model_item i JOIN device_model m ON m.id = i.model_id WHERE i.id = ?`, id).
 		Scan(&modelID, &kind, &owner)
-	if db.NotFound(err) || (err == nil && !mayRead(p, owner)) {
+	if db.NotFound(err) || (err == nil && !kit.MayRead(p, owner)) {
 		return 0, "", apperr.ErrNotFound
 	}
 	if err != nil {
 		return 0, "", err
 	}
-	return modelID, kind, mayChange(p, owner)
+	return modelID, kind, owned.MayChange(p, owner)
 }
 
 // DeleteItems removes items of models p may change; all of them or none.
 func (s *Service) DeleteItems(ctx context.Context, p *access.Principal, ids []int64) error {
-	ids = distinct(ids)
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		owners, err := db.Column[int64](ctx, tx, `SELECT m.customer_id FROM model_item i JOIN device_model m ON m.id = i.model_id
-			WHERE i.id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
-		if err != nil {
-			return err
-		}
-		if err := mayChangeAll(p, owners, len(ids)); err != nil {
-			return err
-		}
-		res, err := tx.Exec(ctx, `DELETE FROM model_item WHERE id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
-		return affectedAll(res, err, len(ids))
-	})
+	err := batch(p, "model_item", `SELECT m.customer_id FROM model_item i JOIN device_model m ON m.id = i.model_id
+		WHERE i.id`).Run(ctx, s.db, ids)
 	return wrap("delete items", err)
 }

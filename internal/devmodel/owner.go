@@ -2,94 +2,34 @@ package devmodel
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
-	"slices"
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Who reads and changes a model, and which models a device may use
 // (docs/decisions.md#device-models).
 
-// visible limits models (by their customer column) to those p may read: platform models and
-// the models of customers in scope.
-func visible(p *access.Principal, col string) (string, []any) {
-	if p.Root || p.Scope.AllCustomers {
-		return "1 = 1", nil
-	}
-	cond, args := p.Scope.CustomerCond(col)
-	return "(" + col + " = ? OR " + cond + ")", append([]any{PlatformOwner}, args...)
-}
+// owned is who changes models: a platform model needs the unlimited scope, a customer's model
+// that customer with all its sites, because a change to a model (a control item's level, say)
+// applies to every device that uses it. Who reads them: kit.Visible, kit.MayRead.
+var owned = kit.Ownership{Platform: errShared, WholeCustomer: true}
 
 // errShared refuses a change to a model that devices outside the caller's scope may use.
 var errShared = apperr.New(apperr.NoPermission, "err.model_shared")
 
-// mayChange reports whether p may change the models of owner: a platform model needs the
-// unlimited scope, a customer's model that customer with all its sites, because a change to
-// a model (a control item's level, say) applies to every device that uses it.
-func mayChange(p *access.Principal, owner int64) error {
-	if p.Root {
-		return nil
-	}
-	if owner == PlatformOwner && !p.Scope.Everything() {
-		return errShared
-	}
-	if !p.Scope.HasCustomer(owner) {
-		return apperr.ErrNotFound
-	}
-	if !p.Scope.AllSites {
-		return errShared
-	}
-	return nil
-}
-
-// distinct returns ids without repeats, so a batch naming an id twice is not short of rows.
-func distinct(ids []int64) []int64 {
-	out := slices.Clone(ids)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// mayRead reports whether p reads the models of owner.
-func mayRead(p *access.Principal, owner int64) bool {
-	return owner == PlatformOwner || p.Scope.HasCustomer(owner)
-}
-
-// mayChangeAll checks a batch: every one of want objects found (their models' owners), and
-// every model changeable by p. A missing or unreadable one makes the batch not found.
-func mayChangeAll(p *access.Principal, owners []int64, want int) error {
-	if len(owners) < want {
-		return apperr.ErrNotFound
-	}
-	for _, owner := range owners {
-		if !mayRead(p, owner) {
-			return apperr.ErrNotFound
-		}
-	}
-	for _, owner := range owners {
-		if err := mayChange(p, owner); err != nil {
+// batch is a batch statement on table's rows, all of whose models (ownerQuery: their owners for
+// ids) p may change.
+func batch(p *access.Principal, table, ownerQuery string) kit.Batch {
+	return kit.Batch{Table: table, Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+		owners, err := db.Column[int64](ctx, tx, ownerQuery+` IN (`+ids.In()+`)`, ids.Args()...)
+		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// affectedAll is not-found unless a batch statement touched every one of want rows.
-func affectedAll(res sql.Result, err error, want int) error {
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n < int64(want) {
-		return apperr.ErrNotFound
-	}
-	return nil
+		return owned.MayChangeAll(p, owners, len(ids))
+	}}
 }
 
 // CheckUsable reports whether a device of customer may use model: a platform model or one of
@@ -119,9 +59,4 @@ func UsableByName(ctx context.Context, q db.Querier, customerID int64, name stri
 }
 
 // wrap gives a database failure the operation's context; business errors pass unchanged.
-func wrap(op string, err error) error {
-	if _, business := apperr.As(err); err == nil || business {
-		return err
-	}
-	return fmt.Errorf("devmodel: %s: %w", op, err)
-}
+func wrap(op string, err error) error { return kit.Wrap("devmodel", op, err) }

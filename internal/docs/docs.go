@@ -14,6 +14,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/storage"
 )
 
@@ -31,7 +32,7 @@ const (
 )
 
 // PlatformOwner is the customer of platform categories and documents.
-const PlatformOwner int64 = 0
+const PlatformOwner = kit.PlatformOwner
 
 // ManageKey lets a reader see disabled documents.
 const ManageKey = "auth_docs_manage"
@@ -52,61 +53,23 @@ func New(d *db.DB, uploads *storage.Service) *Service {
 // SetClock replaces the clock (tests of draft expiry).
 func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
-// visible limits rows (by their customer column) to those p may read: platform rows and the
-// rows of customers in scope.
-func visible(p *access.Principal, col string) (string, []any) {
-	if p.Root || p.Scope.AllCustomers {
-		return "1 = 1", nil
-	}
-	cond, args := p.Scope.CustomerCond(col)
-	return "(" + col + " = ? OR " + cond + ")", append([]any{PlatformOwner}, args...)
-}
-
 // errPlatform refuses a change to a platform row by a caller limited to some customers.
 var errPlatform = apperr.New(apperr.NoPermission, "err.docs_platform")
 
-// mayChange reports whether p may change the rows of owner: platform rows need the unlimited
-// scope, a customer's rows that customer in scope. Read-only customers change nothing.
-func mayChange(p *access.Principal, owner int64) error {
-	if p.Root {
-		return nil
-	}
-	if p.ReadOnly {
-		return apperr.ErrNoPermission
-	}
-	if owner == PlatformOwner {
-		if !p.Scope.Everything() {
-			return errPlatform
-		}
-		return nil
-	}
-	if !p.Scope.HasCustomer(owner) {
-		return apperr.ErrNotFound
-	}
-	return nil
-}
+// owned is who changes categories and documents: platform rows need the unlimited scope, a
+// customer's rows that customer in scope; read-only customers change nothing. Who reads them:
+// kit.Visible.
+var owned = kit.Ownership{Platform: errPlatform, ReadOnly: true}
 
-// ownerFor is the owner of a new row: customerID as asked when p may use it; 0 (platform) for
-// a caller limited to some customers is its own customer.
-func ownerFor(p *access.Principal, customerID int64) (int64, error) {
-	if customerID == PlatformOwner && !p.Root && !p.Scope.Everything() {
-		customerID = p.CustomerID
-	}
-	if customerID != PlatformOwner && !p.Root && !p.Scope.HasCustomer(customerID) {
-		return 0, apperr.ErrNotFound
-	}
-	return customerID, mayChange(p, customerID)
-}
+// mayChange reports whether p may change the rows of owner.
+func mayChange(p *access.Principal, owner int64) error { return owned.MayChange(p, owner) }
 
 func cleanText(field, v string, max int, required bool) (string, error) {
 	v = strings.TrimSpace(v)
 	if required && v == "" {
 		return "", apperr.InvalidField(field, "err.required")
 	}
-	if len([]rune(v)) > max || strings.ContainsRune(v, 0) {
-		return "", apperr.InvalidField(field, "err.invalid")
-	}
-	return v, nil
+	return v, kit.Text(field, v, max)
 }
 
 // iconKey checks an icon: empty, the one already stored (kept), or an upload of kind icon
@@ -163,7 +126,7 @@ const MaxCategories = 500
 // Categories are the categories p may read, by name, each with the number of documents in it p
 // may read.
 func (s *Service) Categories(ctx context.Context, p *access.Principal) ([]*Category, error) {
-	cond, args := visible(p, "c.customer_id")
+	cond, args := kit.Visible(p, "c.customer_id")
 	dcond, dargs := s.readable(p, "d")
 	rows, err := s.db.Query(ctx, `SELECT c.id, c.customer_id, c.name, c.description, c.icon, c.created_at, c.updated_at,
 		(SELECT COUNT(*) FROM doc d WHERE d.category_id = c.id AND `+dcond+`)
@@ -192,7 +155,7 @@ func (s *Service) Categories(ctx context.Context, p *access.Principal) ([]*Categ
 
 // category reads a category p may read.
 func (s *Service) category(ctx context.Context, p *access.Principal, id int64) (*Category, error) {
-	cond, args := visible(p, "customer_id")
+	cond, args := kit.Visible(p, "customer_id")
 	c := &Category{}
 	err := s.db.QueryRow(ctx, `SELECT id, customer_id, name, description, icon FROM doc_category WHERE id = ? AND `+cond, append([]any{id}, args...)...).
 		Scan(&c.ID, &c.CustomerID, &c.Name, &c.Description, &c.Icon)
@@ -216,6 +179,14 @@ type CategoryInput struct {
 
 var errCategoryName = apperr.New(apperr.Conflict, "err.docs_category_taken")
 
+// categoryClash is errCategoryName for a clash on a customer's category names.
+func categoryClash(err error) error {
+	if name, ok := kit.Clash(err); ok && name == "uq_doc_category_name" {
+		return errCategoryName
+	}
+	return kit.Wrap("docs", "save category", err)
+}
+
 // AddCategory makes a category.
 func (s *Service) AddCategory(ctx context.Context, p *access.Principal, in CategoryInput) (int64, error) {
 	name, err := cleanText("name", in.Name, 50, true)
@@ -226,7 +197,7 @@ func (s *Service) AddCategory(ctx context.Context, p *access.Principal, in Categ
 	if err != nil {
 		return 0, err
 	}
-	owner, err := ownerFor(p, in.CustomerID)
+	owner, err := owned.OwnerFor(p, in.CustomerID)
 	if err != nil {
 		return 0, err
 	}
@@ -237,10 +208,7 @@ func (s *Service) AddCategory(ctx context.Context, p *access.Principal, in Categ
 	now := db.NowMS()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO doc_category (customer_id, name, description, icon, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		owner, name, desc, icon, p.UserID, now, now)
-	if db.IsUniqueViolation(err) {
-		return 0, errCategoryName
-	}
-	return id, err
+	return id, categoryClash(err)
 }
 
 // UpdateCategory changes a category's name, description and icon.
@@ -265,10 +233,7 @@ func (s *Service) UpdateCategory(ctx context.Context, p *access.Principal, in Ca
 		return err
 	}
 	_, err = s.db.Exec(ctx, `UPDATE doc_category SET name = ?, description = ?, icon = ?, updated_at = ? WHERE id = ?`, name, desc, icon, db.NowMS(), c.ID)
-	if db.IsUniqueViolation(err) {
-		return errCategoryName
-	}
-	return err
+	return categoryClash(err)
 }
 
 var errCategoryNotEmpty = apperr.New(apperr.Conflict, "err.docs_category_not_empty")
@@ -284,15 +249,17 @@ func (s *Service) DeleteCategory(ctx context.Context, p *access.Principal, ids [
 			return err
 		}
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM doc WHERE category_id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...).Scan(&n); err != nil {
-			return fmt.Errorf("docs: category content: %w", err)
-		}
-		if n > 0 {
-			return errCategoryNotEmpty
-		}
-		_, err := tx.Exec(ctx, `DELETE FROM doc_category WHERE id IN (`+db.Placeholders(len(ids))+`)`, db.Args(ids)...)
-		return err
-	})
+	cond, args := kit.Visible(p, "customer_id")
+	del := kit.Batch{Table: "doc_category", Scope: cond, ScopeArgs: args,
+		Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM doc WHERE category_id IN (`+ids.In()+`)`, ids.Args()...).Scan(&n); err != nil {
+				return fmt.Errorf("category content: %w", err)
+			}
+			if n > 0 {
+				return errCategoryNotEmpty
+			}
+			return nil
+		}}
+	return kit.Wrap("docs", "delete categories", del.Run(ctx, s.db, ids))
 }

@@ -9,6 +9,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/richtext"
 )
 
@@ -60,7 +61,7 @@ func scanDoc(sc db.Scanner) (*Document, error) {
 // readable is the condition on documents (alias a) p may read: owner visible, read level
 // reachable by p's document level, enabled unless p manages documents.
 func (s *Service) readable(p *access.Principal, a string) (string, []any) {
-	cond, args := visible(p, a+".customer_id")
+	cond, args := kit.Visible(p, a+".customer_id")
 	if !p.Root {
 		cond += ` AND ` + a + `.read_level >= ?`
 		args = append(args, p.Role.DocLevel)
@@ -263,7 +264,7 @@ func (s *Service) checkRefs(ctx context.Context, p *access.Principal, owner int6
 		return apperr.InvalidField("categoryId", "err.invalid")
 	}
 	if in.ModelID > 0 {
-		cond, args := visible(p, "customer_id")
+		cond, args := kit.Visible(p, "customer_id")
 		var n int
 		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_model WHERE id = ? AND `+cond, append([]any{in.ModelID}, args...)...).Scan(&n); err != nil {
 			return fmt.Errorf("docs: model: %w", err)
@@ -294,7 +295,7 @@ func (s *Service) Add(ctx context.Context, p *access.Principal, in PropsInput) (
 	if err != nil {
 		return 0, err
 	}
-	owner, err := ownerFor(p, in.CustomerID)
+	owner, err := owned.OwnerFor(p, in.CustomerID)
 	if err != nil {
 		return 0, err
 	}
@@ -406,52 +407,61 @@ func (s *Service) SetStatus(ctx context.Context, p *access.Principal, in StatusI
 	if in.Status != StatusEnabled && in.Status != StatusDisabled {
 		return apperr.InvalidField("status", "err.invalid")
 	}
-	ids := distinct(in.IDs)
-	for _, id := range ids {
-		if _, err := s.writable(ctx, p, id); err != nil {
-			return err
-		}
+	ids := kit.IDs(in.IDs).Distinct()
+	if err := s.allWritable(ctx, p, ids); err != nil {
+		return err
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
+	set := s.inScope(p)
+	set.Set, set.SetArgs = "status = ?, updated_by = ?, updated_at = ?", []any{in.Status, p.UserID, db.NowMS()}
+	set.After = func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
 		for _, id := range ids {
-			if _, err := tx.Exec(ctx, `UPDATE doc SET status = ?, updated_by = ?, updated_at = ? WHERE id = ?`, in.Status, p.UserID, db.NowMS(), id); err != nil {
-				return fmt.Errorf("docs: status: %w", err)
-			}
 			if err := reindex(ctx, tx, id); err != nil {
 				return err
 			}
 		}
 		return nil
-	})
+	}
+	return kit.Wrap("docs", "status", set.Run(ctx, s.db, ids))
 }
 
 // Delete deletes documents with their codes, drafts and index rows (all or none).
 func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
-	ids = distinct(ids)
+	ids = kit.IDs(ids).Distinct()
+	if err := s.allWritable(ctx, p, ids); err != nil {
+		return err
+	}
+	del := s.inScope(p)
+	del.Before = func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+		for _, id := range ids {
+			if err := unindex(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		for _, q := range []string{`DELETE FROM doc_alarm_code WHERE doc_id IN (`, `DELETE FROM doc_draft WHERE doc_id IN (`} {
+			if _, err := tx.Exec(ctx, q+ids.In()+`)`, ids.Args()...); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return kit.Wrap("docs", "delete", del.Run(ctx, s.db, ids))
+}
+
+// allWritable checks that p may change every one of the documents ids.
+func (s *Service) allWritable(ctx context.Context, p *access.Principal, ids []int64) error {
 	for _, id := range ids {
 		if _, err := s.writable(ctx, p, id); err != nil {
 			return err
 		}
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			if err := unindex(ctx, tx, id); err != nil {
-				return err
-			}
-			for _, q := range []string{`DELETE FROM doc_alarm_code WHERE doc_id = ?`, `DELETE FROM doc_draft WHERE doc_id = ?`, `DELETE FROM doc WHERE id = ?`} {
-				if _, err := tx.Exec(ctx, q, id); err != nil {
-					return fmt.Errorf("docs: delete: %w", err)
-				}
-			}
-		}
-		return nil
-	})
+	return nil
 }
 
-func distinct(ids []int64) []int64 {
-	out := slices.Clone(ids)
-	slices.Sort(out)
-	return slices.Compact(out)
+// inScope is the batch statement on documents of the owners p may read (allWritable checks
+// each document's levels first).
+func (s *Service) inScope(p *access.Principal) kit.Batch {
+	cond, args := kit.Visible(p, "customer_id")
+	return kit.Batch{Table: "doc", Scope: cond, ScopeArgs: args}
 }
 
 // Home is the home page: the categories and the recently changed documents p may read.

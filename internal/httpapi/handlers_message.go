@@ -4,21 +4,22 @@ import (
 	"reflect"
 	"time"
 
-	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/notify"
 )
 
 // MessageIDs names messages; no ids means all (read) or is refused (process).
 type MessageIDs struct {
-	IDs []int64 `json:"ids"`
+	IDs kit.IDs `json:"ids"`
 }
 
+// validate: none (all, for read) or a batch as kit.IDs.Check allows.
 func (in MessageIDs) validate() error {
-	if len(in.IDs) > 1000 {
-		return apperr.InvalidField("ids", "err.required")
+	if len(in.IDs) == 0 {
+		return nil
 	}
-	return nil
+	return in.IDs.Check()
 }
 
 // UnreadCount is the badge of the message centre.
@@ -40,7 +41,7 @@ func (s *Server) messageRead(c *Ctx, in MessageIDs) (Empty, error) {
 }
 
 func (s *Server) messageProcess(c *Ctx, in MessageIDs) (Empty, error) {
-	if err := checkIDs(in.IDs); err != nil {
+	if err := in.IDs.Check(); err != nil {
 		return Empty{}, err
 	}
 	return Empty{}, s.Notify.Process(c, c.P, in.IDs)

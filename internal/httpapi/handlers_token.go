@@ -7,6 +7,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
+	"chargeops/internal/kit"
 	"chargeops/internal/token"
 )
 
@@ -39,11 +40,11 @@ func (s *Server) tokenUnblock(c *Ctx, in IDsInput) (*Empty, error) {
 
 // TokenExpiryInput sets the expiry of tokens.
 type TokenExpiryInput struct {
-	IDs       []int64 `json:"ids"`
+	IDs       kit.IDs `json:"ids"`
 	ExpiresAt int64   `json:"expiresAt"` // unix ms, 0: never
 }
 
-func (in TokenExpiryInput) validate() error { return checkIDs(in.IDs) }
+func (in TokenExpiryInput) validate() error { return in.IDs.Check() }
 
 func (s *Server) tokenExpiry(c *Ctx, in TokenExpiryInput) (*Empty, error) {
 	return nil, s.Tokens.SetExpiry(c, c.P, in.IDs, in.ExpiresAt)

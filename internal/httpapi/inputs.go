@@ -1,6 +1,6 @@
 package httpapi
 
-import "chargeops/internal/apperr"
+import "chargeops/internal/kit"
 
 // Inputs and answers shared by the handlers of several domains.
 
@@ -11,7 +11,7 @@ type IDInput struct {
 
 // IDsInput names objects to act on.
 type IDsInput struct {
-	IDs []int64 `json:"ids"`
+	IDs kit.IDs `json:"ids"`
 }
 
 // IDAnswer is the answer of an add.
@@ -19,31 +19,24 @@ type IDAnswer struct {
 	ID int64 `json:"id"`
 }
 
-// validate: an action names 1 to 1,000 objects (checked by H for every such input).
-func (in IDsInput) validate() error { return checkIDs(in.IDs) }
-
-func checkIDs(ids []int64) error {
-	if len(ids) == 0 || len(ids) > 1000 {
-		return apperr.InvalidField("ids", "err.required")
-	}
-	return nil
-}
+// validate: an action names 1 to kit.MaxIDs objects (checked by H for every such input).
+func (in IDsInput) validate() error { return in.IDs.Check() }
 
 // StatusInput enables (1) or disables (0) objects.
 type StatusInput struct {
-	IDs    []int64 `json:"ids"`
+	IDs    kit.IDs `json:"ids"`
 	Status int     `json:"status"`
 }
 
-func (in StatusInput) validate() error { return checkIDs(in.IDs) }
+func (in StatusInput) validate() error { return in.IDs.Check() }
 
 // EnableInput enables or disables objects.
 type EnableInput struct {
-	IDs     []int64 `json:"ids"`
+	IDs     kit.IDs `json:"ids"`
 	Enabled bool    `json:"enabled"`
 }
 
-func (in EnableInput) validate() error { return checkIDs(in.IDs) }
+func (in EnableInput) validate() error { return in.IDs.Check() }
 
 // FileInput carries an uploaded file as base64 (JSON API; the body limit of the route applies).
 type FileInput struct {

@@ -91,42 +91,13 @@ func (rt Route) locked() bool {
 }
 
 // routeTable is every API route of chargeops with its permission keys: the one place to read
-// who may call what. The keys are those of api/permissions.json (spec §6); the interface rows
-// that an administrator can edit are seeded from this table.
+// who may call what, assembled from one list per domain (routes_<domain>.go); `chargeops
+// openapi` prints it whole. The keys are those of api/permissions.json (spec §6); the interface
+// rows that an administrator can edit are seeded from this table.
 func (s *Server) routeTable() []Route {
-	return slices.Concat(s.authRoutes(), s.userRoutes(), s.roleRoutes(), []Route{
-		// Customers
-		{Method: "POST", Path: "/api/auth/sys/customer/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "List customers in scope", Handler: H(s.customerList)},
-		{Method: "GET", Path: "/api/auth/sys/customer/detail", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_detail", "auth_customer_list"}, Tag: "customer", Summary: "Customer detail", Handler: H(s.customerDetail)},
-		{Method: "POST", Path: "/api/auth/sys/customer/add", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Add a customer", Handler: H(s.customerAdd)},
-		{Method: "POST", Path: "/api/auth/sys/customer/update", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Change a customer", Handler: H(s.customerUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/customer/delete", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_customer_list"}, Tag: "customer", Summary: "Delete customers without sites or users", Handler: H(s.customerDelete)},
-		{Method: "GET", Path: "/api/auth/sys/customer/options", Objects: ByCustomer, Access: Session, Tag: "customer", Summary: "Customers in scope for selects", Handler: H(s.customerOptions)},
-
-		// Sites
-		{Method: "POST", Path: "/api/auth/sys/site/list", Objects: BySite, Access: Keys, Keys: []string{"auth_site_list"}, Tag: "site", Summary: "List sites in scope", Handler: H(s.siteList)},
-		{Method: "GET", Path: "/api/auth/sys/site/detail", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail", "auth_site_edit"}, Tag: "site", Summary: "Site detail", Handler: H(s.siteDetail)},
-		{Method: "GET", Path: "/api/auth/sys/site/overview", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail"}, Tag: "site", Summary: "Site figures: devices by status, alarms", Handler: H(s.siteOverview)},
-		{Method: "POST", Path: "/api/auth/sys/site/stats", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail"}, Reads: true, Tag: "site", Summary: "Site statistics: status, availability, traffic and cumulative figures over a range", Handler: H(s.siteStats)},
-		{Method: "POST", Path: "/api/auth/sys/site/admins", Objects: BySite, Access: Keys, Keys: []string{"auth_site_detail"}, Reads: true, Tag: "site", Summary: "Users who administer a site, with the notification-receiver flag", Handler: H(s.siteAdmins)},
-		{Method: "POST", Path: "/api/auth/sys/site/add", Objects: BySite, Access: Keys, Keys: []string{"auth_site_add"}, Tag: "site", Summary: "Add a site", Handler: H(s.siteAdd)},
-		{Method: "POST", Path: "/api/auth/sys/site/update", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Change a site", Handler: H(s.siteUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/site/status", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Enable or disable sites", Handler: H(s.siteStatus)},
-		{Method: "POST", Path: "/api/auth/sys/site/delete", Objects: BySite, Access: Keys, Keys: []string{"auth_site_edit"}, Tag: "site", Summary: "Delete sites without devices", Handler: H(s.siteDelete)},
-		{Method: "GET", Path: "/api/auth/sys/site/options", Objects: BySite, Access: Session, Tag: "site", Summary: "Sites in scope for selects", Handler: H(s.siteOptions)},
-
-		// Data model catalogue
-		{Method: "POST", Path: "/api/auth/sys/dict/group/list", Objects: NoObjects, Why: "the data catalogue is shared by every customer; only platform roles change it", Access: Keys, Keys: []string{"auth_dict", "auth_dict_group", "auth_deviceModel"}, Tag: "catalogue", Summary: "List data groups", Handler: H(s.dataGroupList)},
-		{Method: "POST", Path: "/api/auth/sys/dict/group/add", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Add a data group", Handler: H(s.dataGroupAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dict/group/update", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Change a data group", Handler: H(s.dataGroupUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/dict/group/delete", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict_group"}, Tag: "catalogue", Summary: "Delete empty data groups", Handler: H(s.dataGroupDelete)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/list", Objects: NoObjects, Why: "the data catalogue is shared by every customer; only platform roles change it", Access: Keys, Keys: []string{"auth_dict", "auth_deviceModel", "auth_device_detail"}, Tag: "catalogue", Summary: "List data items", Handler: H(s.dataItemList)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/add", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Add a data item", Handler: H(s.dataItemAdd)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/update", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Change a data item", Handler: H(s.dataItemUpdate)},
-		{Method: "POST", Path: "/api/auth/sys/dict/item/delete", Objects: PlatformOnly, Access: Keys, Keys: []string{"auth_dict"}, Tag: "catalogue", Summary: "Delete data items", Handler: H(s.dataItemDelete)},
-	},
-		// One group per domain, each in its routes_<domain>.go.
-		s.dashboardRoutes(), s.modelRoutes(), s.regionRoutes(), s.deviceRoutes(), s.menuRoutes(),
+	return slices.Concat(
+		s.authRoutes(), s.userRoutes(), s.roleRoutes(), s.customerRoutes(), s.siteRoutes(), s.dashboardRoutes(), s.modelRoutes(),
+		s.regionRoutes(), s.catalogueRoutes(), s.deviceRoutes(), s.menuRoutes(),
 		s.fleetRoutes(), s.storageRoutes(), s.messageRoutes(), s.attachRoutes(), s.docsRoutes(), s.ticketRoutes(), s.logsRoutes(),
 		s.applicationRoutes(), s.openapiRoutes(), s.openapiConsoleRoutes(), s.remoteRoutes(), s.webhookRoutes(), s.opsRoutes(), s.tokenRoutes(),
 		s.sessionRoutes(),

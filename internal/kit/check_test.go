@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"chargeops/internal/apperr"
+	"chargeops/internal/testutil"
 )
 
 // Each row: the check with its input, the field the failure must name and its message key
@@ -51,22 +51,7 @@ func TestChecks(t *testing.T) {
 		{"First answers the first failure", "code", "err.invalid", First(nil, Code("code", "", 32), Required("name", "", 10))},
 		{"First passes when all pass", "", "", First(nil, nil)},
 	} {
-		t.Run(c.name, func(t *testing.T) { wantField(t, c.err, c.field, c.key) })
-	}
-}
-
-// wantField fails unless err names field with key (field "": err is nil).
-func wantField(t *testing.T, err error, field, key string) {
-	t.Helper()
-	if field == "" {
-		if err != nil {
-			t.Fatalf("got %v, want no error", err)
-		}
-		return
-	}
-	e, ok := apperr.As(err)
-	if !ok || e.Code != apperr.Invalid || e.Key != key || e.Args["field"] != field {
-		t.Fatalf("got %v, want field %q with %s", err, field, key)
+		t.Run(c.name, func(t *testing.T) { testutil.WantField(t, c.err, c.field, c.key) })
 	}
 }
 
@@ -91,10 +76,10 @@ func TestIDs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.key == "" {
-				wantField(t, c.err, "", "")
+				testutil.WantField(t, c.err, "", "")
 				return
 			}
-			wantField(t, c.err, "ids", c.key)
+			testutil.WantField(t, c.err, "ids", c.key)
 		})
 	}
 	t.Run("Distinct drops repeats and sorts", func(t *testing.T) {

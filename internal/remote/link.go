@@ -11,6 +11,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
+	"chargeops/internal/kit"
 )
 
 // Errors of remote access (spec messages, localised in internal/i18n/messages_remote.go).
@@ -159,7 +160,7 @@ func (s *Service) open(ctx context.Context, p *access.Principal, t target, kind 
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO remote_link (device_id, sn, kind, account, status, minutes, token_hash, token_expires_at, opened_by, opened_by_name, opened_at, expires_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, kind, access.LinkAccount(p), StatusOpening, minutes, hashToken(token),
 		now+s.opt.TokenTTL.Milliseconds(), p.UserID, p.UserName, now, expires)
-	if db.IsUniqueViolation(err) {
+	if name, ok := kit.Clash(err); ok && name == "uq_remote_link_active" {
 		return LinkView{}, ErrLinkBusy
 	}
 	if err != nil {

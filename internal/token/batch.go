@@ -2,31 +2,20 @@ package token
 
 import (
 	"context"
-	"slices"
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Batch actions are atomic (docs/tokens.md): one scoped statement over every id in a
 // transaction; when fewer rows change than ids were sent, nothing changes and the answer is
 // not-found.
 
-var errGone = apperr.ErrNotFound
-
-func distinct(ids []int64) ([]int64, error) {
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	if len(ids) == 0 || len(ids) > maxIDs || ids[0] <= 0 {
-		return nil, apperr.InvalidField("ids", "err.invalid")
-	}
-	return ids, nil
-}
-
 // SetBlocked blocks (or unblocks) tokens in p's scope: all of them or none.
 func (s *Service) SetBlocked(ctx context.Context, p *access.Principal, ids []int64, blocked bool) error {
-	ids, err := distinct(ids)
-	if err != nil {
+	if err := kit.IDs(ids).CheckMax(maxIDs); err != nil {
 		return err
 	}
 	status := StatusActive
@@ -38,8 +27,7 @@ func (s *Service) SetBlocked(ctx context.Context, p *access.Principal, ids []int
 
 // SetExpiry sets the expiry (unix ms, 0: never) of tokens in p's scope: all of them or none.
 func (s *Service) SetExpiry(ctx context.Context, p *access.Principal, ids []int64, expiresAt int64) error {
-	ids, err := distinct(ids)
-	if err != nil {
+	if err := kit.IDs(ids).CheckMax(maxIDs); err != nil {
 		return err
 	}
 	if expiresAt < 0 {
@@ -48,61 +36,45 @@ func (s *Service) SetExpiry(ctx context.Context, p *access.Principal, ids []int6
 	return wrap("expiry", s.setAll(ctx, p, ids, "expires_at", expiresAt))
 }
 
+// inScope is the batch statement on the tokens in p's scope.
+func inScope(p *access.Principal) kit.Batch {
+	cond, args := p.Scope.CustomerCond("customer_id")
+	return kit.Batch{Table: "token", Scope: cond, ScopeArgs: args}
+}
+
 // setAll sets column (a constant of this file) to value for the tokens ids in p's scope, under
 // a new version: all of them or none.
 func (s *Service) setAll(ctx context.Context, p *access.Principal, ids []int64, column string, value any) error {
-	cond, args := p.Scope.CustomerCond("customer_id")
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		v, err := nextVersion(ctx, tx)
 		if err != nil {
 			return err
 		}
-		res, err := tx.Exec(ctx, `UPDATE token SET `+column+` = ?, version = ?, updated_at = ? WHERE id IN (`+db.Placeholders(len(ids))+`) AND `+cond,
-			append(append([]any{value, v, db.NowMS()}, db.Args(ids)...), args...)...)
-		return affectedAll(res, err, len(ids))
+		b := inScope(p)
+		b.Set, b.SetArgs = column+" = ?, version = ?, updated_at = ?", []any{value, v, db.NowMS()}
+		return b.RunTx(ctx, tx, ids)
 	})
 }
 
 // Delete removes tokens in p's scope, all of them or none; each leaves a tombstone so that a
 // differential local list removes it from the chargers.
 func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
-	ids, err := distinct(ids)
-	if err != nil {
+	if err := kit.IDs(ids).CheckMax(maxIDs); err != nil {
 		return err
 	}
-	cond, args := p.Scope.CustomerCond("customer_id")
-	in := db.Placeholders(len(ids))
-	scoped := append(db.Args(ids), args...)
-	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+	b := inScope(p)
+	b.Before = func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
 		v, err := nextVersion(ctx, tx)
 		if err != nil {
 			return err
 		}
-		res, err := tx.Exec(ctx, `INSERT INTO token_tombstone (customer_id, tag_key, id_tag, version)
-			SELECT customer_id, tag_key, id_tag, ? FROM token WHERE id IN (`+in+`) AND `+cond+`
-			ON CONFLICT (customer_id, tag_key) DO UPDATE SET id_tag = excluded.id_tag, version = excluded.version`, append([]any{v}, scoped...)...)
-		if err := affectedAll(res, err, len(ids)); err != nil {
-			return err
-		}
-		res, err = tx.Exec(ctx, `DELETE FROM token WHERE id IN (`+in+`) AND `+cond, scoped...)
-		return affectedAll(res, err, len(ids))
-	})
-	return wrap("delete", err)
-}
-
-// affectedAll is not-found unless exactly n rows changed (the transaction then rolls back).
-func affectedAll(res interface{ RowsAffected() (int64, error) }, err error, n int) error {
-	if err != nil {
+		_, err = tx.Exec(ctx, `INSERT INTO token_tombstone (customer_id, tag_key, id_tag, version)
+			SELECT customer_id, tag_key, id_tag, ? FROM token WHERE id IN (`+ids.In()+`) AND `+b.Scope+`
+			ON CONFLICT (customer_id, tag_key) DO UPDATE SET id_tag = excluded.id_tag, version = excluded.version`,
+			append(append([]any{v}, ids.Args()...), b.ScopeArgs...)...)
 		return err
 	}
-	got, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if got != int64(n) {
-		return errGone
-	}
-	return nil
+	return wrap("delete", b.Run(ctx, s.db, ids))
 }
 
 // Unknown-token policies of a customer.

@@ -14,6 +14,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
+	"chargeops/internal/kit"
 )
 
 // Token status.
@@ -234,7 +235,7 @@ func customerFor(ctx context.Context, q db.Querier, p *access.Principal, custome
 
 // tagClash maps the unique constraint on (customer, idTag) to its message.
 func tagClash(err error) error {
-	if db.IsUniqueViolation(err) {
+	if name, ok := kit.Clash(err); ok && name == "uq_token_tag" {
 		return apperr.New(apperr.Conflict, "err.token_exists")
 	}
 	return err

@@ -17,6 +17,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/application"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // MaxPerApp is how many webhooks one application may have.
@@ -226,27 +227,16 @@ func (s *Service) Delete(ctx context.Context, o Owner, ids []int64) error {
 	if err := o.changes(); err != nil {
 		return err
 	}
-	if len(ids) == 0 || len(ids) > MaxPerApp*2 {
-		return apperr.InvalidField("ids", "err.invalid")
-	}
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		in := db.Placeholders(len(ids))
-		args := append(db.Args(ids), o.AppID)
-		res, err := tx.Exec(ctx, `DELETE FROM webhook WHERE id IN (`+in+`) AND app_id = ?`, args...)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != int64(len(slices.Compact(slices.Sorted(slices.Values(ids))))) {
-			return apperr.ErrNotFound
-		}
-		_, err = tx.Exec(ctx, `DELETE FROM webhook_delivery WHERE webhook_id IN (`+in+`) AND app_id = ?`, args...)
+	if err := kit.IDs(ids).CheckMax(MaxPerApp * 2); err != nil {
 		return err
-	})
-	if err != nil {
-		if _, ok := apperr.As(err); ok {
+	}
+	del := kit.Batch{Table: "webhook", Scope: "app_id = ?", ScopeArgs: []any{o.AppID},
+		After: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+			_, err := tx.Exec(ctx, `DELETE FROM webhook_delivery WHERE webhook_id IN (`+ids.In()+`) AND app_id = ?`, append(ids.Args(), o.AppID)...)
 			return err
-		}
-		return fmt.Errorf("webhook: delete: %w", err)
+		}}
+	if err := del.Run(ctx, s.db, ids); err != nil {
+		return kit.Wrap("webhook", "delete", err)
 	}
 	s.subsChanged()
 	return nil
