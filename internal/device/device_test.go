@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
@@ -42,11 +41,6 @@ func (n *notes) take() (changed []int64, gone []string) {
 	return changed, gone
 }
 
-// customerOf is a caller who sees one customer with all its sites.
-func customerOf(id int64) *access.Principal {
-	return &access.Principal{CustomerID: id, Scope: access.Scope{CustomerIDs: []int64{id}, AllSites: true}}
-}
-
 type flags struct{ enabled, maintain int }
 
 func flagsOf(t *testing.T, d *db.DB, id int64) flags {
@@ -68,7 +62,7 @@ func TestBatchActions(t *testing.T) {
 		svc := device.NewService(d)
 		n := &notes{}
 		svc.SetNotifier(n)
-		callerA := customerOf(o.CustomerA)
+		callerA := testutil.Customers(o.CustomerA)
 
 		t.Run("disabling devices in scope changes them all and tells the fleet after", func(t *testing.T) {
 			if err := svc.SetEnabled(ctx, callerA, kit.IDs{a1, a2}, false); err != nil {
@@ -138,7 +132,7 @@ func TestBatchActions(t *testing.T) {
 				t.Fatalf("got %v, want not found", err)
 			}
 			for _, id := range []int64{a1, a2, b1} {
-				if _, err := svc.Get(ctx, &access.Principal{Root: true, Scope: access.FullScope()}, id); err != nil {
+				if _, err := svc.Get(ctx, testutil.Root(), id); err != nil {
 					t.Fatalf("device %d: %v", id, err)
 				}
 			}
@@ -172,7 +166,7 @@ func TestScope(t *testing.T) {
 		o := fleettest.Seed(t, d)
 		b1 := fleettest.Device(t, d, o, o.CustomerB, o.SiteB, "SCOPE-B1")
 		svc := device.NewService(d)
-		callerA := customerOf(o.CustomerA)
+		callerA := testutil.Customers(o.CustomerA)
 
 		t.Run("a caller of another customer does not find the device", func(t *testing.T) {
 			if _, err := svc.Get(ctx, callerA, b1); !apperr.IsNotFound(err) {
@@ -213,7 +207,7 @@ func TestValidationNamesItsField(t *testing.T) {
 		ctx := context.Background()
 		o := fleettest.Seed(t, d)
 		svc := device.NewService(d)
-		root := &access.Principal{Root: true, Scope: access.FullScope()}
+		root := testutil.Root()
 		valid := func() device.Input {
 			return device.Input{SN: "VAL-0001", Name: "Valid", ModelID: o.ModelID, SiteID: o.SiteA, InstallDate: "2024-02-29"}
 		}

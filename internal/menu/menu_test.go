@@ -13,7 +13,7 @@ import (
 	"chargeops/internal/testutil"
 )
 
-var root = &access.Principal{Root: true, Scope: access.FullScope()}
+var root = testutil.Root()
 
 // setup syncs the key catalogue and two interfaces the code declares, one of them locked.
 func setup(t *testing.T, d *db.DB) *menu.Service {

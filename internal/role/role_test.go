@@ -16,12 +16,13 @@ import (
 	"chargeops/internal/testutil"
 )
 
-var root = &access.Principal{Root: true, Scope: access.FullScope()}
+var root = testutil.Root()
 
-// adminOf administers one customer with every key it may grant.
+// adminOf administers one customer, holding the key the tests grant.
 func adminOf(customerID int64) *access.Principal {
-	return &access.Principal{UserID: 999999, CustomerID: customerID, Scope: access.Scope{CustomerIDs: []int64{customerID}, AllSites: true},
-		Keys: map[string]bool{"auth_role_list": true}}
+	p := testutil.Customers(customerID)
+	p.Keys = map[string]bool{"auth_role_list": true}
+	return p
 }
 
 type fixture struct {

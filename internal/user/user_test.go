@@ -52,12 +52,7 @@ func seed(t *testing.T, d *db.DB) org {
 	return o
 }
 
-// adminOf is a caller who administers one customer (not one of the users the tests change).
-func adminOf(customerID int64) *access.Principal {
-	return &access.Principal{UserID: 999999, CustomerID: customerID, Scope: access.Scope{CustomerIDs: []int64{customerID}, AllSites: true}}
-}
-
-var root = &access.Principal{Root: true, Scope: access.FullScope()}
+var root = testutil.Root()
 
 func status(t *testing.T, d *db.DB, id int64) int {
 	t.Helper()
@@ -76,7 +71,7 @@ func TestBatchActions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		admin := adminOf(o.CustomerA)
+		admin := testutil.Customers(o.CustomerA)
 
 		t.Run("disabling users of another customer too disables none", func(t *testing.T) {
 			if err := o.svc.SetStatusBy(ctx, admin, kit.IDs{o.a1, o.b1}, user.Disabled); !apperr.IsNotFound(err) {
@@ -101,7 +96,7 @@ func TestBatchActions(t *testing.T) {
 			}
 		})
 		t.Run("nobody disables themself", func(t *testing.T) {
-			self := adminOf(o.CustomerA)
+			self := testutil.Customers(o.CustomerA)
 			self.UserID = o.a1
 			if err := o.svc.SetStatusBy(ctx, self, kit.IDs{o.a1}, user.Disabled); err == nil {
 				t.Fatal("a user disabled themself")
@@ -157,7 +152,7 @@ func TestScope(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		o := seed(t, d)
-		admin := adminOf(o.CustomerA)
+		admin := testutil.Customers(o.CustomerA)
 
 		t.Run("a caller of another customer does not find the user", func(t *testing.T) {
 			if _, err := o.svc.GetScoped(ctx, admin, o.b1); !apperr.IsNotFound(err) {
