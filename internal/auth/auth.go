@@ -357,7 +357,7 @@ func (s *Service) ChangeEmail(ctx context.Context, p *access.Principal, in Chang
 	if err := s.checkOwnPassword(ctx, p.UserID, vals[0]); err != nil {
 		return err
 	}
-	return s.Users.ChangeEmail(ctx, p.UserID, in.Email)
+	return s.Users.ChangeEmail(ctx, p, in.Email)
 }
 
 func (s *Service) checkOwnPassword(ctx context.Context, id int64, digest string) error {
@@ -432,7 +432,7 @@ func (s *Service) AcceptPrivacy(ctx context.Context, p *access.Principal, versio
 	if version != cur {
 		return apperr.InvalidField("version", "err.invalid")
 	}
-	return s.Users.AcceptPrivacy(ctx, p.UserID, version)
+	return s.Users.AcceptPrivacy(ctx, p, version)
 }
 
 func firstErr(err error, fallback error) error {

@@ -140,7 +140,7 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 		for i := 1; i <= s.devices; i++ {
 			model := s.models[(i-1)%len(s.models)]
 			sn := fmt.Sprintf("%s-%02d", s.code, i)
-			if _, err := a.Devices.Add(ctx, rootScope, device.Input{SN: sn, Name: fmt.Sprintf("%s #%02d", s.name, i), ModelID: modelIDs[model], SiteID: id,
+			if _, err := a.Devices.Add(ctx, root, device.Input{SN: sn, Name: fmt.Sprintf("%s #%02d", s.name, i), ModelID: modelIDs[model], SiteID: id,
 				SoftwareVersion: "1.4.2", InstallDate: "2025-07-01", ArrivalDate: "2025-06-15", MaintenanceCycle: 180}); err != nil {
 				return nil, nil, fmt.Errorf("device %s: %w", sn, err)
 			}

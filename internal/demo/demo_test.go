@@ -29,7 +29,7 @@ func TestSeedBuildsTheDemoOrganisationOnce(t *testing.T) {
 		if len(accounts) != 5 || len(sns) < 45 || len(sns) > 60 {
 			t.Fatalf("%d accounts, %d devices", len(accounts), len(sns))
 		}
-		list, err := a.Devices.List(ctx, access.FullScope(), device.ListFilter{})
+		list, err := a.Devices.List(ctx, &access.Principal{Scope: access.FullScope()}, device.ListFilter{})
 		if err != nil || list.Total != int64(len(sns)) {
 			t.Fatalf("devices %d, %v", list.Total, err)
 		}

@@ -94,7 +94,7 @@ func BenchmarkDeviceList(b *testing.B) {
 					lat := make([]time.Duration, 0, b.N)
 					for b.Loop() {
 						t0 := time.Now()
-						if _, err := svc.List(ctx, c.scope, c.f); err != nil {
+						if _, err := svc.List(ctx, &access.Principal{Scope: c.scope}, c.f); err != nil {
 							b.Fatal(err)
 						}
 						lat = append(lat, time.Since(t0))

@@ -6,7 +6,6 @@ package device
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/devmodel"
+	"chargeops/internal/kit"
 )
 
 // Device as the API shows it.
@@ -97,15 +97,20 @@ func scan(r db.Scanner) (Device, error) {
 	return d, err
 }
 
-func scoped(sc access.Scope) *db.Query {
+func scoped(p *access.Principal) *db.Query {
 	q := &db.Query{From: from}
-	cond, args := sc.SiteCond("d.customer_id", "d.site_id")
+	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
 	return q.And(cond, args...)
 }
 
-// Get returns a device in scope.
-func (s *Service) Get(ctx context.Context, sc access.Scope, id int64) (Device, error) {
-	return db.One(ctx, s.db, scoped(sc).And("d.id = ?", id), columns, scan, apperr.ErrNotFound)
+// Get returns a device in p's scope.
+func (s *Service) Get(ctx context.Context, p *access.Principal, id int64) (Device, error) {
+	return s.get(ctx, s.db, p, id)
+}
+
+func (s *Service) get(ctx context.Context, q db.Querier, p *access.Principal, id int64) (Device, error) {
+	d, err := db.One(ctx, q, scoped(p).And("d.id = ?", id), columns, scan, apperr.ErrNotFound)
+	return d, kit.Wrap("device", "get", err)
 }
 
 // Input adds or changes a device.
@@ -129,55 +134,52 @@ var snRule = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{3,47}$`)
 // ValidSN reports whether sn has the SN format.
 func ValidSN(sn string) bool { return snRule.MatchString(sn) }
 
-var dateRule = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+// MaxMaintenanceCycle bounds the maintenance cycle, in days (ten years).
+const MaxMaintenanceCycle = 3650
 
-func validDate(s string) bool {
-	if s == "" {
-		return true
-	}
-	if !dateRule.MatchString(s) {
-		return false
-	}
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
-}
-
-func (in *Input) normalise() error {
-	in.SN, in.Name = strings.TrimSpace(in.SN), strings.TrimSpace(in.Name)
-	switch {
-	case !ValidSN(in.SN):
-		return apperr.New(apperr.Invalid, "err.sn_format")
-	case in.Name == "" || len([]rune(in.Name)) > 64:
-		return apperr.InvalidField("name", "err.required")
-	case in.ModelID == 0:
-		return apperr.InvalidField("modelId", "err.required")
-	case in.SiteID == 0:
-		return apperr.InvalidField("siteId", "err.required")
-	case !validDate(in.InstallDate):
-		return apperr.InvalidField("installDate", "err.invalid")
-	case !validDate(in.ArrivalDate):
-		return apperr.InvalidField("arrivalDate", "err.invalid")
-	case in.MaintenanceCycle < 0 || in.MaintenanceCycle > 3650:
-		return apperr.InvalidField("maintenanceCycle", "err.invalid")
-	case len(in.SoftwareVersion) > 64 || len(in.Images) > 10:
-		return apperr.InvalidField("softwareVersion", "err.invalid")
-	}
-	if in.Images == nil {
-		in.Images = []string{}
+func checkSN(sn string) error {
+	if !ValidSN(sn) {
+		return apperr.InvalidField("sn", "err.sn_format")
 	}
 	return nil
 }
 
+func checkCycle(days int) error {
+	if days < 0 || days > MaxMaintenanceCycle {
+		return apperr.InvalidField("maintenanceCycle", "err.invalid")
+	}
+	return nil
+}
+
+// normalise trims the input and checks it, one check per field.
+func (in *Input) normalise() error {
+	in.SN, in.Name = strings.TrimSpace(in.SN), strings.TrimSpace(in.Name)
+	if in.Images == nil {
+		in.Images = []string{}
+	}
+	return kit.First(
+		checkSN(in.SN),
+		kit.Required("name", in.Name, 64),
+		kit.ID("modelId", in.ModelID),
+		kit.ID("siteId", in.SiteID),
+		kit.Date("installDate", in.InstallDate),
+		kit.Date("arrivalDate", in.ArrivalDate),
+		checkCycle(in.MaintenanceCycle),
+		kit.MaxBytes("softwareVersion", in.SoftwareVersion, 64),
+		kit.Count("images", in.Images, 10),
+	)
+}
+
 // siteCustomer returns the customer of a site the caller may use, checking the device may use
 // the model there: a platform model or one of that customer (docs/decisions.md#device-models).
-func (s *Service) siteCustomer(ctx context.Context, q db.Querier, sc access.Scope, siteID, modelID int64) (int64, error) {
+func (s *Service) siteCustomer(ctx context.Context, q db.Querier, p *access.Principal, siteID, modelID int64) (int64, error) {
 	var customerID int64
 	err := q.QueryRow(ctx, `SELECT customer_id FROM site WHERE id = ?`, siteID).Scan(&customerID)
-	if db.NotFound(err) || (err == nil && !sc.HasSite(customerID, siteID)) {
+	if db.NotFound(err) || (err == nil && !p.Scope.HasSite(customerID, siteID)) {
 		return 0, apperr.InvalidField("siteId", "err.invalid")
 	}
 	if err != nil {
-		return 0, fmt.Errorf("device: site: %w", err)
+		return 0, kit.Wrap("device", "site", err)
 	}
 	if err := devmodel.CheckUsable(ctx, q, modelID, customerID); err != nil {
 		return 0, err
@@ -189,7 +191,7 @@ func (s *Service) siteCustomer(ctx context.Context, q db.Querier, sc access.Scop
 // the platform, but only a clash with a device the caller sees says "already exists"; any
 // other clash gets a neutral refusal that tells neither whether nor whose the device is
 // (docs/decisions.md#device-sn-and-name).
-func checkUnique(ctx context.Context, q db.Querier, sc access.Scope, in Input) error {
+func checkUnique(ctx context.Context, q db.Querier, p *access.Principal, in Input) error {
 	for _, f := range []struct{ column, value, field, taken, unusable string }{
 		{"sn", in.SN, "sn", "err.sn_taken", "err.sn_unusable"},
 		{"name", in.Name, "name", "err.device_name_taken", "err.device_name_unusable"},
@@ -200,8 +202,8 @@ func checkUnique(ctx context.Context, q db.Querier, sc access.Scope, in Input) e
 		case db.NotFound(err):
 			continue
 		case err != nil:
-			return fmt.Errorf("device: unique %s: %w", f.column, err)
-		case sc.HasSite(customerID, siteID):
+			return kit.Wrap("device", "unique "+f.column, err)
+		case p.Scope.HasSite(customerID, siteID):
 			return apperr.New(apperr.Conflict, f.taken)
 		default:
 			return apperr.InvalidField(f.field, f.unusable)
@@ -210,21 +212,27 @@ func checkUnique(ctx context.Context, q db.Querier, sc access.Scope, in Input) e
 	return nil
 }
 
-// uniqueError maps a unique-constraint failure that the checks before the write could not see
-// (a device added at the same moment) to the neutral refusal, by constraint name.
+// The unique keys of a device (internal/db/migrations/0002_organisation.sql).
+const (
+	snKey   = "device_sn_key"
+	nameKey = "device_name_key"
+)
+
+// uniqueError maps a unique-key clash that the checks before the write could not see (a device
+// added at the same moment) to the neutral refusal of its field, by the key's name.
 func uniqueError(err error) error {
-	if !db.IsUniqueViolation(err) {
-		return err
-	}
-	if msg := err.Error(); strings.Contains(msg, "device.sn") || strings.Contains(msg, "device_sn_key") {
+	switch name, _ := kit.Clash(err); name {
+	case snKey:
 		return apperr.InvalidField("sn", "err.sn_unusable")
+	case nameKey:
+		return apperr.InvalidField("name", "err.device_name_unusable")
 	}
-	return apperr.InvalidField("name", "err.device_name_unusable")
+	return err
 }
 
-// Add registers a device at a site in scope. The live fleet is told (a connection of its SN
-// waiting as Pending becomes the device's: docs/gateway.md, "Admission").
-func (s *Service) Add(ctx context.Context, sc access.Scope, in Input) (int64, error) {
+// Add registers a device at a site in p's scope. The live fleet is told (a connection of its
+// SN waiting as Pending becomes the device's: docs/gateway.md, "Admission").
+func (s *Service) Add(ctx context.Context, p *access.Principal, in Input) (int64, error) {
 	in.ID = 0
 	if err := in.normalise(); err != nil {
 		return 0, err
@@ -232,21 +240,22 @@ func (s *Service) Add(ctx context.Context, sc access.Scope, in Input) (int64, er
 	var id int64
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		var err error
-		id, err = s.insert(ctx, tx, sc, in)
+		id, err = s.insert(ctx, tx, p, in)
 		return err
 	})
-	if err == nil {
-		s.changed(ctx, id)
+	if err != nil {
+		return 0, kit.Wrap("device", "add", err)
 	}
-	return id, err
+	s.changed(ctx, id)
+	return id, nil
 }
 
-func (s *Service) insert(ctx context.Context, tx *db.Tx, sc access.Scope, in Input) (int64, error) {
-	customerID, err := s.siteCustomer(ctx, tx, sc, in.SiteID, in.ModelID)
+func (s *Service) insert(ctx context.Context, tx *db.Tx, p *access.Principal, in Input) (int64, error) {
+	customerID, err := s.siteCustomer(ctx, tx, p, in.SiteID, in.ModelID)
 	if err != nil {
 		return 0, err
 	}
-	if err := checkUnique(ctx, tx, sc, in); err != nil {
+	if err := checkUnique(ctx, tx, p, in); err != nil {
 		return 0, err
 	}
 	images, _ := json.Marshal(in.Images)
@@ -255,103 +264,121 @@ func (s *Service) insert(ctx context.Context, tx *db.Tx, sc access.Scope, in Inp
 		maintenance_cycle, last_maintained_at, images, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
 		in.SN, in.Name, in.ModelID, in.SiteID, customerID, in.SoftwareVersion, in.InstallDate, in.ArrivalDate, in.MaintenanceCycle, now, string(images), now, now)
 	if err != nil {
-		return 0, uniqueError(err)
+		return 0, kit.Wrap("device", "insert", uniqueError(err))
 	}
 	// A device that was waiting as pending is now known.
 	if _, err := tx.Exec(ctx, `DELETE FROM device_pending WHERE sn = ?`, in.SN); err != nil {
-		return 0, err
+		return 0, kit.Wrap("device", "forget pending", err)
 	}
 	return id, nil
 }
 
-// Update changes a device in scope; its new site must be in scope too.
-func (s *Service) Update(ctx context.Context, sc access.Scope, in Input) error {
+// Update changes a device in p's scope; its new site must be in scope too.
+func (s *Service) Update(ctx context.Context, p *access.Principal, in Input) error {
 	if err := in.normalise(); err != nil {
 		return err
 	}
-	old, err := s.Get(ctx, sc, in.ID)
-	if err != nil {
-		return err
-	}
-	if old.SN != in.SN {
-		return apperr.InvalidField("sn", "err.invalid") // the SN is the device's identity on the wire
-	}
-	customerID, err := s.siteCustomer(ctx, s.db, sc, in.SiteID, in.ModelID)
-	if err != nil {
-		return err
-	}
-	if err := checkUnique(ctx, s.db, sc, in); err != nil {
-		return err
-	}
-	images, _ := json.Marshal(in.Images)
-	_, err = s.db.Exec(ctx, `UPDATE device SET name = ?, model_id = ?, site_id = ?, customer_id = ?, software_version = ?, install_date = ?, arrival_date = ?,
-		maintenance_cycle = ?, images = ?, updated_at = ? WHERE id = ?`, in.Name, in.ModelID, in.SiteID, customerID, in.SoftwareVersion, in.InstallDate,
-		in.ArrivalDate, in.MaintenanceCycle, string(images), db.NowMS(), in.ID)
-	return uniqueError(err)
-}
-
-// forEach runs fn for each device in scope, failing on the first one not found.
-func (s *Service) forEach(ctx context.Context, sc access.Scope, ids []int64, fn func(d Device) error) error {
-	for _, id := range ids {
-		d, err := s.Get(ctx, sc, id)
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		old, err := s.get(ctx, tx, p, in.ID)
 		if err != nil {
 			return err
 		}
-		if err := fn(d); err != nil {
+		if old.SN != in.SN {
+			return apperr.InvalidField("sn", "err.invalid") // the SN is the device's identity on the wire
+		}
+		customerID, err := s.siteCustomer(ctx, tx, p, in.SiteID, in.ModelID)
+		if err != nil {
 			return err
 		}
-	}
-	return nil
+		if err := checkUnique(ctx, tx, p, in); err != nil {
+			return err
+		}
+		images, _ := json.Marshal(in.Images)
+		_, err = tx.Exec(ctx, `UPDATE device SET name = ?, model_id = ?, site_id = ?, customer_id = ?, software_version = ?, install_date = ?,
+			arrival_date = ?, maintenance_cycle = ?, images = ?, updated_at = ? WHERE id = ?`, in.Name, in.ModelID, in.SiteID, customerID,
+			in.SoftwareVersion, in.InstallDate, in.ArrivalDate, in.MaintenanceCycle, string(images), db.NowMS(), in.ID)
+		return uniqueError(err)
+	})
+	return kit.Wrap("device", "update", err)
 }
 
-// SetEnabled enables or disables devices. A disabled device shows Disabled and the gateway
-// drops and refuses its connection; an enabled one shows Offline until it connects.
-func (s *Service) SetEnabled(ctx context.Context, sc access.Scope, ids []int64, enabled bool) error {
-	return s.forEach(ctx, sc, ids, func(d Device) error {
-		if d.Enabled == enabled {
-			return nil
-		}
-		if _, err := s.db.Exec(ctx, `UPDATE device SET enabled = ?, updated_at = ? WHERE id = ?`, db.BoolInt(enabled), db.NowMS(), d.ID); err != nil {
+// ref is a device a batch acts on, as it was before the batch.
+type ref struct {
+	id      int64
+	sn      string
+	enabled bool
+}
+
+// batch runs one scoped statement over the devices ids (Set empty: a delete) in a transaction:
+// every one in p's scope, or nothing changes and the answer is not found. It answers the
+// devices as they were, for the live fleet to be told once the change is committed.
+func (s *Service) batch(ctx context.Context, p *access.Principal, action string, ids kit.IDs, set string, args ...any) ([]ref, error) {
+	cond, condArgs := p.Scope.SiteCond("customer_id", "site_id")
+	var refs []ref
+	b := kit.Batch{Table: "device", Set: set, SetArgs: args, Scope: cond, ScopeArgs: condArgs,
+		Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+			var err error
+			refs, err = db.All(ctx, tx, (&db.Query{From: "device"}).And("id IN ("+ids.In()+")", ids.Args()...).And(cond, condArgs...),
+				"id, sn, enabled", "id", len(ids), 0, func(r db.Scanner) (ref, error) {
+					var d ref
+					var enabled int
+					err := r.Scan(&d.id, &d.sn, &enabled)
+					d.enabled = enabled == 1
+					return d, err
+				})
 			return err
+		}}
+	if err := b.Run(ctx, s.db, ids); err != nil {
+		return nil, kit.Wrap("device", action, err)
+	}
+	return refs, nil
+}
+
+// SetEnabled enables or disables devices, all of them or none. A disabled device shows
+// Disabled and the gateway drops and refuses its connection; an enabled one shows Offline
+// until it connects. A device already so keeps its updated time and is not reported.
+func (s *Service) SetEnabled(ctx context.Context, p *access.Principal, ids kit.IDs, enabled bool) error {
+	flag := db.BoolInt(enabled)
+	refs, err := s.batch(ctx, p, "set enabled", ids, `enabled = ?, updated_at = CASE WHEN enabled = ? THEN updated_at ELSE ? END`,
+		flag, flag, db.NowMS())
+	for _, d := range refs {
+		if d.enabled == enabled {
+			continue
 		}
 		if !enabled {
-			s.gone(d.SN)
+			s.gone(d.sn)
 		}
-		s.changed(ctx, d.ID)
-		return nil
-	})
+		s.changed(ctx, d.id)
+	}
+	return err
 }
 
-// SetMaintainMode puts devices into maintenance mode (status Maintain) or takes them out.
-func (s *Service) SetMaintainMode(ctx context.Context, sc access.Scope, ids []int64, on bool) error {
-	return s.forEach(ctx, sc, ids, func(d Device) error {
-		_, err := s.db.Exec(ctx, `UPDATE device SET maintain_mode = ?, updated_at = ? WHERE id = ?`, db.BoolInt(on), db.NowMS(), d.ID)
-		if err == nil {
-			s.changed(ctx, d.ID)
-		}
-		return err
-	})
+// SetMaintainMode puts devices into maintenance mode (status Maintain) or takes them out, all
+// of them or none.
+func (s *Service) SetMaintainMode(ctx context.Context, p *access.Principal, ids kit.IDs, on bool) error {
+	refs, err := s.batch(ctx, p, "set maintain mode", ids, `maintain_mode = ?, updated_at = ?`, db.BoolInt(on), db.NowMS())
+	for _, d := range refs {
+		s.changed(ctx, d.id)
+	}
+	return err
 }
 
-// Maintained records a maintenance: it ends maintenance mode and resets the unmaintained period.
-func (s *Service) Maintained(ctx context.Context, sc access.Scope, ids []int64) error {
-	return s.forEach(ctx, sc, ids, func(d Device) error {
-		now := db.NowMS()
-		_, err := s.db.Exec(ctx, `UPDATE device SET maintain_mode = 0, last_maintained_at = ?, updated_at = ? WHERE id = ?`, now, now, d.ID)
-		if err == nil {
-			s.changed(ctx, d.ID)
-		}
-		return err
-	})
+// Maintained records a maintenance of devices, all of them or none: it ends maintenance mode
+// and resets the unmaintained period.
+func (s *Service) Maintained(ctx context.Context, p *access.Principal, ids kit.IDs) error {
+	now := db.NowMS()
+	refs, err := s.batch(ctx, p, "maintained", ids, `maintain_mode = ?, last_maintained_at = ?, updated_at = ?`, db.BoolInt(false), now, now)
+	for _, d := range refs {
+		s.changed(ctx, d.id)
+	}
+	return err
 }
 
-// Delete removes devices in scope; the gateway forgets them.
-func (s *Service) Delete(ctx context.Context, sc access.Scope, ids []int64) error {
-	return s.forEach(ctx, sc, ids, func(d Device) error {
-		if _, err := s.db.Exec(ctx, `DELETE FROM device WHERE id = ?`, d.ID); err != nil {
-			return err
-		}
-		s.gone(d.SN)
-		return nil
-	})
+// Delete removes devices in p's scope, all of them or none; the gateway forgets them.
+func (s *Service) Delete(ctx context.Context, p *access.Principal, ids kit.IDs) error {
+	refs, err := s.batch(ctx, p, "delete", ids, "")
+	for _, d := range refs {
+		s.gone(d.sn)
+	}
+	return err
 }

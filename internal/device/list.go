@@ -10,6 +10,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet/code"
+	"chargeops/internal/kit"
 	"chargeops/internal/stats"
 )
 
@@ -204,10 +205,10 @@ func (p plan) ids(o order, limit, offset int, count bool) (string, []any) {
 	return "SELECT id FROM (" + union + ") AS u ORDER BY " + o.by("k", "id") + " LIMIT ? OFFSET ?", append(args, limit, offset)
 }
 
-// List returns a page of the devices in scope: the page's ids from the device table alone,
+// List returns a page of the devices in p's scope: the page's ids from the device table alone,
 // then those rows with their model, site and customer names.
-func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (List, error) {
-	p := s.plan(sc, f)
+func (s *Service) List(ctx context.Context, p *access.Principal, f ListFilter) (List, error) {
+	pl := s.plan(p.Scope, f)
 	limit, offset := f.Page.LimitOffset()
 	if offset+limit > MaxListWindow {
 		offset = max(0, MaxListWindow-limit)
@@ -220,31 +221,31 @@ func (s *Service) List(ctx context.Context, sc access.Scope, f ListFilter) (List
 	if f.OfflineFor < 0 {
 		return out, apperr.InvalidField("offlineFor", "err.invalid")
 	}
-	q, args := p.ids(o, 0, 0, true)
+	q, args := pl.ids(o, 0, 0, true)
 	if err := s.db.QueryRow(ctx, q, args...).Scan(&out.Total); err != nil {
-		return out, err
+		return out, fmt.Errorf("device: list: count: %w", err)
 	}
 	if out.Total > MaxListWindow {
 		out.Total, out.TotalMore = MaxListWindow, true
 	}
-	q, args = p.ids(o, limit, offset, false)
+	q, args = pl.ids(o, limit, offset, false)
 	ids, err := db.Column[int64](ctx, s.db, q, args...)
 	if err != nil || len(ids) == 0 {
-		return out, err
+		return out, kit.Wrap("device", "list: ids", err)
 	}
 	out.List, err = db.All(ctx, s.db, (&db.Query{From: from}).And("d.id IN ("+db.Placeholders(len(ids))+")", db.Args(ids)...), columns, o.by(o.col, "d.id"), len(ids), 0, scan)
-	return out, err
+	return out, kit.Wrap("device", "list", err)
 }
 
 // filtered is the plain (unbranched) query of a filter, for exports that walk all matches.
 func (s *Service) filtered(sc access.Scope, f ListFilter) *db.Query {
-	p := s.plan(sc, f)
+	pl := s.plan(sc, f)
 	q := &db.Query{From: from}
-	q.And(strings.Join(p.conds, " AND "), p.args...)
-	if len(p.branches) > 0 {
+	q.And(strings.Join(pl.conds, " AND "), pl.args...)
+	if len(pl.branches) > 0 {
 		var conds []string
 		var args []any
-		for _, b := range p.branches {
+		for _, b := range pl.branches {
 			conds = append(conds, "("+b.cond+")")
 			args = append(args, b.args...)
 		}
@@ -253,19 +254,19 @@ func (s *Service) filtered(sc access.Scope, f ListFilter) *db.Query {
 	return q
 }
 
-// StatusCounts counts the devices in scope by status (for the list's status badges and home).
+// StatusCounts counts the devices in p's scope by status (for the list's status badges and home).
 // Without a filter it is one grouped count of the scope; with one, each status is the list's
 // own bounded count of that filter and status (index walks of at most MaxListWindow+1 rows,
 // docs/benchmarks.md), so a badge equals the total the list shows for it, and a count above
 // MaxListWindow means "more than MaxListWindow".
-func (s *Service) StatusCounts(ctx context.Context, sc access.Scope, f Filter) (map[int]int64, error) {
+func (s *Service) StatusCounts(ctx context.Context, p *access.Principal, f Filter) (map[int]int64, error) {
 	f.Keyword = strings.TrimSpace(f.Keyword)
 	if f == (Filter{}) {
-		return s.scopeStatusCounts(ctx, sc)
+		return s.scopeStatusCounts(ctx, p.Scope)
 	}
 	out := map[int]int64{}
 	for st := range statuses {
-		q, args := s.plan(sc, ListFilter{Filter: f, Status: &st}).ids(newestFirst, 0, 0, true)
+		q, args := s.plan(p.Scope, ListFilter{Filter: f, Status: &st}).ids(newestFirst, 0, 0, true)
 		var n int64
 		if err := s.db.QueryRow(ctx, q, args...).Scan(&n); err != nil {
 			return nil, fmt.Errorf("device: status counts: %w", err)
@@ -289,7 +290,7 @@ func (s *Service) scopeStatusCounts(ctx context.Context, sc access.Scope) (map[i
 		var st int
 		var n int64
 		if err := rows.Scan(&st, &n); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("device: status counts: %w", err)
 		}
 		out[st] = n
 	}

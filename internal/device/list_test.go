@@ -75,7 +75,7 @@ func TestListMatchesAPlainFilter(t *testing.T) {
 			}
 			limit, offset := c.f.Page.LimitOffset()
 			want = want[min(offset, len(want)):min(offset+limit, len(want))]
-			got, err := svc.List(ctx, c.scope, c.f)
+			got, err := svc.List(ctx, &access.Principal{Scope: c.scope}, c.f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestListMatchesAPlainFilter(t *testing.T) {
 						want[r.status]++
 					}
 				}
-				got, err := svc.StatusCounts(ctx, c.scope, c.f)
+				got, err := svc.StatusCounts(ctx, &access.Principal{Scope: c.scope}, c.f)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -124,7 +124,7 @@ func TestListMatchesAPlainFilter(t *testing.T) {
 				}
 				// each badge equals the total the list shows for that status
 				for st := range 4 {
-					l, err := svc.List(ctx, c.scope, device.ListFilter{Filter: c.f, Status: &st})
+					l, err := svc.List(ctx, &access.Principal{Scope: c.scope}, device.ListFilter{Filter: c.f, Status: &st})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -209,7 +209,7 @@ func TestListSortsAndFiltersOffline(t *testing.T) {
 						sort = "-" + col
 					}
 					page := db.Page{Page: 2, PageSize: 10}
-					got, err := svc.List(ctx, sc.scope, device.ListFilter{Filter: sc.f, Sort: sort, Page: page})
+					got, err := svc.List(ctx, &access.Principal{Scope: sc.scope}, device.ListFilter{Filter: sc.f, Sort: sort, Page: page})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -228,7 +228,7 @@ func TestListSortsAndFiltersOffline(t *testing.T) {
 		}
 		t.Run("an unknown sort or a negative offline time is refused", func(t *testing.T) {
 			for _, f := range []device.ListFilter{{Sort: "password"}, {Sort: "-d.id; DROP TABLE device"}, {Filter: device.Filter{OfflineFor: -60}}} {
-				_, err := svc.List(ctx, access.FullScope(), f)
+				_, err := svc.List(ctx, &access.Principal{Scope: access.FullScope()}, f)
 				if e, ok := apperr.As(err); !ok || e.Code != apperr.Invalid {
 					t.Errorf("%+v: error %v, want an invalid field", f, err)
 				}
@@ -243,7 +243,7 @@ func TestListSortsAndFiltersOffline(t *testing.T) {
 					}
 				}
 				slices.Reverse(want)
-				got, err := svc.List(ctx, access.FullScope(), device.ListFilter{Filter: device.Filter{OfflineFor: hours * 3600}, Page: db.Page{Page: 1, PageSize: 100}})
+				got, err := svc.List(ctx, &access.Principal{Scope: access.FullScope()}, device.ListFilter{Filter: device.Filter{OfflineFor: hours * 3600}, Page: db.Page{Page: 1, PageSize: 100}})
 				if err != nil {
 					t.Fatal(err)
 				}

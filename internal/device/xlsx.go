@@ -85,7 +85,7 @@ type ImportResult struct {
 
 // Import adds every device of an xlsx file, or none: a bad row is reported by its row number
 // and nothing of that file is imported. The file is read within fixed bounds (xlsxread.go).
-func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, content []byte) (ImportResult, error) {
+func (s *Service) Import(ctx context.Context, p *access.Principal, locale string, content []byte) (ImportResult, error) {
 	if err := xlsxin.CheckSize(content, MaxImportBytes); err != nil {
 		return ImportResult{}, err
 	}
@@ -111,7 +111,7 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 	var bad []RowError
 	seenSN, seenName := map[string]int{}, map[string]int{}
 	for _, r := range rows {
-		in, rowErr := s.parseRow(ctx, sc, r.cells)
+		in, rowErr := s.parseRow(ctx, p, r.cells)
 		if rowErr == nil {
 			if prev, dup := seenSN[in.SN]; dup {
 				rowErr = apperr.New(apperr.Conflict, "err.sn_duplicate_in_file").With(map[string]any{"row": prev})
@@ -131,7 +131,7 @@ func (s *Service) Import(ctx context.Context, sc access.Scope, locale string, co
 	if len(bad) == 0 {
 		err = s.db.InTx(ctx, func(tx *db.Tx) error {
 			for i, in := range inputs {
-				id, err := s.insert(ctx, tx, sc, in)
+				id, err := s.insert(ctx, tx, p, in)
 				if err != nil {
 					if _, business := apperr.As(err); !business {
 						return err
@@ -169,7 +169,7 @@ func cell(r []string, i int) string {
 }
 
 // parseRow reads a row's cells; the model must be one the row's site may use.
-func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (Input, error) {
+func (s *Service) parseRow(ctx context.Context, p *access.Principal, r []string) (Input, error) {
 	in := Input{SN: cell(r, 0), Name: cell(r, 1), SoftwareVersion: cell(r, 4), InstallDate: cell(r, 5), ArrivalDate: cell(r, 6)}
 	if c := cell(r, 7); c != "" {
 		n, err := strconv.Atoi(c)
@@ -180,7 +180,7 @@ func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (In
 	}
 	var customerID int64
 	err := s.db.QueryRow(ctx, `SELECT id, customer_id FROM site WHERE code = ?`, cell(r, 3)).Scan(&in.SiteID, &customerID)
-	if db.NotFound(err) || (err == nil && !sc.HasSite(customerID, in.SiteID)) {
+	if db.NotFound(err) || (err == nil && !p.Scope.HasSite(customerID, in.SiteID)) {
 		// the column and the value, not "site: invalid" (issue 30 item 12)
 		return in, apperr.New(apperr.Invalid, "err.import_site").With(map[string]any{"code": cell(r, 3)})
 	} else if err != nil {
@@ -196,8 +196,8 @@ func (s *Service) parseRow(ctx context.Context, sc access.Scope, r []string) (In
 }
 
 // Export writes the devices in scope that match f to an xlsx file.
-func (s *Service) Export(ctx context.Context, sc access.Scope, locale string, f ListFilter) ([]byte, error) {
-	q := s.filtered(sc, f)
+func (s *Service) Export(ctx context.Context, p *access.Principal, locale string, f ListFilter) ([]byte, error) {
+	q := s.filtered(p.Scope, f)
 	n, err := q.Count(ctx, s.db)
 	if err != nil {
 		return nil, err

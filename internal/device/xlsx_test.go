@@ -178,7 +178,7 @@ func TestImportRefusesMemoryBombs(t *testing.T) {
 				}
 				var err error
 				heap, alloc, took := peakUse(func() {
-					_, err = svc.Import(context.Background(), access.FullScope(), "en-US", c.content)
+					_, err = svc.Import(context.Background(), &access.Principal{Scope: access.FullScope()}, "en-US", c.content)
 				})
 				e, ok := apperr.As(err)
 				if !ok || e.Code != apperr.Invalid || e.Key != c.key {
@@ -232,11 +232,11 @@ func TestImportReadsSpreadsheetFiles(t *testing.T) {
 		if err := f.Write(&buf); err != nil {
 			t.Fatal(err)
 		}
-		res, err := svc.Import(context.Background(), access.FullScope(), "en-US", buf.Bytes())
+		res, err := svc.Import(context.Background(), &access.Principal{Scope: access.FullScope()}, "en-US", buf.Bytes())
 		if err != nil || res.Imported != 2 {
 			t.Fatalf("import = %+v, %v; want 2 devices", res, err)
 		}
-		list, err := svc.List(context.Background(), access.FullScope(), device.ListFilter{Filter: device.Filter{Keyword: "CP-000001"}})
+		list, err := svc.List(context.Background(), &access.Principal{Scope: access.FullScope()}, device.ListFilter{Filter: device.Filter{Keyword: "CP-000001"}})
 		if err != nil || len(list.List) != 1 {
 			t.Fatalf("list = %+v, %v", list, err)
 		}

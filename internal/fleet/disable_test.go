@@ -35,7 +35,7 @@ func TestDisableRecordsOfflineEvent(t *testing.T) {
 		defer s.Close()
 		devices := device.NewService(d)
 		devices.SetNotifier(notifier{s})
-		scope := access.FullScope()
+		scope := &access.Principal{Scope: access.FullScope()}
 		events := func(t *testing.T, id int64) (open, all int) {
 			t.Helper()
 			if err := d.QueryRow(ctx, `SELECT COUNT(CASE WHEN status = ? THEN 1 END), COUNT(*) FROM device_event WHERE device_id = ? AND kind = ?`,

@@ -1,10 +1,11 @@
 package httpapi
 
 import (
+	"encoding/base64"
+
 	"chargeops/internal/apperr"
 	"chargeops/internal/device"
 	"chargeops/internal/kit"
-	"encoding/base64"
 )
 
 // The device register: CRUD, status, maintenance, xlsx import and export.
@@ -13,28 +14,28 @@ import (
 const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 func (s *Server) deviceList(c *Ctx, in device.ListFilter) (device.List, error) {
-	return s.Devices.List(c, c.P.Scope, in)
+	return s.Devices.List(c, c.P, in)
 }
 
 func (s *Server) deviceDetail(c *Ctx, in IDInput) (device.Device, error) {
-	return s.Devices.Get(c, c.P.Scope, in.ID)
+	return s.Devices.Get(c, c.P, in.ID)
 }
 
 func (s *Server) deviceAdd(c *Ctx, in device.Input) (IDAnswer, error) {
-	id, err := s.Devices.Add(c, c.P.Scope, in)
+	id, err := s.Devices.Add(c, c.P, in)
 	return IDAnswer{ID: id}, err
 }
 
 func (s *Server) deviceUpdate(c *Ctx, in device.Input) (*Empty, error) {
-	return nil, s.Devices.Update(c, c.P.Scope, in)
+	return nil, s.Devices.Update(c, c.P, in)
 }
 
 func (s *Server) deviceDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	return nil, s.Devices.Delete(c, c.P.Scope, in.IDs)
+	return nil, s.Devices.Delete(c, c.P, in.IDs)
 }
 
 func (s *Server) deviceEnable(c *Ctx, in EnableInput) (*Empty, error) {
-	return nil, s.Devices.SetEnabled(c, c.P.Scope, in.IDs, in.Enabled)
+	return nil, s.Devices.SetEnabled(c, c.P, in.IDs, in.Enabled)
 }
 
 // MaintainInput puts devices into maintenance mode (on) or takes them out.
@@ -46,16 +47,16 @@ type MaintainInput struct {
 func (in MaintainInput) validate() error { return in.IDs.Check() }
 
 func (s *Server) deviceMaintain(c *Ctx, in MaintainInput) (*Empty, error) {
-	return nil, s.Devices.SetMaintainMode(c, c.P.Scope, in.IDs, in.On)
+	return nil, s.Devices.SetMaintainMode(c, c.P, in.IDs, in.On)
 }
 
 func (s *Server) deviceMaintained(c *Ctx, in IDsInput) (*Empty, error) {
-	return nil, s.Devices.Maintained(c, c.P.Scope, in.IDs)
+	return nil, s.Devices.Maintained(c, c.P, in.IDs)
 }
 
 // deviceStatusCounts counts by status the devices the list's other filters select.
 func (s *Server) deviceStatusCounts(c *Ctx, in device.Filter) (map[int]int64, error) {
-	return s.Devices.StatusCounts(c, c.P.Scope, in)
+	return s.Devices.StatusCounts(c, c.P, in)
 }
 
 func (s *Server) deviceImport(c *Ctx, in FileInput) (device.ImportResult, error) {
@@ -63,7 +64,7 @@ func (s *Server) deviceImport(c *Ctx, in FileInput) (device.ImportResult, error)
 	if err != nil {
 		return device.ImportResult{}, apperr.New(apperr.Invalid, "err.import_not_xlsx")
 	}
-	return s.Devices.Import(c, c.P.Scope, c.Locale, raw)
+	return s.Devices.Import(c, c.P, c.Locale, raw)
 }
 
 func (s *Server) deviceTemplate(c *Ctx, _ Empty) (*File, error) {
@@ -72,6 +73,6 @@ func (s *Server) deviceTemplate(c *Ctx, _ Empty) (*File, error) {
 }
 
 func (s *Server) deviceExport(c *Ctx, in device.ListFilter) (*File, error) {
-	b, err := s.Devices.Export(c, c.P.Scope, c.Locale, in)
+	b, err := s.Devices.Export(c, c.P, c.Locale, in)
 	return &File{Name: "devices.xlsx", ContentType: xlsxType, Body: b}, err
 }

@@ -11,11 +11,11 @@ import (
 func (s *Server) menuTree(c *Ctx, _ Empty) ([]*menu.Menu, error) { return s.Menus.Tree(c) }
 
 func (s *Server) menuAdd(c *Ctx, in menu.MenuInput) (*Empty, error) {
-	return nil, s.Menus.AddMenu(c, in)
+	return nil, s.Menus.AddMenu(c, c.P, in)
 }
 
 func (s *Server) menuUpdate(c *Ctx, in menu.MenuInput) (*Empty, error) {
-	return nil, s.Menus.UpdateMenu(c, in)
+	return nil, s.Menus.UpdateMenu(c, c.P, in)
 }
 
 // KeyInput names a menu.
@@ -24,7 +24,7 @@ type KeyInput struct {
 }
 
 func (s *Server) menuDelete(c *Ctx, in KeyInput) (*Empty, error) {
-	return nil, s.Menus.DeleteMenu(c, in.Key)
+	return nil, s.Menus.DeleteMenu(c, c.P, in.Key)
 }
 
 func (s *Server) interfaceList(c *Ctx, in menu.InterfaceFilter) (db.List[menu.Interface], error) {
@@ -41,10 +41,10 @@ func (s *Server) interfaceList(c *Ctx, in menu.InterfaceFilter) (db.List[menu.In
 }
 
 func (s *Server) interfaceSave(c *Ctx, in menu.Interface) (IDAnswer, error) {
-	id, err := s.Menus.SaveInterface(c, in)
+	id, err := s.Menus.SaveInterface(c, c.P, in)
 	return IDAnswer{ID: id}, err
 }
 
 func (s *Server) interfaceDelete(c *Ctx, in IDsInput) (*Empty, error) {
-	return nil, s.Menus.DeleteInterfaces(c, in.IDs)
+	return nil, s.Menus.DeleteInterfaces(c, c.P, in.IDs)
 }

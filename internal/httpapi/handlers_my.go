@@ -19,7 +19,7 @@ func (s *Server) acceptPrivacy(c *Ctx, in VersionInput) (*Empty, error) {
 func (s *Server) ownerDetail(c *Ctx, _ Empty) (user.User, error) { return s.Users.Get(c, c.P.UserID) }
 
 func (s *Server) ownerUpdate(c *Ctx, in user.ProfileInput) (*Empty, error) {
-	return nil, s.Users.UpdateProfile(c, c.P.UserID, in)
+	return nil, s.Users.UpdateProfile(c, c.P, in)
 }
 
 func (s *Server) ownerPassword(c *Ctx, in auth.ChangePasswordInput) (*Empty, error) {

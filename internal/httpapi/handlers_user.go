@@ -9,7 +9,7 @@ import (
 // roles, no take-over of stronger users, not oneself) live in internal/user.
 
 func (s *Server) userList(c *Ctx, in user.ListFilter) (db.List[user.User], error) {
-	return s.Users.ListScoped(c, c.P, in)
+	return s.Users.List(c, c.P, in)
 }
 
 func (s *Server) userDetail(c *Ctx, in IDInput) (user.User, error) {
@@ -61,9 +61,9 @@ func (s *Server) userPassword(c *Ctx, in UserPasswordInput) (*Empty, error) {
 }
 
 func (s *Server) lockList(c *Ctx, in db.Page) (db.List[user.User], error) {
-	return s.Users.List(c, user.ListFilter{Page: in, Locked: true})
+	return s.Users.List(c, c.P, user.ListFilter{Page: in, Locked: true})
 }
 
 func (s *Server) unlock(c *Ctx, in IDsInput) (*Empty, error) {
-	return nil, s.Users.Unlock(c, in.IDs)
+	return nil, s.Users.Unlock(c, c.P, in.IDs)
 }

@@ -9,6 +9,7 @@ var fieldNames = map[string][2]string{
 	"address":            {"Address", "地址"},
 	"alias":              {"Alias", "别名"},
 	"arrivalDate":        {"Arrival date", "到货日期"},
+	"avatar":             {"Avatar", "头像"},
 	"buildDate":          {"Build date", "建站日期"},
 	"code":               {"Code", "编码"},
 	"configGroup":        {"Config group", "配置分组"},
@@ -85,6 +86,20 @@ var fieldNames = map[string][2]string{
 	"vendor":             {"Vendor", "厂商"},
 	"version":            {"Version", "版本"},
 	"writeLevel":         {"Write level", "写入等级"},
+	"attachLevel":        {"Attachment level", "附件级别"},
+	"cfgDownloadLevel":   {"Config download level", "配置下载级别"},
+	"cfgReadLevel":       {"Config read level", "配置读级别"},
+	"cfgWriteLevel":      {"Config write level", "配置写级别"},
+	"customerAccess":     {"Customer access", "客户权限"},
+	"docLevel":           {"Document level", "文档级别"},
+	"paramLevel":         {"Parameter level", "参数级别"},
+	"siteAccess":         {"Site access", "站点权限"},
+	"webSshAccess":       {"WEB/SSH access", "WEB/SSH 权限"},
+	"webSshLevel":        {"WEB/SSH level", "WEB/SSH 级别"},
+	"nameEn":             {"English name", "英文名称"},
+	"sort":               {"Sort", "排序"},
+	"method":             {"Method", "方法"},
+	"keys":               {"Permission keys", "权限标识"},
 }
 
 var fieldIndex = regexp.MustCompile(`\[\d+\]`)

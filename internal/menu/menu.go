@@ -12,6 +12,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Menu is one node of the menu tree.
@@ -42,6 +43,15 @@ type Service struct {
 
 func NewService(d *db.DB, r *access.Registry) *Service { return &Service{db: d, registry: r} }
 
+// mayChange: menus and interfaces are the console's structure, the same for every customer, so
+// only root or a caller who sees every customer changes them.
+func mayChange(p *access.Principal) error {
+	if p.Root || p.Scope.AllCustomers {
+		return nil
+	}
+	return apperr.ErrNoPermission
+}
+
 // Tree returns the menus as a tree, by sort.
 func (s *Service) Tree(ctx context.Context) ([]*Menu, error) {
 	all, err := db.All(ctx, s.db, &db.Query{From: "permission p"}, `p.key, p.parent_key, p.type, p.name_en, p.name_zh, p.sort, p.url, p.hidden,
@@ -54,7 +64,7 @@ func (s *Service) Tree(ctx context.Context) ([]*Menu, error) {
 		return m, err
 	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("menu: tree: %w", err)
 	}
 	byKey := map[string]*Menu{}
 	for _, m := range all {
@@ -127,75 +137,136 @@ var keepVisible = map[string]bool{"auth_menu": true, "auth_system": true}
 
 var keyRule = regexp.MustCompile(`^[a-z][A-Za-z0-9_]{2,63}$`)
 
-func (s *Service) validate(ctx context.Context, in *MenuInput) error {
-	in.NameEn, in.NameZh, in.URL = strings.TrimSpace(in.NameEn), strings.TrimSpace(in.NameZh), strings.TrimSpace(in.URL)
-	switch {
-	case !keyRule.MatchString(in.Key):
+// The bounds of a menu's fields.
+const (
+	MaxMenuName = 64  // bytes
+	MaxURL      = 255 // bytes
+	MaxSort     = 9999
+)
+
+func checkKey(key string) error {
+	if !keyRule.MatchString(key) {
 		return apperr.InvalidField("key", "err.invalid")
-	case in.NameEn == "" || in.NameZh == "" || len(in.NameEn) > 64 || len(in.NameZh) > 64:
-		return apperr.InvalidField("name", "err.required")
-	case len(in.URL) > 255 || in.Sort < 0 || in.Sort > 9999 || in.ParentKey == in.Key:
-		return apperr.InvalidField("url", "err.invalid")
-	case in.Hidden && keepVisible[in.Key]:
-		return apperr.InvalidField("hidden", "err.menu_keep_visible")
-	}
-	if in.ParentKey != "" {
-		var n int
-		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM permission WHERE key = ?`, in.ParentKey).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 {
-			return apperr.InvalidField("parentKey", "err.invalid")
-		}
 	}
 	return nil
 }
 
-// AddMenu adds a menu of the administrator's own (for example a link to another tool).
-func (s *Service) AddMenu(ctx context.Context, in MenuInput) error {
-	if err := s.validate(ctx, &in); err != nil {
+func checkSort(sort int) error {
+	if sort < 0 || sort > MaxSort {
+		return apperr.InvalidField("sort", "err.invalid")
+	}
+	return nil
+}
+
+func checkHidden(key string, hidden bool) error {
+	if hidden && keepVisible[key] {
+		return apperr.InvalidField("hidden", "err.menu_keep_visible")
+	}
+	return nil
+}
+
+// required is kit.Required counted in bytes, as the menu and interface names have always been.
+func required(field, v string, max int) error {
+	if v == "" || len(v) > max {
+		return apperr.InvalidField(field, "err.required")
+	}
+	return nil
+}
+
+func (s *Service) validate(ctx context.Context, in *MenuInput) error {
+	in.NameEn, in.NameZh, in.URL = strings.TrimSpace(in.NameEn), strings.TrimSpace(in.NameZh), strings.TrimSpace(in.URL)
+	if err := kit.First(
+		checkKey(in.Key),
+		required("nameEn", in.NameEn, MaxMenuName),
+		required("nameZh", in.NameZh, MaxMenuName),
+		kit.MaxBytes("url", in.URL, MaxURL),
+		checkSort(in.Sort),
+		checkHidden(in.Key, in.Hidden),
+	); err != nil {
 		return err
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO permission (key, parent_key, type, name_en, name_zh, sort, url, hidden, customised) VALUES (?, ?, 'menu', ?, ?, ?, ?, ?, 1)`,
-		in.Key, in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, db.BoolInt(in.Hidden))
-	if db.IsUniqueViolation(err) {
+	if in.ParentKey == "" {
+		return nil
+	}
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM permission WHERE key = ?`, in.ParentKey).Scan(&n); err != nil {
+		return fmt.Errorf("menu: parent: %w", err)
+	}
+	if n == 0 || in.ParentKey == in.Key {
+		return apperr.InvalidField("parentKey", "err.invalid")
+	}
+	return nil
+}
+
+// The unique keys of menus and interfaces (internal/db/migrations/0001_foundation.sql).
+const (
+	menuKey      = "permission_pkey"
+	interfaceKey = "api_interface_method_url_key"
+)
+
+// clash maps a clash of the unique key named key to "already exists".
+func clash(err error, key string) error {
+	if name, _ := kit.Clash(err); name == key {
 		return apperr.New(apperr.Conflict, "err.name_taken")
 	}
 	return err
 }
 
-// UpdateMenu renames, re-sorts or moves a menu; built-in menus then keep these changes.
-func (s *Service) UpdateMenu(ctx context.Context, in MenuInput) error {
+// AddMenu adds a menu of the administrator's own (for example a link to another tool).
+func (s *Service) AddMenu(ctx context.Context, p *access.Principal, in MenuInput) error {
+	if err := mayChange(p); err != nil {
+		return err
+	}
 	if err := s.validate(ctx, &in); err != nil {
 		return err
 	}
-	res, err := s.db.Exec(ctx, `UPDATE permission SET parent_key = ?, name_en = ?, name_zh = ?, sort = ?, url = ?, hidden = ?, customised = 1 WHERE key = ?`,
-		in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, db.BoolInt(in.Hidden), in.Key)
-	return db.Affected(res, err, apperr.ErrNotFound)
+	_, err := s.db.Exec(ctx, `INSERT INTO permission (key, parent_key, type, name_en, name_zh, sort, url, hidden, customised) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		in.Key, in.ParentKey, menuType, in.NameEn, in.NameZh, in.Sort, in.URL, db.BoolInt(in.Hidden), db.BoolInt(true))
+	return kit.Wrap("menu", "add", clash(err, menuKey))
 }
 
-// DeleteMenu removes a menu of the administrator's own that has no interface and no child.
-func (s *Service) DeleteMenu(ctx context.Context, key string) error {
+// UpdateMenu renames, re-sorts or moves a menu; built-in menus then keep these changes.
+func (s *Service) UpdateMenu(ctx context.Context, p *access.Principal, in MenuInput) error {
+	if err := mayChange(p); err != nil {
+		return err
+	}
+	if err := s.validate(ctx, &in); err != nil {
+		return err
+	}
+	res, err := s.db.Exec(ctx, `UPDATE permission SET parent_key = ?, name_en = ?, name_zh = ?, sort = ?, url = ?, hidden = ?, customised = ? WHERE key = ?`,
+		in.ParentKey, in.NameEn, in.NameZh, in.Sort, in.URL, db.BoolInt(in.Hidden), db.BoolInt(true), in.Key)
+	return kit.Wrap("menu", "update", db.Affected(res, err, apperr.ErrNotFound))
+}
+
+// DeleteMenu removes a menu of the administrator's own that has no interface and no child, and
+// takes it from every role, in one transaction.
+func (s *Service) DeleteMenu(ctx context.Context, p *access.Principal, key string) error {
+	if err := mayChange(p); err != nil {
+		return err
+	}
 	if access.IsKey(key) {
 		return apperr.New(apperr.Conflict, "err.menu_builtin")
 	}
-	var interfaces, children int
-	if err := s.db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM api_interface_permission WHERE perm_key = ?), (SELECT COUNT(*) FROM permission WHERE parent_key = ?)`,
-		key, key).Scan(&interfaces, &children); err != nil {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		var interfaces, children int
+		if err := tx.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM api_interface_permission WHERE perm_key = ?), (SELECT COUNT(*) FROM permission WHERE parent_key = ?)`,
+			key, key).Scan(&interfaces, &children); err != nil {
+			return err
+		}
+		if interfaces > 0 {
+			return apperr.New(apperr.Conflict, "err.menu_has_interfaces")
+		}
+		if children > 0 {
+			return apperr.New(apperr.Conflict, "err.in_use")
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM permission WHERE key = ?`, key)
+		if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM role_permission WHERE perm_key = ?`, key)
 		return err
-	}
-	if interfaces > 0 {
-		return apperr.New(apperr.Conflict, "err.menu_has_interfaces")
-	}
-	if children > 0 {
-		return apperr.New(apperr.Conflict, "err.in_use")
-	}
-	res, err := s.db.Exec(ctx, `DELETE FROM permission WHERE key = ?`, key)
-	if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
-		return err
-	}
-	_, err = s.db.Exec(ctx, `DELETE FROM role_permission WHERE perm_key = ?`, key)
-	return err
+	})
+	return kit.Wrap("menu", "delete", err)
 }
 
 // InterfaceFilter filters interfaces.
@@ -222,14 +293,14 @@ func (s *Service) Interfaces(ctx context.Context, f InterfaceFilter) (db.List[In
 		return it, err
 	})
 	if err != nil {
-		return out, err
+		return out, fmt.Errorf("menu: interfaces: %w", err)
 	}
 	for i := range out.List {
 		out.List[i].Locked = s.registry.Locked(out.List[i].Method, out.List[i].URL)
 		out.List[i].Keys, err = db.All(ctx, s.db, (&db.Query{From: "api_interface_permission"}).And("interface_id = ?", out.List[i].ID), "perm_key", "perm_key", 100, 0,
 			func(r db.Scanner) (string, error) { var k string; err := r.Scan(&k); return k, err })
 		if err != nil {
-			return out, err
+			return out, fmt.Errorf("menu: interface keys: %w", err)
 		}
 	}
 	return out, nil
@@ -237,15 +308,42 @@ func (s *Service) Interfaces(ctx context.Context, f InterfaceFilter) (db.List[In
 
 var methods = map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true}
 
+// The bounds of an interface's fields.
+const (
+	MaxInterfaceName = 100 // bytes
+	MaxInterfaceKeys = 20
+	// interfacePrefix: an interface is a signed-in call of the console's API.
+	interfacePrefix = "/api/auth/"
+)
+
+func checkMethod(method string) error {
+	if !methods[method] {
+		return apperr.InvalidField("method", "err.invalid")
+	}
+	return nil
+}
+
+func checkInterfaceURL(url string) error {
+	if !strings.HasPrefix(url, interfacePrefix) {
+		return apperr.InvalidField("url", "err.invalid")
+	}
+	return nil
+}
+
 func (s *Service) validateInterface(ctx context.Context, in *Interface) error {
 	in.Method, in.URL, in.Name = strings.ToUpper(strings.TrimSpace(in.Method)), strings.TrimSpace(in.URL), strings.TrimSpace(in.Name)
-	if !methods[in.Method] || !strings.HasPrefix(in.URL, "/api/auth/") || in.Name == "" || len(in.Name) > 100 || len(in.Keys) > 20 {
-		return apperr.InvalidField("url", "err.invalid")
+	if err := kit.First(
+		checkMethod(in.Method),
+		checkInterfaceURL(in.URL),
+		required("name", in.Name, MaxInterfaceName),
+		kit.Count("keys", in.Keys, MaxInterfaceKeys),
+	); err != nil {
+		return err
 	}
 	for _, k := range in.Keys {
 		var n int
 		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM permission WHERE key = ?`, k).Scan(&n); err != nil {
-			return err
+			return fmt.Errorf("menu: interface key: %w", err)
 		}
 		if n == 0 {
 			return apperr.New(apperr.Invalid, "err.unknown_key").With(map[string]any{"key": k})
@@ -256,7 +354,10 @@ func (s *Service) validateInterface(ctx context.Context, in *Interface) error {
 
 // SaveInterface adds (ID 0) or changes an interface; a changed row is no longer refreshed from
 // the code at start-up.
-func (s *Service) SaveInterface(ctx context.Context, in Interface) (int64, error) {
+func (s *Service) SaveInterface(ctx context.Context, p *access.Principal, in Interface) (int64, error) {
+	if err := mayChange(p); err != nil {
+		return 0, err
+	}
 	if err := s.validateInterface(ctx, &in); err != nil {
 		return 0, err
 	}
@@ -270,16 +371,15 @@ func (s *Service) SaveInterface(ctx context.Context, in Interface) (int64, error
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		var err error
 		if id == 0 {
-			id, err = db.InsertID(ctx, tx, `INSERT INTO api_interface (name, method, url, common, customised) VALUES (?, ?, ?, ?, 1)`, in.Name, in.Method, in.URL, db.BoolInt(in.Common))
+			id, err = db.InsertID(ctx, tx, `INSERT INTO api_interface (name, method, url, common, customised) VALUES (?, ?, ?, ?, ?)`,
+				in.Name, in.Method, in.URL, db.BoolInt(in.Common), db.BoolInt(true))
 		} else {
 			var res sql.Result
-			res, err = tx.Exec(ctx, `UPDATE api_interface SET name = ?, method = ?, url = ?, common = ?, customised = 1 WHERE id = ?`, in.Name, in.Method, in.URL, db.BoolInt(in.Common), id)
+			res, err = tx.Exec(ctx, `UPDATE api_interface SET name = ?, method = ?, url = ?, common = ?, customised = ? WHERE id = ?`,
+				in.Name, in.Method, in.URL, db.BoolInt(in.Common), db.BoolInt(true), id)
 			err = db.Affected(res, err, apperr.ErrNotFound)
 		}
-		if db.IsUniqueViolation(err) {
-			return apperr.New(apperr.Conflict, "err.name_taken")
-		}
-		if err != nil {
+		if err := clash(err, interfaceKey); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM api_interface_permission WHERE interface_id = ?`, id); err != nil {
@@ -293,32 +393,39 @@ func (s *Service) SaveInterface(ctx context.Context, in Interface) (int64, error
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, kit.Wrap("menu", "save interface", err)
 	}
-	return id, s.registry.Reload(ctx)
+	return id, kit.Wrap("menu", "save interface: reload", s.registry.Reload(ctx))
 }
 
-// DeleteInterfaces removes interfaces (a removed built-in one is back at the next start).
-// Locked ones (see checkUnlocked) are refused, and then none is deleted.
-func (s *Service) DeleteInterfaces(ctx context.Context, ids []int64) error {
-	for _, id := range ids {
-		if err := s.checkUnlocked(ctx, id); err != nil {
+// DeleteInterfaces removes interfaces (a removed built-in one is back at the next start), all
+// of them or none, in one statement: a locked one (see checkUnlocked) or one not found refuses
+// the batch.
+func (s *Service) DeleteInterfaces(ctx context.Context, p *access.Principal, ids kit.IDs) error {
+	if err := mayChange(p); err != nil {
+		return err
+	}
+	b := kit.Batch{Table: "api_interface", Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+		type endpoint struct{ method, url string }
+		found, err := db.All(ctx, tx, (&db.Query{From: "api_interface"}).And("id IN ("+ids.In()+")", ids.Args()...), "method, url", "id", len(ids), 0,
+			func(r db.Scanner) (endpoint, error) { var e endpoint; err := r.Scan(&e.method, &e.url); return e, err })
+		if err != nil {
 			return err
 		}
-	}
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			res, err := tx.Exec(ctx, `DELETE FROM api_interface WHERE id = ?`, id)
-			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
-				return fmt.Errorf("menu: delete interface %d: %w", id, err)
+		if len(found) < len(ids) {
+			return apperr.ErrNotFound
+		}
+		for _, e := range found {
+			if s.registry.Locked(e.method, e.url) {
+				return errLocked
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return err
+	}}
+	if err := b.Run(ctx, s.db, ids); err != nil {
+		return kit.Wrap("menu", "delete interfaces", err)
 	}
-	return s.registry.Reload(ctx)
+	return kit.Wrap("menu", "delete interfaces: reload", s.registry.Reload(ctx))
 }
 
 // errLocked: root-only, every user's own and security-relevant interfaces follow the code

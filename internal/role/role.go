@@ -10,6 +10,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/session"
 )
 
@@ -59,7 +60,7 @@ func (s *Service) Get(ctx context.Context, id int64) (Role, error) {
 		return r, apperr.ErrNotFound
 	}
 	if err != nil {
-		return r, err
+		return r, kit.Wrap("role", "get", err)
 	}
 	r.Keys, err = s.Keys(ctx, id)
 	return r, err
@@ -67,7 +68,8 @@ func (s *Service) Get(ctx context.Context, id int64) (Role, error) {
 
 // Keys returns the permission keys a role holds.
 func (s *Service) Keys(ctx context.Context, id int64) ([]string, error) {
-	return db.Column[string](ctx, s.db, `SELECT perm_key FROM role_permission WHERE role_id = ? ORDER BY perm_key`, id)
+	keys, err := db.Column[string](ctx, s.db, `SELECT perm_key FROM role_permission WHERE role_id = ? ORDER BY perm_key`, id)
+	return keys, kit.Wrap("role", "keys", err)
 }
 
 // ListFilter filters the role list.
@@ -76,47 +78,52 @@ type ListFilter struct {
 	Name string `json:"name"`
 }
 
-// visible limits roles to those p may see: every role for a caller who sees every customer,
-// else platform roles and the roles of customers in scope.
-func visible(p *access.Principal) (string, []any) {
+// visible limits roles (by their customer column col) to those p may see: every role for a
+// caller who sees every customer, else platform roles and the roles of customers in scope.
+func visible(p *access.Principal, col string) (string, []any) {
 	if p == nil || p.Root || p.Scope.AllCustomers {
 		return "1 = 1", nil
 	}
-	cond, args := p.Scope.CustomerCond("r.customer_id")
-	return "(r.customer_id = 0 OR " + cond + ")", args
+	return kit.Visible(p, col)
 }
 
 // List returns a page of the roles p may see, by name.
 func (s *Service) List(ctx context.Context, p *access.Principal, f ListFilter) (db.List[Role], error) {
-	cond, args := visible(p)
+	cond, args := visible(p, "r.customer_id")
 	q := (&db.Query{From: "role r"}).And(cond, args...)
 	if f.Name != "" {
 		q.And(`r.name LIKE ? ESCAPE '\'`, db.Contains(f.Name))
 	}
-	return db.Paged(ctx, s.db, q, roleColumns, "r.name, r.id", f.Page, scanRole)
+	out, err := db.Paged(ctx, s.db, q, roleColumns, "r.name, r.id", f.Page, scanRole)
+	return out, kit.Wrap("role", "list", err)
 }
 
 // GetScoped returns a role p may see.
 func (s *Service) GetScoped(ctx context.Context, p *access.Principal, id int64) (Role, error) {
-	cond, args := visible(p)
+	cond, args := visible(p, "r.customer_id")
 	r, err := db.One(ctx, s.db, (&db.Query{From: "role r"}).And("r.id = ?", id).And(cond, args...), roleColumns, scanRole, apperr.ErrNotFound)
 	if err != nil {
-		return r, err
+		return r, kit.Wrap("role", "get", err)
 	}
 	r.Keys, err = s.Keys(ctx, id)
 	return r, err
 }
 
-// editable returns the role if p may change it: a platform role needs the full customer scope.
+// mayEdit: a platform role changes only for a caller who sees every customer.
+func mayEdit(p *access.Principal, owner int64) error {
+	if owner == kit.PlatformOwner && !p.Root && !p.Scope.AllCustomers {
+		return errEscalation
+	}
+	return nil
+}
+
+// editable returns the role if p may change it (mayEdit).
 func (s *Service) editable(ctx context.Context, p *access.Principal, id int64) (Role, error) {
 	r, err := s.GetScoped(ctx, p, id)
 	if err != nil {
 		return r, err
 	}
-	if r.CustomerID == 0 && !p.Root && !p.Scope.AllCustomers {
-		return r, errEscalation
-	}
-	return r, nil
+	return r, mayEdit(p, r.CustomerID)
 }
 
 // Input is a role's name, description and, when given, its keys and settings.
@@ -129,13 +136,21 @@ type Input struct {
 
 func (in *Input) validate() error {
 	in.Name = strings.TrimSpace(in.Name)
-	if in.Name == "" || len([]rune(in.Name)) > 64 {
-		return apperr.InvalidField("name", "err.required")
+	return kit.First(
+		kit.Required("name", in.Name, 64),
+		kit.MaxBytes("description", in.Description, 500),
+	)
+}
+
+// nameKey is the unique key of role names (internal/db/migrations/0001_foundation.sql).
+const nameKey = "role_name_key"
+
+// nameClash maps a clash of role names to "already exists".
+func nameClash(err error) error {
+	if name, _ := kit.Clash(err); name == nameKey {
+		return apperr.New(apperr.Conflict, "err.name_taken")
 	}
-	if len(in.Description) > 500 {
-		return apperr.InvalidField("description", "err.invalid")
-	}
-	return nil
+	return err
 }
 
 // Add creates a role with no keys and the most restrictive data settings. A caller limited to
@@ -153,10 +168,7 @@ func (s *Service) Add(ctx context.Context, p *access.Principal, in Input) (int64
 	now := db.NowMS()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO role (name, description, customer_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
 		in.Name, in.Description, in.CustomerID, now, now)
-	if db.IsUniqueViolation(err) {
-		return 0, apperr.New(apperr.Conflict, "err.name_taken")
-	}
-	return id, err
+	return id, kit.Wrap("role", "add", nameClash(err))
 }
 
 // Update renames a role.
@@ -168,10 +180,7 @@ func (s *Service) Update(ctx context.Context, p *access.Principal, in Input) err
 		return err
 	}
 	res, err := s.db.Exec(ctx, `UPDATE role SET name = ?, description = ?, updated_at = ? WHERE id = ?`, in.Name, in.Description, db.NowMS(), in.ID)
-	if db.IsUniqueViolation(err) {
-		return apperr.New(apperr.Conflict, "err.name_taken")
-	}
-	return db.Affected(res, err, apperr.ErrNotFound)
+	return kit.Wrap("role", "update", db.Affected(res, nameClash(err), apperr.ErrNotFound))
 }
 
 var errEscalation = apperr.New(apperr.NoPermission, "err.escalation")
@@ -190,7 +199,7 @@ func (s *Service) SetKeys(ctx context.Context, p *access.Principal, id int64, ke
 	if _, err := s.editable(ctx, p, id); err != nil {
 		return err
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE role SET updated_at = ? WHERE id = ?`, db.NowMS(), id)
 		if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
 			return err
@@ -210,6 +219,7 @@ func (s *Service) SetKeys(ctx context.Context, p *access.Principal, id int64, ke
 		}
 		return s.sessions.EndAllOfRole(ctx, tx, id)
 	})
+	return kit.Wrap("role", "set keys", err)
 }
 
 // SetSettings replaces the data-authorisation settings of a role. A non-root caller cannot
@@ -221,17 +231,10 @@ func (s *Service) SetSettings(ctx context.Context, p *access.Principal, id int64
 	if _, err := s.editable(ctx, p, id); err != nil {
 		return err
 	}
-	inRange := func(v, lo, hi int) bool { return v >= lo && v <= hi }
-	levels := []int{st.WebSSHLevel, st.CfgReadLevel, st.CfgWriteLevel, st.CfgDownloadLevel, st.ParamLevel, st.DocLevel, st.AttachLevel}
-	for _, l := range levels {
-		if !inRange(l, 0, 5) {
-			return apperr.InvalidField("level", "err.invalid")
-		}
+	if err := checkSettings(st); err != nil {
+		return err
 	}
-	if !inRange(st.CustomerAccess, 0, 2) || !inRange(st.SiteAccess, 0, 1) || !inRange(st.WebSSHAccess, 0, 3) {
-		return apperr.InvalidField("access", "err.invalid")
-	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE role SET customer_access = ?, site_access = ?, web_ssh_access = ?, web_ssh_level = ?, cfg_read_level = ?,
 			cfg_write_level = ?, cfg_download_level = ?, param_level = ?, doc_level = ?, attach_level = ?, email_alarm = ?, user_access = ?, updated_at = ?
 			WHERE id = ?`, st.CustomerAccess, st.SiteAccess, st.WebSSHAccess, st.WebSSHLevel, st.CfgReadLevel, st.CfgWriteLevel,
@@ -241,29 +244,71 @@ func (s *Service) SetSettings(ctx context.Context, p *access.Principal, id int64
 		}
 		return s.sessions.EndAllOfRole(ctx, tx, id)
 	})
+	return kit.Wrap("role", "set settings", err)
 }
 
-// Delete removes roles that no user holds.
-func (s *Service) Delete(ctx context.Context, p *access.Principal, ids []int64) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			if _, err := s.editable(ctx, p, id); err != nil {
+// The ranges of a role's data-authorisation settings (access.RoleSettings).
+const (
+	LowestLevel       = 5 // levels go from 0, the highest, to 5
+	MaxCustomerAccess = 2 // all, own customers, assigned customers
+	MaxSiteAccess     = 1 // all, assigned sites
+	MaxWebSSHAccess   = 3 // disabled, root, web admin, web engineer
+)
+
+func inRange(field string, v, hi int) error {
+	if v < 0 || v > hi {
+		return apperr.InvalidField(field, "err.invalid")
+	}
+	return nil
+}
+
+// checkSettings checks each setting, naming it.
+func checkSettings(st access.RoleSettings) error {
+	return kit.First(
+		inRange("customerAccess", st.CustomerAccess, MaxCustomerAccess),
+		inRange("siteAccess", st.SiteAccess, MaxSiteAccess),
+		inRange("webSshAccess", st.WebSSHAccess, MaxWebSSHAccess),
+		inRange("webSshLevel", st.WebSSHLevel, LowestLevel),
+		inRange("cfgReadLevel", st.CfgReadLevel, LowestLevel),
+		inRange("cfgWriteLevel", st.CfgWriteLevel, LowestLevel),
+		inRange("cfgDownloadLevel", st.CfgDownloadLevel, LowestLevel),
+		inRange("paramLevel", st.ParamLevel, LowestLevel),
+		inRange("docLevel", st.DocLevel, LowestLevel),
+		inRange("attachLevel", st.AttachLevel, LowestLevel),
+	)
+}
+
+var errInUse = apperr.New(apperr.Conflict, "err.in_use")
+
+// Delete removes roles p may change that no user holds, all of them or none, in one scoped
+// statement (their keys go with them).
+func (s *Service) Delete(ctx context.Context, p *access.Principal, ids kit.IDs) error {
+	cond, args := visible(p, "customer_id")
+	b := kit.Batch{Table: "role", Scope: cond, ScopeArgs: args,
+		Before: func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+			owners, err := db.All(ctx, tx, (&db.Query{From: "role"}).And("id IN ("+ids.In()+")", ids.Args()...).And(cond, args...),
+				"customer_id", "id", len(ids), 0, func(r db.Scanner) (int64, error) { var c int64; err := r.Scan(&c); return c, err })
+			if err != nil {
 				return err
 			}
+			if len(owners) < len(ids) {
+				return apperr.ErrNotFound
+			}
+			for _, owner := range owners {
+				if err := mayEdit(p, owner); err != nil {
+					return err
+				}
+			}
 			var users int
-			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM app_user WHERE role_id = ?`, id).Scan(&users); err != nil {
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM app_user WHERE role_id IN (`+ids.In()+`)`, ids.Args()...).Scan(&users); err != nil {
 				return err
 			}
 			if users > 0 {
-				return apperr.New(apperr.Conflict, "err.in_use")
+				return errInUse
 			}
-			res, err := tx.Exec(ctx, `DELETE FROM role WHERE id = ?`, id)
-			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+			return nil
+		}}
+	return kit.Wrap("role", "delete", b.Run(ctx, s.db, ids))
 }
 
 // narrowerOrEqual reports whether st grants no more than p holds (levels: 0 is the highest).

@@ -5,6 +5,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
+	"chargeops/internal/kit"
 )
 
 // Grants says whether a caller may hand out a role: its keys, its data access and every level
@@ -76,12 +77,15 @@ func (s *Service) UpdateBy(ctx context.Context, p *access.Principal, in UpdateIn
 	if err := s.checkTarget(ctx, p, in.CustomerID, in.RoleID); err != nil {
 		return err
 	}
-	return s.Update(ctx, in)
+	if err := kit.First(in.validate(), checkRole(old.Root, in.RoleID)); err != nil {
+		return err
+	}
+	return s.update(ctx, old, in)
 }
 
 // SetStatusBy enables or disables accounts for p: all of them or none. Nobody disables
 // themself or a stronger user.
-func (s *Service) SetStatusBy(ctx context.Context, p *access.Principal, ids []int64, status int) error {
+func (s *Service) SetStatusBy(ctx context.Context, p *access.Principal, ids kit.IDs, status int) error {
 	for _, id := range ids {
 		if id == p.UserID {
 			return errSelf
@@ -90,7 +94,10 @@ func (s *Service) SetStatusBy(ctx context.Context, p *access.Principal, ids []in
 			return err
 		}
 	}
-	return s.SetStatus(ctx, ids, status)
+	if err := kit.OneOf("status", status, Enabled, Disabled); err != nil {
+		return err
+	}
+	return s.setStatus(ctx, p, ids, status)
 }
 
 // SetPasswordBy sets another user's password for p (plain, checked against the rules).

@@ -6,23 +6,12 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/session"
 )
 
 // scopeCond limits users to those p may see (access.Principal.UserCond).
 func scopeCond(p *access.Principal) (string, []any) { return p.UserCond("u") }
-
-// ListScoped returns a page of the users p may see.
-func (s *Service) ListScoped(ctx context.Context, p *access.Principal, f ListFilter) (db.List[User], error) {
-	cond, args := scopeCond(p)
-	f.scope = &scopeFilter{cond: cond, args: args}
-	return s.List(ctx, f)
-}
-
-type scopeFilter struct {
-	cond string
-	args []any
-}
 
 // GetScoped returns a user p may see.
 func (s *Service) GetScoped(ctx context.Context, p *access.Principal, id int64) (User, error) {
@@ -32,14 +21,14 @@ func (s *Service) GetScoped(ctx context.Context, p *access.Principal, id int64) 
 		return u, apperr.ErrNotFound
 	}
 	if err != nil {
-		return u, err
+		return u, kit.Wrap("user", "get", err)
 	}
 	u.CustomerIDs, err = db.Column[int64](ctx, s.db, `SELECT customer_id FROM user_customer WHERE user_id = ? ORDER BY customer_id`, id)
 	if err != nil {
-		return u, err
+		return u, kit.Wrap("user", "get: customers", err)
 	}
 	u.SiteIDs, err = db.Column[int64](ctx, s.db, `SELECT site_id FROM user_site WHERE user_id = ? ORDER BY site_id`, id)
-	return u, err
+	return u, kit.Wrap("user", "get: sites", err)
 }
 
 // Assignment is the customers and sites assigned to a user (auth_user_customerStationList).
@@ -67,7 +56,7 @@ func (s *Service) Assign(ctx context.Context, p *access.Principal, a Assignment)
 		}
 		allowed[c] = true
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM user_customer WHERE user_id = ?`, a.ID); err != nil {
 			return err
 		}
@@ -94,4 +83,5 @@ func (s *Service) Assign(ctx context.Context, p *access.Principal, a Assignment)
 		}
 		return s.sessions.EndAllOfUser(ctx, tx, a.ID, session.ReasonForcedRelogin, "")
 	})
+	return kit.Wrap("user", "assign", err)
 }

@@ -7,8 +7,10 @@ import (
 	"net/mail"
 	"strings"
 
+	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 	"chargeops/internal/passwd"
 	"chargeops/internal/session"
 )
@@ -81,7 +83,7 @@ func (s *Service) getWhere(ctx context.Context, where string, arg any) (User, er
 	if db.NotFound(err) {
 		return u, apperr.ErrNotFound
 	}
-	return u, err
+	return u, kit.Wrap("user", "get", err)
 }
 
 // Get returns a user by id.
@@ -118,25 +120,54 @@ func ValidEmail(s string) bool {
 	return err == nil && a.Address == s && len(s) <= 254
 }
 
-func (in *CreateInput) validate() error {
-	in.UserName = strings.TrimSpace(in.UserName)
-	in.Email = strings.TrimSpace(in.Email)
-	if !passwd.ValidUserName(in.UserName) {
-		return apperr.New(apperr.Invalid, "err.username_rule")
+// MaxText bounds the nickname and the contact, in bytes.
+const MaxText = 64
+
+func checkUserName(name string) error {
+	if !passwd.ValidUserName(name) {
+		return apperr.InvalidField("userName", "err.username_rule")
 	}
-	if err := CheckPassword(in.Password); err != nil {
-		return err
-	}
-	switch {
-	case in.Email != "" && !ValidEmail(in.Email):
+	return nil
+}
+
+func checkEmail(email string) error {
+	if email != "" && !ValidEmail(email) {
 		return apperr.InvalidField("email", "err.invalid")
-	case !in.Root && in.RoleID == 0:
-		return apperr.InvalidField("roleId", "err.required")
-	case in.MaxSites < 0 || len(in.NickName) > 64 || len(in.Contact) > 64:
+	}
+	return nil
+}
+
+func checkMaxSites(n int) error {
+	if n < 0 {
 		return apperr.InvalidField("maxSites", "err.invalid")
 	}
 	return nil
 }
+
+// checkRole: every account but root's holds a role.
+func checkRole(root bool, roleID int64) error {
+	if !root && roleID == 0 {
+		return apperr.InvalidField("roleId", "err.required")
+	}
+	return nil
+}
+
+func (in *CreateInput) validate() error {
+	in.UserName = strings.TrimSpace(in.UserName)
+	in.Email = strings.TrimSpace(in.Email)
+	return kit.First(
+		checkUserName(in.UserName),
+		CheckPassword(in.Password),
+		checkEmail(in.Email),
+		checkRole(in.Root, in.RoleID),
+		checkMaxSites(in.MaxSites),
+		kit.MaxBytes("nickName", in.NickName, MaxText),
+		kit.MaxBytes("contact", in.Contact, MaxText),
+	)
+}
+
+// userNameKey is the unique key of user names (internal/db/migrations/0001_foundation.sql).
+const userNameKey = "app_user_user_name_key"
 
 // Create adds an account.
 func (s *Service) Create(ctx context.Context, in CreateInput) (int64, error) {
@@ -148,7 +179,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (int64, error) {
 	}
 	hash, err := passwd.Hash(passwd.Digest(in.Password))
 	if err != nil {
-		return 0, err
+		return 0, kit.Wrap("user", "create: hash", err)
 	}
 	now := db.NowMS()
 	var roleID any
@@ -157,13 +188,13 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (int64, error) {
 	}
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO app_user (user_name, nick_name, email, contact, password_hash, root, role_id, customer_id, max_sites, status, password_changed_at, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`, in.UserName, in.NickName, in.Email, in.Contact, hash, db.BoolInt(in.Root), roleID, in.CustomerID, in.MaxSites, now, now, now)
-	if db.IsUniqueViolation(err) {
+	if name, _ := kit.Clash(err); name == userNameKey {
 		return 0, apperr.New(apperr.Conflict, "err.username_taken")
 	}
 	if db.IsForeignKeyViolation(err) {
 		return 0, apperr.InvalidField("roleId", "err.invalid")
 	}
-	return id, err
+	return id, kit.Wrap("user", "create", err)
 }
 
 func (s *Service) emailFree(ctx context.Context, email string, exceptID int64) error {
@@ -172,7 +203,7 @@ func (s *Service) emailFree(ctx context.Context, email string, exceptID int64) e
 	}
 	var n int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM app_user WHERE lower(email) = ? AND id <> ?`, strings.ToLower(email), exceptID).Scan(&n); err != nil {
-		return err
+		return kit.Wrap("user", "email check", err)
 	}
 	if n > 0 {
 		return apperr.New(apperr.Conflict, "err.email_taken")
@@ -191,22 +222,18 @@ type UpdateInput struct {
 	MaxSites   int    `json:"maxSites"`
 }
 
-// Update changes an account. A changed role ends the user's sessions (forced re-login).
-func (s *Service) Update(ctx context.Context, in UpdateInput) error {
+func (in *UpdateInput) validate() error {
 	in.Email = strings.TrimSpace(in.Email)
-	if in.Email != "" && !ValidEmail(in.Email) {
-		return apperr.InvalidField("email", "err.invalid")
-	}
-	if in.MaxSites < 0 || len(in.NickName) > 64 || len(in.Contact) > 64 {
-		return apperr.InvalidField("maxSites", "err.invalid")
-	}
-	old, err := s.Get(ctx, in.ID)
-	if err != nil {
-		return err
-	}
-	if !old.Root && in.RoleID == 0 {
-		return apperr.InvalidField("roleId", "err.required")
-	}
+	return kit.First(
+		checkEmail(in.Email),
+		checkMaxSites(in.MaxSites),
+		kit.MaxBytes("nickName", in.NickName, MaxText),
+		kit.MaxBytes("contact", in.Contact, MaxText),
+	)
+}
+
+// update changes the account old. A changed role ends the user's sessions (forced re-login).
+func (s *Service) update(ctx context.Context, old User, in UpdateInput) error {
 	if err := s.emailFree(ctx, in.Email, in.ID); err != nil {
 		return err
 	}
@@ -214,7 +241,7 @@ func (s *Service) Update(ctx context.Context, in UpdateInput) error {
 	if in.RoleID != 0 {
 		roleID = in.RoleID
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE app_user SET nick_name = ?, email = ?, contact = ?, role_id = ?, customer_id = ?, max_sites = ?, updated_at = ? WHERE id = ?`,
 			in.NickName, in.Email, in.Contact, roleID, in.CustomerID, in.MaxSites, db.NowMS(), in.ID); err != nil {
 			return err
@@ -224,27 +251,28 @@ func (s *Service) Update(ctx context.Context, in UpdateInput) error {
 		}
 		return nil
 	})
+	return kit.Wrap("user", "update", err)
 }
 
-// SetStatus enables or disables accounts; disabling ends their sessions (20004).
-func (s *Service) SetStatus(ctx context.Context, ids []int64, status int) error {
-	if status != Enabled && status != Disabled {
-		return apperr.InvalidField("status", "err.invalid")
-	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			res, err := tx.Exec(ctx, `UPDATE app_user SET status = ?, updated_at = ? WHERE id = ?`, status, db.NowMS(), id)
-			if err := db.Affected(res, err, apperr.ErrNotFound); err != nil {
-				return err
-			}
-			if status == Disabled {
+// usersOf limits the app_user rows of a batch to the users p may see.
+func usersOf(p *access.Principal) (string, []any) { return p.UserCond("app_user") }
+
+// setStatus enables or disables the accounts ids p sees, all of them or none, in one
+// statement; disabling ends their sessions (20004).
+func (s *Service) setStatus(ctx context.Context, p *access.Principal, ids kit.IDs, status int) error {
+	cond, args := usersOf(p)
+	b := kit.Batch{Table: "app_user", Set: "status = ?, updated_at = ?", SetArgs: []any{status, db.NowMS()}, Scope: cond, ScopeArgs: args}
+	if status == Disabled {
+		b.After = func(ctx context.Context, tx *db.Tx, ids kit.IDs) error {
+			for _, id := range ids {
 				if err := s.sessions.EndAllOfUser(ctx, tx, id, session.ReasonAccountDisable, ""); err != nil {
 					return err
 				}
 			}
+			return nil
 		}
-		return nil
-	})
+	}
+	return kit.Wrap("user", "set status", b.Run(ctx, s.db, ids))
 }
 
 // SetPassword stores a new password (plain, checked against the rules) and ends every other
@@ -255,9 +283,9 @@ func (s *Service) SetPassword(ctx context.Context, id int64, plain, keepSession 
 	}
 	hash, err := passwd.Hash(passwd.Digest(plain))
 	if err != nil {
-		return err
+		return kit.Wrap("user", "set password: hash", err)
 	}
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
 		now := db.NowMS()
 		if _, err := tx.Exec(ctx, `UPDATE app_user SET password_hash = ?, password_changed_at = ?, failed_logins = 0, locked_until = 0, updated_at = ? WHERE id = ?`,
 			hash, now, now, id); err != nil {
@@ -265,6 +293,7 @@ func (s *Service) SetPassword(ctx context.Context, id int64, plain, keepSession 
 		}
 		return s.sessions.EndAllOfUser(ctx, tx, id, session.ReasonForcedRelogin, keepSession)
 	})
+	return kit.Wrap("user", "set password", err)
 }
 
 // ProfileInput is what a user may change about themself on the personal page.
@@ -275,36 +304,45 @@ type ProfileInput struct {
 	Locale   string `json:"locale"`
 }
 
-// UpdateProfile changes the caller's own profile.
-func (s *Service) UpdateProfile(ctx context.Context, id int64, in ProfileInput) error {
-	if len(in.NickName) > 64 || len(in.Contact) > 64 || len(in.Avatar) > 512 {
-		return apperr.InvalidField("nickName", "err.invalid")
-	}
-	if in.Locale != "" && in.Locale != "en-US" && in.Locale != "zh-CN" {
-		return apperr.InvalidField("locale", "err.invalid")
-	}
-	_, err := s.db.Exec(ctx, `UPDATE app_user SET nick_name = ?, contact = ?, avatar = ?, locale = ?, updated_at = ? WHERE id = ?`,
-		strings.TrimSpace(in.NickName), strings.TrimSpace(in.Contact), in.Avatar, in.Locale, db.NowMS(), id)
-	return err
+// MaxAvatar bounds the avatar's address, in bytes.
+const MaxAvatar = 512
+
+func (in ProfileInput) validate() error {
+	return kit.First(
+		kit.MaxBytes("nickName", in.NickName, MaxText),
+		kit.MaxBytes("contact", in.Contact, MaxText),
+		kit.MaxBytes("avatar", in.Avatar, MaxAvatar),
+		kit.OneOf("locale", in.Locale, "", "en-US", "zh-CN"),
+	)
 }
 
-// ChangeEmail sets a user's email after the caller proved the password.
-func (s *Service) ChangeEmail(ctx context.Context, id int64, email string) error {
+// UpdateProfile changes the caller's own profile.
+func (s *Service) UpdateProfile(ctx context.Context, p *access.Principal, in ProfileInput) error {
+	if err := in.validate(); err != nil {
+		return err
+	}
+	_, err := s.db.Exec(ctx, `UPDATE app_user SET nick_name = ?, contact = ?, avatar = ?, locale = ?, updated_at = ? WHERE id = ?`,
+		strings.TrimSpace(in.NickName), strings.TrimSpace(in.Contact), in.Avatar, in.Locale, db.NowMS(), p.UserID)
+	return kit.Wrap("user", "update profile", err)
+}
+
+// ChangeEmail sets the caller's own email once the caller proved the password.
+func (s *Service) ChangeEmail(ctx context.Context, p *access.Principal, email string) error {
 	email = strings.TrimSpace(email)
 	if !ValidEmail(email) {
 		return apperr.InvalidField("email", "err.invalid")
 	}
-	if err := s.emailFree(ctx, email, id); err != nil {
+	if err := s.emailFree(ctx, email, p.UserID); err != nil {
 		return err
 	}
-	_, err := s.db.Exec(ctx, `UPDATE app_user SET email = ?, updated_at = ? WHERE id = ?`, email, db.NowMS(), id)
-	return err
+	_, err := s.db.Exec(ctx, `UPDATE app_user SET email = ?, updated_at = ? WHERE id = ?`, email, db.NowMS(), p.UserID)
+	return kit.Wrap("user", "change email", err)
 }
 
-// AcceptPrivacy records the privacy-policy version the user accepted.
-func (s *Service) AcceptPrivacy(ctx context.Context, id int64, version string) error {
-	_, err := s.db.Exec(ctx, `UPDATE app_user SET privacy_version = ? WHERE id = ?`, version, id)
-	return err
+// AcceptPrivacy records the privacy-policy version the caller accepted.
+func (s *Service) AcceptPrivacy(ctx context.Context, p *access.Principal, version string) error {
+	_, err := s.db.Exec(ctx, `UPDATE app_user SET privacy_version = ? WHERE id = ?`, version, p.UserID)
+	return kit.Wrap("user", "accept privacy", err)
 }
 
 // ListFilter filters the user list.
@@ -315,15 +353,12 @@ type ListFilter struct {
 	CustomerID *int64 `json:"customerId"` // 0 selects platform users
 	Status     *int   `json:"status"`
 	Locked     bool   `json:"locked"`
-	scope      *scopeFilter
 }
 
-// List returns a page of users, newest first.
-func (s *Service) List(ctx context.Context, f ListFilter) (db.List[User], error) {
-	q := &db.Query{From: "app_user u LEFT JOIN role r ON r.id = u.role_id"}
-	if f.scope != nil {
-		q.And(f.scope.cond, f.scope.args...)
-	}
+// List returns a page of the users p may see, newest first.
+func (s *Service) List(ctx context.Context, p *access.Principal, f ListFilter) (db.List[User], error) {
+	cond, args := scopeCond(p)
+	q := (&db.Query{From: "app_user u LEFT JOIN role r ON r.id = u.role_id"}).And(cond, args...)
 	if f.UserName != "" {
 		like := db.Contains(f.UserName)
 		q.And(`(u.user_name LIKE ? ESCAPE '\' OR u.nick_name LIKE ? ESCAPE '\')`, like, like)
@@ -340,17 +375,16 @@ func (s *Service) List(ctx context.Context, f ListFilter) (db.List[User], error)
 	if f.Locked {
 		q.And("u.locked_until > ?", db.NowMS())
 	}
-	return db.Paged(ctx, s.db, q, userColumns, "u.id DESC", f.Page, scanUser)
+	out, err := db.Paged(ctx, s.db, q, userColumns, "u.id DESC", f.Page, scanUser)
+	return out, kit.Wrap("user", "list", err)
 }
 
-// Unlock clears the lock and failure count of accounts.
-func (s *Service) Unlock(ctx context.Context, ids []int64) error {
-	for _, id := range ids {
-		if _, err := s.db.Exec(ctx, `UPDATE app_user SET locked_until = 0, failed_logins = 0 WHERE id = ?`, id); err != nil {
-			return err
-		}
-	}
-	return nil
+// Unlock clears the lock and failure count of the accounts ids p sees, all of them or none, in
+// one statement.
+func (s *Service) Unlock(ctx context.Context, p *access.Principal, ids kit.IDs) error {
+	cond, args := usersOf(p)
+	b := kit.Batch{Table: "app_user", Set: "locked_until = ?, failed_logins = ?", SetArgs: []any{0, 0}, Scope: cond, ScopeArgs: args}
+	return kit.Wrap("user", "unlock", b.Run(ctx, s.db, ids))
 }
 
 // UpsertRoot creates a root account or resets an existing account to root with a new password
@@ -361,8 +395,8 @@ func (s *Service) UpsertRoot(ctx context.Context, name, plain string) (int64, bo
 		if err := s.SetPassword(ctx, u.ID, plain, ""); err != nil {
 			return 0, false, err
 		}
-		_, err := s.db.Exec(ctx, `UPDATE app_user SET root = 1, status = 1 WHERE id = ?`, u.ID)
-		return u.ID, false, err
+		_, err := s.db.Exec(ctx, `UPDATE app_user SET root = ?, status = ? WHERE id = ?`, db.BoolInt(true), Enabled, u.ID)
+		return u.ID, false, kit.Wrap("user", "upsert root", err)
 	}
 	if !apperr.IsNotFound(err) {
 		return 0, false, err
@@ -375,13 +409,13 @@ func (s *Service) UpsertRoot(ctx context.Context, name, plain string) (int64, bo
 func (s *Service) Count(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM app_user`).Scan(&n)
-	return n, err
+	return n, kit.Wrap("user", "count", err)
 }
 
 // CheckPassword applies the password rules of spec §5 to a new password.
 func CheckPassword(plain string) error {
 	if !passwd.ValidPassword(plain) {
-		return apperr.New(apperr.Invalid, "err.password_rule")
+		return apperr.InvalidField("password", "err.password_rule")
 	}
 	return nil
 }
