@@ -7,7 +7,7 @@ import (
 	"log/slog"
 
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 	"chargeops/internal/stats"
 )
 
@@ -16,8 +16,8 @@ import (
 
 // Event states of device_event.status.
 const (
-	EventOpen  = code.EventOpen
-	EventEnded = code.EventEnded
+	EventOpen  = devstate.EventOpen
+	EventEnded = devstate.EventEnded
 )
 
 // anyConnector makes endEvents end a kind's events on every connector.

@@ -4,37 +4,37 @@
 // OCPP 2.0.1) feed it events and execute its commands through the Link interface.
 package fleet
 
-import "chargeops/internal/fleet/code"
+import "chargeops/internal/devstate"
 
 // Device status in the API (decisions §2), alarm status, event kinds and levels, command
 // results: the stored values of package code, named here for the fleet's callers.
 const (
-	StatusOffline  = code.StatusOffline
-	StatusIdle     = code.StatusIdle
-	StatusWorking  = code.StatusWorking
-	StatusFaulted  = code.StatusFaulted
-	StatusMaintain = code.StatusMaintain
-	StatusFirmware = code.StatusFirmware
-	StatusDisabled = code.StatusDisabled
+	StatusOffline  = devstate.StatusOffline
+	StatusIdle     = devstate.StatusIdle
+	StatusWorking  = devstate.StatusWorking
+	StatusFaulted  = devstate.StatusFaulted
+	StatusMaintain = devstate.StatusMaintain
+	StatusFirmware = devstate.StatusFirmware
+	StatusDisabled = devstate.StatusDisabled
 
-	AlarmNone  = code.AlarmNone
-	AlarmAlarm = code.AlarmAlarm
-	AlarmFault = code.AlarmFault
+	AlarmNone  = devstate.AlarmNone
+	AlarmAlarm = devstate.AlarmAlarm
+	AlarmFault = devstate.AlarmFault
 
-	KindOffline     = code.KindOffline
-	KindAlarm       = code.KindAlarm
-	KindFault       = code.KindFault
-	KindUnavailable = code.KindUnavailable
+	KindOffline     = devstate.KindOffline
+	KindAlarm       = devstate.KindAlarm
+	KindFault       = devstate.KindFault
+	KindUnavailable = devstate.KindUnavailable
 
-	LevelOA = code.LevelOA
-	LevelMA = code.LevelMA
-	LevelCA = code.LevelCA
+	LevelOA = devstate.LevelOA
+	LevelMA = devstate.LevelMA
+	LevelCA = devstate.LevelCA
 
-	ResultWaiting = code.ResultWaiting
-	ResultSuccess = code.ResultSuccess
-	ResultFailed  = code.ResultFailed
-	ResultTimeout = code.ResultTimeout
-	ResultOffline = code.ResultOffline
+	ResultWaiting = devstate.ResultWaiting
+	ResultSuccess = devstate.ResultSuccess
+	ResultFailed  = devstate.ResultFailed
+	ResultTimeout = devstate.ResultTimeout
+	ResultOffline = devstate.ResultOffline
 )
 
 // Protocol-log communication types (spec §4).

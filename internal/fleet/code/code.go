@@ -1,61 +1,11 @@
-// Package code holds the stored values of device data that more than one package writes or
-// reads in SQL: device status, alarm status, event kinds, levels and states, command results
-// and the control types of a restart (spec §4 and §9, decisions §2). The fleet writes them and
-// the dashboards (internal/stats) count them; both name them from here, never as literals.
+// Package code is the old home of the stored device values, now internal/devstate. It keeps
+// only what internal/device still names from here, and goes when internal/device imports
+// devstate (its own helper's change; issue 28).
 package code
 
-// Device status (device.status).
-const (
-	StatusOffline  = 0
-	StatusIdle     = 1
-	StatusWorking  = 2
-	StatusFaulted  = 3
-	StatusMaintain = 4
-	StatusFirmware = 5
-	StatusDisabled = 6
-)
+import "chargeops/internal/devstate"
 
-// Alarm status of a device (device.alarm_status): none, an alarm open, a fault open.
-const (
-	AlarmNone  = 0
-	AlarmAlarm = 1
-	AlarmFault = 2
-)
-
-// Event kinds (device_event.kind; spec §4 fault types) and levels (OA/MA/CA).
-const (
-	KindOffline     = 0
-	KindAlarm       = 1
-	KindFault       = 2
-	KindUnavailable = 3
-
-	LevelOA = 0
-	LevelMA = 1
-	LevelCA = 2
-)
-
-// Event states (device_event.status).
-const (
-	EventOpen  = 0
-	EventEnded = 1
-)
-
-// Command results (command.result).
-const (
-	ResultWaiting = 1
-	ResultSuccess = 2
-	ResultFailed  = 3
-	ResultTimeout = 4
-	ResultOffline = 5
-)
-
-// Control types that restart a charger (command.control_type; spec §9).
-const (
-	CtlSoftReset = 1
-	CtlHardReset = 2
-)
-
-// MaxClockAheadMS is how far ahead of the server's clock a stored time may be: a charger's
-// timestamp further ahead is replaced by the server's time (decisions, "Charging sessions and
-// energy"), so figures have no rows past now + MaxClockAheadMS.
-const MaxClockAheadMS = 10 * 60 * 1000
+// StatusOffline is devstate.StatusOffline.
+//
+// Deprecated: use devstate.StatusOffline.
+const StatusOffline = devstate.StatusOffline
