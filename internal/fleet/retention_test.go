@@ -3,8 +3,6 @@ package fleet_test
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/testutil"
 )
 
@@ -63,38 +62,6 @@ func insertLog(t *testing.T, d *db.DB, sn, data string, at int64) {
 	}
 }
 
-// openBefore returns a database of the same kind as d, migrated up to version last only
-// (SQLite in a new folder; PostgreSQL in a new schema, dropped afterwards).
-func openBefore(t *testing.T, d *db.DB, last int) *db.DB {
-	t.Helper()
-	ctx := context.Background()
-	dsn, dir := "", t.TempDir()
-	if d.Dialect() == db.Postgres {
-		schema := fmt.Sprintf("t12_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-		if _, err := d.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = d.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
-		u, err := url.Parse(testutil.PostgresURL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		dsn = u.String()
-	}
-	fresh, err := db.Open(ctx, dsn, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fresh.Close() })
-	if _, err := fresh.MigrateTo(ctx, last); err != nil {
-		t.Fatal(err)
-	}
-	return fresh
-}
-
 func countRows(t *testing.T, d *db.DB, q string, args ...any) int64 {
 	t.Helper()
 	var n int64
@@ -111,7 +78,7 @@ func countRows(t *testing.T, d *db.DB, q string, args ...any) int64 {
 func TestMigrationKeepsRowsThenRetentionDropsDays(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
 		ctx := context.Background()
-		d := openBefore(t, migrated, 11)
+		d := fleettest.MigratedTo(t, migrated, 11)
 		now := db.NowMS()
 		cut := now - 30*dayMS
 		type row struct {

@@ -3,13 +3,11 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"os"
 	"testing"
-	"time"
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -78,7 +76,7 @@ func countDevices(t *testing.T, d *db.DB, id int64) int {
 func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
 		ctx := context.Background()
-		d := openAt(t, migrated, 44)
+		d := fleettest.MigratedTo(t, migrated, 44)
 		now := db.NowMS()
 		for i, keys := range [][]string{{"auth_device", "auth_device_edit"}, {"auth_device", "auth_device_list"}} {
 			var id int64
@@ -113,34 +111,3 @@ func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
 	})
 }
 
-// openAt returns a database of the same kind as d migrated up to version last only (SQLite in
-// a new folder; PostgreSQL in a new schema, dropped afterwards).
-func openAt(t *testing.T, d *db.DB, last int) *db.DB {
-	t.Helper()
-	ctx := context.Background()
-	dsn := ""
-	if d.Dialect() == db.Postgres {
-		schema := fmt.Sprintf("t45_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-		if _, err := d.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = d.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
-		u, err := url.Parse(testutil.PostgresURL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		dsn = u.String()
-	}
-	fresh, err := db.Open(ctx, dsn, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fresh.Close() })
-	if _, err := fresh.MigrateTo(ctx, last); err != nil {
-		t.Fatal(err)
-	}
-	return fresh
-}
