@@ -110,4 +110,3 @@ func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
 		}
 	})
 }
-
