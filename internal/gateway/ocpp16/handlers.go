@@ -35,7 +35,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	f := c.g.fleet
-	interval := int(f.Options().HeartbeatInterval.Seconds())
+	interval := int(f.HeartbeatInterval().Seconds())
 	if c.dev == nil {
 		// An unknown SN admitted as Pending may only boot and beat until an admin adds it.
 		switch action {
