@@ -75,8 +75,9 @@ type Reports interface {
 	Authorize(ctx context.Context, dev *Device, idTag string) (TokenAnswer, error)
 	StartTransaction(ctx context.Context, t TransactionStart) (int64, error)
 	StopTransaction(ctx context.Context, t TransactionStop) error
-	// SessionStatus reports a session's answer status without waiting for the commit.
-	SessionStatus(dev *Device, id int64, status string)
+	// SessionStatus notes the verdict a session's start was answered with (status: in the
+	// adapter's words), without waiting for the commit.
+	SessionStatus(dev *Device, id int64, verdict TokenVerdict, status string)
 	UseReservation(ctx context.Context, dev *Device, reservationID *int, txID int64)
 	FirmwareAccepted(ctx context.Context, dev *Device, commandID int64) error
 	FirmwareStatus(ctx context.Context, dev *Device, status string) error

@@ -117,7 +117,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		f.UseReservation(ctx, dev, req.ReservationId, id)
-		f.SessionStatus(dev, id, ans.Status)
+		f.SessionStatus(dev, id, ans.Status, string(authStatus(ans.Status)))
 		return core.NewStartTransactionConfirmation(idTagInfo(&ans), int(id)), nil
 	case core.StopTransactionFeatureName:
 		var req core.StopTransactionRequest

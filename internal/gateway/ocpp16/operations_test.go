@@ -145,7 +145,7 @@ func startOpsCP(t *testing.T, base, sn string) (ocpp.ChargePoint, *opsCP) {
 }
 
 // testTokens is a TokenAuthority with fixed answers (Accepted for tokens it does not list).
-type testTokens map[string]string
+type testTokens map[string]fleet.TokenVerdict
 
 func (a testTokens) Authorize(_ context.Context, _ *fleet.Device, idTag string) (fleet.TokenAnswer, error) {
 	if s, ok := a[idTag]; ok {
