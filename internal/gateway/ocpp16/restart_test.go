@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 
 	"chargeops/internal/config"
@@ -23,19 +22,6 @@ func connectorState(t *testing.T, d *db.DB, id int64) (status, info string) {
 		t.Fatal(err)
 	}
 	return
-}
-
-// bootCP connects an ocpp-go charge point for sn and sends its BootNotification.
-func bootCP(t *testing.T, env *apitest.Env, sn string) (ocpp.ChargePoint, *cpHandler) {
-	t.Helper()
-	cp, h, err := startCP(t, wsBase(env), sn, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cp.BootNotification("AC-22", "Test"); err != nil {
-		t.Fatal(err)
-	}
-	return cp, h
 }
 
 // TestAcceptedResetShowsConnectorsRestarting: an ocpp-go charge point reports connector 1
@@ -89,7 +75,7 @@ func offlineEvents(t *testing.T, d *db.DB, id int64) (all, open int) {
 // when the core has recorded the disconnect.
 func rebootFromConsole(t *testing.T, env *apitest.Env, d *db.DB, id int64, sn string) {
 	t.Helper()
-	_, h := bootCP(t, env, sn)
+	_, h := connectCP(t, env, sn)
 	waitFor(t, sn+" online", func() bool { return online(d, id) })
 	if v := sendOne(t, env.Root(), id, fleet.CtlSoftReset, map[string]any{}); v.Result != fleet.ResultSuccess {
 		t.Fatalf("reset result %d, want success", v.Result)
@@ -113,7 +99,7 @@ func TestConsoleRebootOpensNoOfflineEvent(t *testing.T) {
 				t.Fatalf("%d Offline event(s) while the charger reboots", all)
 			}
 		})
-		bootCP(t, env, "SN-REBOOT-BACK")
+		connectCP(t, env, "SN-REBOOT-BACK")
 		waitFor(t, "back online", func() bool { return online(d, id) })
 		t.Run("a sweep after it came back opens nothing", func(t *testing.T) {
 			if n, err := env.App.Fleet.ExpireRestarts(context.Background(), db.NowMS()+24*3600_000); err != nil || n != 0 {
@@ -160,7 +146,7 @@ func TestRebootedChargerThatStaysAwayIsOffline(t *testing.T) {
 			}
 		})
 		t.Run("coming back ends the Offline event", func(t *testing.T) {
-			bootCP(t, env, "SN-REBOOT-GONE")
+			connectCP(t, env, "SN-REBOOT-GONE")
 			waitFor(t, "the Offline event ended", func() bool { all, open := offlineEvents(t, d, id); return all == 1 && open == 0 })
 		})
 	})
