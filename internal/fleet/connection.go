@@ -163,7 +163,7 @@ func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) 
 		if restart, err := s.leftForRestart(ctx, b.Tx, dev.ID, now); err != nil {
 			return err
 		} else if !restart {
-			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: now}); err != nil {
+			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: EventOffline, Name: EventOffline, At: now}); err != nil {
 				return err
 			}
 		}
@@ -304,5 +304,5 @@ func (s *Service) offlineWhenDisabled(ctx context.Context, b *Batch, deviceID in
 	if dev.Enabled {
 		return nil
 	}
-	return s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: db.NowMS()})
+	return s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: EventOffline, Name: EventOffline, At: db.NowMS()})
 }

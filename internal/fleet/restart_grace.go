@@ -130,7 +130,7 @@ func (s *Service) ExpireRestarts(ctx context.Context, now int64) (int, error) {
 			if n, err := res.RowsAffected(); err != nil || n == 0 || online == 1 {
 				return err
 			}
-			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: o.left}); err != nil {
+			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: EventOffline, Name: EventOffline, At: o.left}); err != nil {
 				return err
 			}
 			open = true

@@ -82,16 +82,11 @@ func ComputeStatus(in StatusInput) int {
 	return StatusIdle
 }
 
-// AlarmLevel is the level of an OCPP 1.6 ChargePointErrorCode: hardware failures are major
-// (MA), the rest ordinary (OA). A Faulted connector is always a critical fault (CA).
-func AlarmLevel(errorCode string) int {
-	switch errorCode {
-	case "GroundFailure", "HighTemperature", "OverCurrentFailure", "OverVoltage", "UnderVoltage",
-		"PowerMeterFailure", "PowerSwitchFailure", "ReaderFailure", "ResetFailure", "ConnectorLockFailure", "InternalError":
-		return LevelMA
-	}
-	return LevelOA
-}
+// The codes (and names) of the events the core opens of its own accord.
+const (
+	EventOffline     = "Offline"
+	EventUnavailable = "Unavailable"
+)
 
 // FirmwareJobRunning reports whether a FirmwareStatusNotification status means the job goes on.
 func FirmwareJobRunning(status string) bool {

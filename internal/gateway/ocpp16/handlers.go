@@ -69,8 +69,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.ConnectorStatus(ctx, fleet.ConnectorReport{Device: dev, Connector: req.ConnectorId, Status: string(req.Status),
-			ErrorCode: string(req.ErrorCode), VendorCode: req.VendorErrorCode, Info: req.Info, At: ms(req.Timestamp)}); err != nil {
+		if err := f.ConnectorStatus(ctx, StatusReport(dev, &req)); err != nil {
 			return nil, err
 		}
 		return core.NewStatusNotificationConfirmation(), nil
