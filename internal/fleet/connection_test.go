@@ -115,7 +115,10 @@ func TestConnectedKeepsTheNewestConnection(t *testing.T) {
 		}
 		defer s.Close()
 		fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "ORDER-1")
-		dev, _ := s.DeviceBySN(ctx, "ORDER-1")
+		dev, err := s.DeviceBySN(ctx, "ORDER-1")
+		if err != nil {
+			t.Fatal(err)
+		}
 		older, newer := fleet.NewConnID(), fleet.NewConnID()
 		state := func(t *testing.T) (online bool, conn string) {
 			t.Helper()

@@ -231,7 +231,10 @@ func TestChargingSessionExport(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		w := newSessionWorld(t, d)
 		ctx := context.Background()
-		hk, _ := time.LoadLocation("Asia/Hong_Kong")
+		hk, err := time.LoadLocation("Asia/Hong_Kong")
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: hk}, fleet.SessionExportInput{})
 		if err != nil {
 			t.Fatal(err)
