@@ -373,7 +373,7 @@ func (a *App) serveOCPP(ctx context.Context) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(ocpp16.Path, a.Gateway)
-	mux.Handle(fleet.FilesPrefix, a.Fleet.FilesHandler())
+	mux.Handle(fleet.FilesPrefix, httpapi.FilesHandler(a.Fleet))
 	srv := a.httpServer(mux)
 	go func() {
 		<-ctx.Done()

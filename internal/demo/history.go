@@ -8,8 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
+
 	"chargeops/internal/app"
 	"chargeops/internal/fleet"
+	"chargeops/internal/gateway/ocpp16"
 )
 
 // historyDays is how far back the demo's past sessions and faults go, so the dashboards have
@@ -39,7 +43,7 @@ func seedHistory(ctx context.Context, a *app.App, sns []string) error {
 	return errors.Join(errs...)
 }
 
-var demoFaults = []string{"HighTemperature", "GroundFailure", "OverCurrentFailure", "PowerMeterFailure"}
+var demoFaults = []core.ChargePointErrorCode{core.HighTemperature, core.GroundFailure, core.OverCurrentFailure, core.PowerMeterFailure}
 
 func chargerHistory(ctx context.Context, a *app.App, sn string, loc *time.Location, rng *rand.Rand) error {
 	now := time.Now()
@@ -67,15 +71,17 @@ func chargerHistory(ctx context.Context, a *app.App, sn string, loc *time.Locati
 		}
 		if rng.IntN(8) == 0 {
 			at := midnight.Add(time.Duration(rng.IntN(24*60)) * time.Minute)
-			status := "Faulted"
+			status := core.ChargePointStatusFaulted
 			if rng.IntN(2) == 0 {
-				status = "Available" // an alarm: the connector still works
+				status = core.ChargePointStatusAvailable // an alarm: the connector still works
 			}
-			if err := a.Fleet.ConnectorStatus(ctx, fleet.ConnectorReport{Device: dev, Connector: 1, Status: status, ErrorCode: faults[rng.IntN(len(faults))], At: at.UnixMilli()}); err != nil {
+			fault := core.StatusNotificationRequest{ConnectorId: 1, Status: status, ErrorCode: faults[rng.IntN(len(faults))], Timestamp: types.NewDateTime(at)}
+			if err := a.Fleet.ConnectorStatus(ctx, ocpp16.StatusReport(dev, &fault)); err != nil {
 				return err
 			}
-			if err := a.Fleet.ConnectorStatus(ctx, fleet.ConnectorReport{Device: dev, Connector: 1, Status: "Available", ErrorCode: "NoError",
-				At: at.Add(time.Duration(5+rng.IntN(60)) * time.Minute).UnixMilli()}); err != nil {
+			ok := core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusAvailable, ErrorCode: core.NoError,
+				Timestamp: types.NewDateTime(at.Add(time.Duration(5+rng.IntN(60)) * time.Minute))}
+			if err := a.Fleet.ConnectorStatus(ctx, ocpp16.StatusReport(dev, &ok)); err != nil {
 				return err
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 	"chargeops/internal/kit"
 	"chargeops/internal/stats"
 )
@@ -136,7 +136,7 @@ func (s *Service) plan(sc access.Scope, f ListFilter) plan {
 		add("d.customer_id = ?", f.CustomerID)
 	}
 	if f.OfflineFor > 0 {
-		add("d.status = ? AND d.last_refresh_at < ?", code.StatusOffline, db.NowMS()-f.OfflineFor*1000)
+		add("d.status = ? AND d.last_refresh_at < ?", devstate.StatusOffline, db.NowMS()-f.OfflineFor*1000)
 	}
 	if f.Restarting != nil {
 		c, a := stats.RestartingCond(db.NowMS())

@@ -15,14 +15,14 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/datarange"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 	"chargeops/internal/secret"
 )
 
 // Control types of spec §9 (decisions §2 maps them to OCPP 1.6).
 const (
-	CtlSoftReset        = code.CtlSoftReset
-	CtlHardReset        = code.CtlHardReset
+	CtlSoftReset        = devstate.CtlSoftReset
+	CtlHardReset        = devstate.CtlHardReset
 	CtlAvailability     = 3
 	CtlConnectorAvail   = 4
 	CtlUpdateFirmware   = 5

@@ -112,7 +112,7 @@ var ErrNewerConnection = errors.New("fleet: a newer connection of the device is 
 // returns. When a newer connection is already recorded nothing changes and the answer is
 // ErrNewerConnection.
 func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, protocol string) error {
-	now := db.NowMS()
+	now := s.opt.Now()
 	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
 		res, err := b.Tx.Exec(ctx, sqlConnected, dev.ID, s.opt.Node, connID, ConnOrder(connID), addr, protocol, now, now, now, now)
 		if err != nil {
@@ -143,7 +143,7 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 // Disconnected records the end of connection connID. A late close of a replaced connection
 // (another connection is now the device's) changes nothing.
 func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) {
-	now := db.NowMS()
+	now := s.opt.Now()
 	secs, counted, live := s.hot.count(dev.ID, connID, now, s.runtimeStep())
 	s.hot.close(dev.ID, connID)
 	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
@@ -163,7 +163,7 @@ func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) 
 		if restart, err := s.leftForRestart(ctx, b.Tx, dev.ID, now); err != nil {
 			return err
 		} else if !restart {
-			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: now}); err != nil {
+			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: EventOffline, Name: EventOffline, At: now}); err != nil {
 				return err
 			}
 		}
@@ -180,7 +180,7 @@ func (s *Service) runtimeStep() int64 { return 2 * s.opt.HeartbeatInterval.Milli
 // Seen refreshes the last-seen time and the total runtime of a connected device (the gateway
 // calls it at most every few seconds per connection). It does not wait for the commit.
 func (s *Service) Seen(dev *Device, connID string) {
-	now := db.NowMS()
+	now := s.opt.Now()
 	secs, counted, live := s.hot.count(dev.ID, connID, now, s.runtimeStep())
 	if !live {
 		return
@@ -218,7 +218,7 @@ func (s *Service) writeSeen(ctx context.Context, tx *db.Tx, c seenCount) error {
 // Booted records a BootNotification.
 func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 	raw, _ := json.Marshal(b)
-	now := db.NowMS()
+	now := s.opt.Now()
 	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, bt *Batch) error {
 		if _, err := bt.Tx.Exec(ctx, sqlBooted, b.Vendor, b.Model, b.FirmwareVersion, string(raw), int(s.opt.HeartbeatInterval.Seconds()), now, dev.ID); err != nil {
 			return err
@@ -304,5 +304,5 @@ func (s *Service) offlineWhenDisabled(ctx context.Context, b *Batch, deviceID in
 	if dev.Enabled {
 		return nil
 	}
-	return s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: db.NowMS()})
+	return s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: EventOffline, Name: EventOffline, At: db.NowMS()})
 }

@@ -3,6 +3,7 @@ package fleet_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,19 +16,28 @@ import (
 
 // A connected charger's last-seen time and runtime are written through the ingest pipeline's
 // batch rows (one statement per table for a whole batch), merged per device within a batch.
+// The core's clock is stepped by the test, so the counts do not wait on wall time.
 func TestSeenWritesLastSeenAndRuntimeThrough(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		o := fleettest.Seed(t, d)
-		s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir(), Location: time.UTC})
+		var clock atomic.Int64
+		clock.Store(time.Now().UnixMilli())
+		s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir(), Location: time.UTC, Now: clock.Load})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer s.Close()
 		fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "SEEN-1")
 		fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "SEEN-2")
-		dev, _ := s.DeviceBySN(ctx, "SEEN-1")
-		other, _ := s.DeviceBySN(ctx, "SEEN-2")
+		dev, err := s.DeviceBySN(ctx, "SEEN-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := s.DeviceBySN(ctx, "SEEN-2")
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := s.Connected(ctx, dev, "conn-1", "127.0.0.1:1", "ocpp1.6"); err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +62,7 @@ func TestSeenWritesLastSeenAndRuntimeThrough(t *testing.T) {
 
 		t.Run("a count under a second moves only the last-seen time", func(t *testing.T) {
 			_, _, total0 := state(t, dev)
-			before := time.Now().UnixMilli()
+			before := clock.Add(400)
 			s.Seen(dev, "conn-1")
 			flush(t, dev)
 			seen, _, total := state(t, dev)
@@ -63,11 +73,10 @@ func TestSeenWritesLastSeenAndRuntimeThrough(t *testing.T) {
 		t.Run("runtime counts add up and the newest time wins", func(t *testing.T) {
 			_, _, total0 := state(t, dev)
 			_, _, otherTotal0 := state(t, other)
-			time.Sleep(2100 * time.Millisecond)
+			clock.Add(2100)
 			s.Seen(dev, "conn-1")
 			s.Seen(other, "conn-2")
-			time.Sleep(1100 * time.Millisecond)
-			before := time.Now().UnixMilli()
+			before := clock.Add(1100)
 			s.Seen(dev, "conn-1")
 			flush(t, dev)
 			flush(t, other)
@@ -106,7 +115,10 @@ func TestConnectedKeepsTheNewestConnection(t *testing.T) {
 		}
 		defer s.Close()
 		fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "ORDER-1")
-		dev, _ := s.DeviceBySN(ctx, "ORDER-1")
+		dev, err := s.DeviceBySN(ctx, "ORDER-1")
+		if err != nil {
+			t.Fatal(err)
+		}
 		older, newer := fleet.NewConnID(), fleet.NewConnID()
 		state := func(t *testing.T) (online bool, conn string) {
 			t.Helper()

@@ -31,6 +31,15 @@ func scanDevice(row interface{ Scan(...any) error }) (*Device, error) {
 	return &d, nil
 }
 
+// withTail scans a device row followed by more columns: scanDevice fills the device's, the
+// tail takes the rest.
+type withTail struct {
+	row  interface{ Scan(...any) error }
+	tail []any
+}
+
+func (w withTail) Scan(dest ...any) error { return w.row.Scan(append(dest, w.tail...)...) }
+
 // DeviceBySN returns the device, or nil when the SN is unknown.
 func (s *Service) DeviceBySN(ctx context.Context, sn string) (*Device, error) {
 	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.sn = ?`, sn))

@@ -3,7 +3,7 @@ package fleet
 import (
 	"time"
 
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 )
 
 // The rules that turn what real chargers report into sessions and energy (docs/decisions.md,
@@ -43,7 +43,7 @@ const (
 // Clock limits of a charger's timestamps.
 var (
 	earliestChargerTime = time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-	maxClockAhead       = int64(code.MaxClockAheadMS)
+	maxClockAhead       = int64(devstate.MaxClockAheadMS)
 )
 
 // ChargerTime returns the time to store for a charger's timestamp at (unix ms, 0 if absent):

@@ -10,8 +10,6 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/i18n"
-	"chargeops/internal/xlsxout"
 )
 
 // The error log (docs/logs.md): the fleet-wide history of device errors, the alarms and faults
@@ -73,43 +71,23 @@ func (s *Service) ErrorLog(ctx context.Context, p *access.Principal, in ErrorLog
 	return s.Events(ctx, p, in.EventListInput)
 }
 
-// ExportErrorLog writes the alarms and faults p may see that match in to an xlsx file, in the
-// list's order, with headers and names in locale and times in loc. More than MaxErrorExportRows
-// rows is refused (narrow the filter), so an export is bounded.
-func (s *Service) ExportErrorLog(ctx context.Context, p *access.Principal, locale string, loc *time.Location, in ErrorExportInput) ([]byte, error) {
-	if err := xlsxout.CheckFormat(in.Format); err != nil {
-		return nil, err
-	}
-	if err := in.ErrorLogInput.validate(); err != nil {
-		return nil, err
+// EachExportedError calls fn with each alarm and fault p may see that matches in, in the
+// list's order: the rows of an error-log export (internal/xlsxout writes the file). A filter
+// matching more than MaxErrorExportRows is refused before the first call (narrow the filter),
+// so an export is bounded.
+func (s *Service) EachExportedError(ctx context.Context, p *access.Principal, in ErrorLogInput, fn func(EventView) error) error {
+	if err := in.validate(); err != nil {
+		return err
 	}
 	from, args := eventFrom(p, in.EventListInput)
 	var n int64
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&n); err != nil {
-		return nil, fmt.Errorf("fleet: count error log: %w", err)
+		return fmt.Errorf("fleet: count error log: %w", err)
 	}
 	if n > MaxErrorExportRows {
-		return nil, apperr.New(apperr.Invalid, "err.log_export_too_many").With(map[string]any{"max": MaxErrorExportRows})
+		return apperr.New(apperr.Invalid, "err.log_export_too_many").With(map[string]any{"max": MaxErrorExportRows})
 	}
-	t := func(key string) string { return i18n.T(locale, key, nil) }
-	var header []string
-	for _, c := range []string{"sn", "device", "type", "code", "name", "level", "connector", "status", "occurred", "ended", "created", "info"} {
-		header = append(header, t("log.col."+c))
-	}
-	x, err := xlsxout.New(t("log.sheet.error"), header)
-	if err != nil {
-		return nil, err
-	}
-	defer x.Close()
-	at := func(ms int64) string { return xlsxout.Time(ms, loc) }
-	err = s.eachEvent(ctx, from+fmt.Sprintf(` ORDER BY %s LIMIT %d`, eventOrder(in.Sort), MaxErrorExportRows), args, func(e EventView) error {
-		return x.Row(e.SN, e.DeviceName, t(fmt.Sprintf("log.kind.%d", e.Kind)), e.Code, e.Name, t(fmt.Sprintf("log.level.%d", e.Level)),
-			e.ConnectorID, t(fmt.Sprintf("log.status.%d", e.Status)), at(e.StartedAt), at(e.EndedAt), at(e.CreatedAt), e.Info)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return x.Bytes()
+	return s.eachEvent(ctx, from+fmt.Sprintf(` ORDER BY %s LIMIT %d`, eventOrder(in.Sort), MaxErrorExportRows), args, fn)
 }
 
 // sqlEndedBefore finds events ended before a time. The state is written into the text (not an

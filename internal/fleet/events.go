@@ -7,7 +7,7 @@ import (
 	"log/slog"
 
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 	"chargeops/internal/stats"
 )
 
@@ -16,14 +16,17 @@ import (
 
 // Event states of device_event.status.
 const (
-	EventOpen  = code.EventOpen
-	EventEnded = code.EventEnded
+	EventOpen  = devstate.EventOpen
+	EventEnded = devstate.EventEnded
 )
 
 // anyConnector makes endEvents end a kind's events on every connector.
 const anyConnector = -1
 
-// ConnectorReport is one StatusNotification.
+// ConnectorReport is what a charger says of one connector, in the core's terms (the OCPP 1.6
+// adapter builds it from a StatusNotification: ocpp16.StatusReport). Status, ErrorCode,
+// VendorCode and Info are stored and shown as the charger sent them; Problem and Unavailable
+// are what the core acts on.
 type ConnectorReport struct {
 	Device     *Device
 	Connector  int
@@ -31,7 +34,20 @@ type ConnectorReport struct {
 	ErrorCode  string
 	VendorCode string
 	Info       string
-	At         int64 // unix ms; 0 means now
+	// Problem is the alarm or fault the report says the connector has (zero: none; a report
+	// without one ends the alarm or fault open on the connector).
+	Problem Problem
+	// Unavailable: the connector is out of service (an Unavailable event while it lasts).
+	Unavailable bool
+	At          int64 // unix ms; 0 means now
+}
+
+// Problem is an alarm or a fault of a connector: the event the core opens for it.
+type Problem struct {
+	Kind  int    // KindAlarm or KindFault; 0: no problem
+	Level int    // LevelOA, LevelMA or LevelCA
+	Code  string // the event's code (one open event per connector, kind and code)
+	Name  string // the event's name as shown
 }
 
 // eventOpen describes an event to open (once: an open event of the same kind, connector and
@@ -112,25 +128,13 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 		})
 		return nil
 	}
-	if r.ErrorCode != "" && r.ErrorCode != "NoError" || r.Status == "Faulted" {
-		code := r.ErrorCode
-		if code == "" || code == "NoError" {
-			code = "Faulted"
-		}
-		kind, level := KindAlarm, AlarmLevel(code)
-		if r.Status == "Faulted" {
-			kind, level = KindFault, LevelCA
-		}
-		name := code
-		if code == "OtherError" && r.VendorCode != "" {
-			name = r.VendorCode
-		}
+	if pr := r.Problem; pr.Kind != 0 {
 		// a different alarm or fault on the connector ends the one open before
 		if err := s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindAlarm, KindFault}, Connector: r.Connector,
-			Keep: &eventKey{Kind: kind, Code: code}, At: r.At}); err != nil {
+			Keep: &eventKey{Kind: pr.Kind, Code: pr.Code}, At: r.At}); err != nil {
 			return err
 		}
-		if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: kind, Level: level, Connector: r.Connector, Code: code, Name: name,
+		if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: pr.Kind, Level: pr.Level, Connector: r.Connector, Code: pr.Code, Name: pr.Name,
 			VendorCode: r.VendorCode, Info: r.Info, At: r.At}); err != nil {
 			return err
 		}
@@ -139,8 +143,8 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 			return err
 		}
 	}
-	if r.Status == "Unavailable" {
-		err = s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: "Unavailable", Name: "Unavailable", At: r.At})
+	if r.Unavailable {
+		err = s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: EventUnavailable, Name: EventUnavailable, At: r.At})
 	} else {
 		err = s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindUnavailable}, Connector: r.Connector, At: r.At})
 	}

@@ -5,12 +5,12 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"mime"
 	"mime/multipart"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -69,12 +69,14 @@ func (s *Service) SignedPath(path string, ttl time.Duration) string {
 	return path + "?exp=" + strconv.FormatInt(exp, 10) + "&sig=" + s.sign(path, exp)
 }
 
-func (s *Service) checkSigned(r *http.Request) bool {
-	exp, err := strconv.ParseInt(r.URL.Query().Get("exp"), 10, 64)
-	if err != nil || time.Now().Unix() > exp {
+// CheckSigned reports whether sig signs path until exp (unix seconds, as the query of a signed
+// link carries them) and exp has not passed.
+func (s *Service) CheckSigned(path, exp, sig string) bool {
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || time.Now().Unix() > e {
 		return false
 	}
-	return hmac.Equal([]byte(s.sign(r.URL.Path, exp)), []byte(r.URL.Query().Get("sig")))
+	return hmac.Equal([]byte(s.sign(path, e)), []byte(sig))
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -199,107 +201,104 @@ func (s *Service) EndDiagnosticsJob(ctx context.Context, deviceID, commandID int
 	}
 }
 
-// FilesHandler serves the signed file URLs.
-func (s *Service) FilesHandler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.checkSigned(r) {
-			http.Error(w, "link expired or invalid", http.StatusForbidden)
-			return
-		}
-		parts := strings.Split(strings.TrimPrefix(r.URL.Path, FilesPrefix), "/")
-		id := func(i int) int64 {
-			if i >= len(parts) {
-				return 0
-			}
-			n, _ := strconv.ParseInt(parts[i], 10, 64)
-			return n
-		}
-		switch {
-		case parts[0] == "upload" && r.Method == http.MethodPut:
-			s.receive(w, r, id(1))
-		case parts[0] == "diagnostics" && (r.Method == http.MethodPost || r.Method == http.MethodPut):
-			s.receiveDiagnostics(w, r, id(1), id(2))
-		case (parts[0] == "firmware" || parts[0] == "download") && (r.Method == http.MethodGet || r.Method == http.MethodHead):
-			s.send(w, r, id(1), parts[0] == "firmware")
-		default:
-			http.Error(w, "not found", http.StatusNotFound)
-		}
-	})
-}
+// Errors of the file transfers (the HTTP side, httpapi's files handler, answers each with its
+// own status).
+var (
+	ErrFileNotFound     = errors.New("fleet: file not found")
+	ErrFileTooLarge     = errors.New("fleet: file too large")
+	ErrFileType         = errors.New("fleet: unsupported file type")
+	ErrNoDiagnosticsJob = errors.New("fleet: no diagnostics upload is expected")
+	ErrUploadRefused    = errors.New("fleet: upload refused")
+)
 
-func (s *Service) receive(w http.ResponseWriter, r *http.Request, fileID int64) {
+// ReceiveFirmware stores the bytes of the firmware file fileID recorded by NewFirmware (at
+// most MaxFileBytes) and marks it complete. An unknown or already complete file is
+// ErrFileNotFound; a failed or oversized upload is ErrUploadRefused.
+func (s *Service) ReceiveFirmware(ctx context.Context, fileID int64, body io.Reader) error {
 	var name string
 	var complete int
-	if err := s.db.QueryRow(r.Context(), `SELECT name, complete FROM fleet_file WHERE id = ? AND kind = ?`, fileID, FileFirmware).Scan(&name, &complete); err != nil || complete == 1 {
-		http.Error(w, "not found", http.StatusNotFound)
-		return
+	if err := s.db.QueryRow(ctx, `SELECT name, complete FROM fleet_file WHERE id = ? AND kind = ?`, fileID, FileFirmware).Scan(&name, &complete); err != nil || complete == 1 {
+		return ErrFileNotFound
 	}
 	path := fmt.Sprintf("firmware/%d-%s", fileID, name)
-	size, sum, err := s.store(r.Context(), path, r.Body, MaxFileBytes)
+	size, sum, err := s.store(ctx, path, body, MaxFileBytes)
 	if err != nil {
-		http.Error(w, "upload failed", http.StatusBadRequest)
-		return
+		return fmt.Errorf("%w: %w", ErrUploadRefused, err)
 	}
-	if _, err := s.db.Exec(r.Context(), `UPDATE fleet_file SET path = ?, size = ?, sha256 = ?, complete = 1 WHERE id = ?`, path, size, sum, fileID); err != nil {
-		http.Error(w, "upload failed", http.StatusInternalServerError)
-		return
+	if _, err := s.db.Exec(ctx, `UPDATE fleet_file SET path = ?, size = ?, sha256 = ?, complete = 1 WHERE id = ?`, path, size, sum, fileID); err != nil {
+		return fmt.Errorf("fleet: firmware complete: %w", err)
 	}
-	w.WriteHeader(http.StatusCreated)
+	return nil
 }
 
-// receiveDiagnostics takes the one file of the device's open GetDiagnostics job (commandID):
-// at most MaxDiagnosticsBytes, of a log or archive type. Taking it closes the job, so the
-// signed URL delivers nothing more; a failed upload reopens it for the charger's retry.
-func (s *Service) receiveDiagnostics(w http.ResponseWriter, r *http.Request, deviceID, commandID int64) {
-	ctx := r.Context()
-	if r.ContentLength > MaxDiagnosticsBytes {
-		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
-		return
+// DiagnosticsIn is one diagnostics upload of a charger to the signed URL of its job.
+type DiagnosticsIn struct {
+	DeviceID, CommandID int64
+	Length              int64  // the declared length (-1: unknown)
+	ContentType         string // as sent
+	Name                string // the file name the charger gave in the link's query, if any
+	Body                io.Reader
+}
+
+// ReceiveDiagnostics takes the one file of the device's open GetDiagnostics job (in.CommandID):
+// at most MaxDiagnosticsBytes (else ErrFileTooLarge), of a log or archive type (else
+// ErrFileType). Taking it closes the job, so the signed URL delivers nothing more
+// (ErrNoDiagnosticsJob); a failed upload (ErrUploadRefused) reopens it for the charger's retry.
+func (s *Service) ReceiveDiagnostics(ctx context.Context, in DiagnosticsIn) error {
+	deviceID, commandID := in.DeviceID, in.CommandID
+	if in.Length > MaxDiagnosticsBytes {
+		return ErrFileTooLarge
 	}
 	var mt string
 	var params map[string]string
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := in.ContentType; ct != "" {
 		var err error
 		if mt, params, err = mime.ParseMediaType(ct); err != nil {
 			mt = "invalid"
 		}
 	}
 	if !diagnosticsTypes[mt] {
-		http.Error(w, "unsupported file type", http.StatusUnsupportedMediaType)
-		return
+		return ErrFileType
 	}
 	var sn string
 	var customerID int64
 	if err := s.db.QueryRow(ctx, `SELECT sn, customer_id FROM device WHERE id = ?`, deviceID).Scan(&sn, &customerID); err != nil {
-		http.Error(w, "not found", http.StatusNotFound)
-		return
+		return ErrFileNotFound
 	}
 	res, err := s.db.Exec(ctx, `UPDATE device_state SET diagnostics_job = 0 WHERE device_id = ? AND diagnostics_job = ? AND diagnostics_job <> 0`, deviceID, commandID)
 	if db.Affected(res, err, apperr.ErrNotFound) != nil {
-		http.Error(w, "no diagnostics upload is expected", http.StatusNotFound)
-		return
+		return ErrNoDiagnosticsJob
 	}
-	id, size, err := s.storeDiagnostics(r, sn, customerID, deviceID, commandID, mt, params)
+	id, size, err := s.storeDiagnostics(ctx, diagnosticsFile{in: in, sn: sn, customerID: customerID, mediaType: mt, params: params})
 	if err != nil {
 		// Reopen the job (unless a newer one replaced it) so that the charger may retry.
 		if _, rerr := s.db.Exec(context.WithoutCancel(ctx), `UPDATE device_state SET diagnostics_job = ? WHERE device_id = ? AND diagnostics_job = 0`, commandID, deviceID); rerr != nil {
 			slog.Warn("fleet: reopen diagnostics job", "sn", sn, "err", rerr)
 		}
 		slog.Info("diagnostics upload refused", "sn", sn, "err", err)
-		http.Error(w, "upload failed", http.StatusBadRequest)
-		return
+		return fmt.Errorf("%w: %w", ErrUploadRefused, err)
 	}
 	slog.Info("diagnostics received", "sn", sn, "file", id, "bytes", size)
-	w.WriteHeader(http.StatusCreated)
+	return nil
+}
+
+// diagnosticsFile is an accepted diagnostics upload with what was read of its device and type.
+type diagnosticsFile struct {
+	in         DiagnosticsIn
+	sn         string
+	customerID int64
+	mediaType  string
+	params     map[string]string
 }
 
 // storeDiagnostics keeps the uploaded file as a diagnostics file of the device's customer.
-func (s *Service) storeDiagnostics(r *http.Request, sn string, customerID, deviceID, commandID int64, mt string, params map[string]string) (int64, int64, error) {
-	ctx := context.WithoutCancel(r.Context())
-	body := io.Reader(io.LimitReader(r.Body, MaxDiagnosticsBytes+1))
-	name := r.URL.Query().Get("name")
-	if mt == "multipart/form-data" {
-		mr := multipart.NewReader(body, params["boundary"])
+func (s *Service) storeDiagnostics(ctx context.Context, f diagnosticsFile) (int64, int64, error) {
+	ctx = context.WithoutCancel(ctx)
+	sn, customerID, deviceID, commandID := f.sn, f.customerID, f.in.DeviceID, f.in.CommandID
+	body := io.Reader(io.LimitReader(f.in.Body, MaxDiagnosticsBytes+1))
+	name := f.in.Name
+	if f.mediaType == "multipart/form-data" {
+		mr := multipart.NewReader(body, f.params["boundary"])
 		for {
 			p, err := mr.NextPart()
 			if err != nil {
@@ -382,26 +381,25 @@ func (s *Service) openFile(ctx context.Context, path string) (io.ReadCloser, tim
 	return rc, info.ModTime, err
 }
 
-func (s *Service) send(w http.ResponseWriter, r *http.Request, id int64, firmwareOnly bool) {
+// Download is a stored file opened for sending.
+type Download struct {
+	Name    string
+	ModTime time.Time
+	Body    io.ReadCloser // an io.ReadSeeker when the store allows ranges
+}
+
+// OpenDownload opens the complete file id for download (only a firmware file when
+// firmwareOnly: the chargers' link); anything else is ErrFileNotFound. The caller closes Body.
+func (s *Service) OpenDownload(ctx context.Context, id int64, firmwareOnly bool) (Download, error) {
 	var name, path, kind string
 	var complete int
-	if err := s.db.QueryRow(r.Context(), `SELECT name, path, kind, complete FROM fleet_file WHERE id = ?`, id).Scan(&name, &path, &kind, &complete); err != nil ||
+	if err := s.db.QueryRow(ctx, `SELECT name, path, kind, complete FROM fleet_file WHERE id = ?`, id).Scan(&name, &path, &kind, &complete); err != nil ||
 		complete == 0 || (firmwareOnly && kind != FileFirmware) {
-		http.Error(w, "not found", http.StatusNotFound)
-		return
+		return Download{}, ErrFileNotFound
 	}
-	f, modTime, err := s.openFile(r.Context(), path)
+	f, modTime, err := s.openFile(ctx, path)
 	if err != nil {
-		http.Error(w, "not found", http.StatusNotFound)
-		return
+		return Download{}, ErrFileNotFound
 	}
-	defer f.Close()
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	if rs, ok := f.(io.ReadSeeker); ok {
-		http.ServeContent(w, r, name, modTime, rs)
-		return
-	}
-	_, _ = io.Copy(w, f)
+	return Download{Name: name, ModTime: modTime, Body: f}, nil
 }

@@ -37,11 +37,13 @@ const (
 	// charger's answer (a charger may close its socket right after answering)
 	sqlRestartPending = `SELECT COALESCE((SELECT restart_until FROM device_state WHERE device_id = ?), 0),
 		(SELECT COUNT(*) FROM command WHERE device_id = ? AND control_type IN (?, ?) AND result = ?)`
-	sqlRestartLeft    = `UPDATE device_state SET restart_left_at = ?, restart_until = ? WHERE device_id = ?`
-	sqlRestartClear   = `UPDATE device_state SET restart_until = 0, restart_left_at = 0 WHERE device_id = ? AND (restart_until <> 0 OR restart_left_at <> 0)`
-	sqlRestartOverdue = `SELECT device_id, restart_left_at FROM device_state WHERE restart_left_at > 0 AND restart_until < ? ORDER BY restart_until LIMIT ?`
-	sqlRestartState   = `SELECT online FROM device_state WHERE device_id = ? AND restart_left_at = ?`
-	sqlRestartClaim   = `UPDATE device_state SET restart_until = 0, restart_left_at = 0 WHERE device_id = ? AND restart_left_at = ?`
+	sqlRestartLeft  = `UPDATE device_state SET restart_left_at = ?, restart_until = ? WHERE device_id = ?`
+	sqlRestartClear = `UPDATE device_state SET restart_until = 0, restart_left_at = 0 WHERE device_id = ? AND (restart_until <> 0 OR restart_left_at <> 0)`
+	// the overdue chargers with their device rows, in one query
+	sqlRestartOverdue = `SELECT ` + deviceCols + `, s.restart_left_at FROM device_state s JOIN device d ON d.id = s.device_id
+		WHERE s.restart_left_at > 0 AND s.restart_until < ? ORDER BY s.restart_until LIMIT ?`
+	sqlRestartState = `SELECT online FROM device_state WHERE device_id = ? AND restart_left_at = ?`
+	sqlRestartClaim = `UPDATE device_state SET restart_until = 0, restart_left_at = 0 WHERE device_id = ? AND restart_left_at = ?`
 )
 
 // restartGrace is the grace in force.
@@ -92,11 +94,14 @@ func (s *Service) ExpireRestarts(ctx context.Context, now int64) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("fleet: overdue restarts: %w", err)
 	}
-	type overdue struct{ id, left int64 }
+	type overdue struct {
+		dev  *Device
+		left int64
+	}
 	var list []overdue
 	for rows.Next() {
 		var o overdue
-		if err := rows.Scan(&o.id, &o.left); err != nil {
+		if o.dev, err = scanDevice(withTail{rows, []any{&o.left}}); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("fleet: overdue restarts: %w", err)
 		}
@@ -108,34 +113,28 @@ func (s *Service) ExpireRestarts(ctx context.Context, now int64) (int, error) {
 	}
 	opened := 0
 	for _, o := range list {
-		dev, err := s.DeviceByID(ctx, o.id)
-		if err != nil {
-			return opened, err
-		}
-		if dev == nil {
-			continue
-		}
+		dev := o.dev
 		var open bool
 		err = s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
 			open = false
 			var online int
-			if err := b.Tx.QueryRow(ctx, sqlRestartState, o.id, o.left).Scan(&online); db.NotFound(err) {
+			if err := b.Tx.QueryRow(ctx, sqlRestartState, dev.ID, o.left).Scan(&online); db.NotFound(err) {
 				return nil // back meanwhile, or claimed by another node
 			} else if err != nil {
 				return err
 			}
-			res, err := b.Tx.Exec(ctx, sqlRestartClaim, o.id, o.left)
+			res, err := b.Tx.Exec(ctx, sqlRestartClaim, dev.ID, o.left)
 			if err != nil {
 				return err
 			}
 			if n, err := res.RowsAffected(); err != nil || n == 0 || online == 1 {
 				return err
 			}
-			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: "Offline", Name: "Offline", At: o.left}); err != nil {
+			if err := s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindOffline, Level: LevelOA, Code: EventOffline, Name: EventOffline, At: o.left}); err != nil {
 				return err
 			}
 			open = true
-			return s.recompute(ctx, b, o.id)
+			return s.recompute(ctx, b, dev.ID)
 		}})
 		if err != nil {
 			return opened, fmt.Errorf("fleet: overdue restart of %s: %w", dev.SN, err)

@@ -61,13 +61,6 @@ func insertLog(t *testing.T, d *db.DB, sn, data string, at int64) {
 	}
 }
 
-// openBefore returns a database of the same kind as d, migrated up to version last only
-// (testutil.OpenMigratedTo).
-func openBefore(t *testing.T, d *db.DB, last int) *db.DB {
-	t.Helper()
-	return testutil.OpenMigratedTo(t, d.Dialect(), last)
-}
-
 func countRows(t *testing.T, d *db.DB, q string, args ...any) int64 {
 	t.Helper()
 	var n int64
@@ -84,7 +77,7 @@ func countRows(t *testing.T, d *db.DB, q string, args ...any) int64 {
 func TestMigrationKeepsRowsThenRetentionDropsDays(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
 		ctx := context.Background()
-		d := openBefore(t, migrated, 11)
+		d := testutil.OpenMigratedTo(t, migrated.Dialect(), 11)
 		now := db.NowMS()
 		cut := now - 30*dayMS
 		type row struct {

@@ -30,6 +30,7 @@ type Options struct {
 	Location          *time.Location // days and months of the statistics (default UTC)
 	Files             storage.Store  // firmware and diagnostics files (default: local, under DataDir/objects)
 	RestartGrace      time.Duration  // how long a charger away for a console Reset is not offline (default DefaultRestartGrace)
+	Now               func() int64   // the clock of connections, last-seen times and runtime counts, unix ms (default db.NowMS; tests step it)
 }
 
 // Service is the device core of one node.
@@ -63,6 +64,9 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	}
 	if opt.Location == nil {
 		opt.Location = time.UTC
+	}
+	if opt.Now == nil {
+		opt.Now = db.NowMS
 	}
 	if opt.HeartbeatInterval <= 0 {
 		opt.HeartbeatInterval = 60 * time.Second

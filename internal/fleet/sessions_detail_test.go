@@ -16,6 +16,7 @@ import (
 	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/setting"
 	"chargeops/internal/testutil"
+	"chargeops/internal/xlsxout"
 )
 
 // sessionWorld is customer A's device with three sessions (two ended, one charging), customer
@@ -199,7 +200,7 @@ func TestChargingSessionScope(t *testing.T) {
 			}
 		})
 		t.Run("export", func(t *testing.T) {
-			b, err := w.s.ExportSessions(ctx, w.customerA, "en-US", time.UTC, fleet.SessionExportInput{SessionListInput: fleet.SessionListInput{DeviceID: w.devB}})
+			b, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: time.UTC}, fleet.SessionExportInput{SessionListInput: fleet.SessionListInput{DeviceID: w.devB}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,8 +231,11 @@ func TestChargingSessionExport(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		w := newSessionWorld(t, d)
 		ctx := context.Background()
-		hk, _ := time.LoadLocation("Asia/Hong_Kong")
-		b, err := w.s.ExportSessions(ctx, w.customerA, "en-US", hk, fleet.SessionExportInput{})
+		hk, err := time.LoadLocation("Asia/Hong_Kong")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: hk}, fleet.SessionExportInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,14 +264,14 @@ func TestChargingSessionExport(t *testing.T) {
 		if ended[14] != "Charger clock wrong: server time used; Stop without a valid id, matched to the open session" {
 			t.Errorf("flags %q", ended[14])
 		}
-		zh, err := w.s.ExportSessions(ctx, w.customerA, "zh-CN", hk, fleet.SessionExportInput{SessionListInput: fleet.SessionListInput{Reason: "Remote"}})
+		zh, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "zh-CN", Loc: hk}, fleet.SessionExportInput{SessionListInput: fleet.SessionListInput{Reason: "Remote"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rows := sheetRows(t, zh, "充电会话"); len(rows) != 2 || rows[0][0] != "会话 ID" {
 			t.Errorf("zh-CN %v", rows)
 		}
-		_, err = w.s.ExportSessions(ctx, w.customerA, "en-US", hk, fleet.SessionExportInput{Format: "csv"})
+		_, err = xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: hk}, fleet.SessionExportInput{Format: "csv"})
 		if e, ok := apperr.As(err); !ok || e.Args["field"] != "format" {
 			t.Errorf("csv: %v, want the format refused", err)
 		}

@@ -4,37 +4,37 @@
 // OCPP 2.0.1) feed it events and execute its commands through the Link interface.
 package fleet
 
-import "chargeops/internal/fleet/code"
+import "chargeops/internal/devstate"
 
 // Device status in the API (decisions §2), alarm status, event kinds and levels, command
 // results: the stored values of package code, named here for the fleet's callers.
 const (
-	StatusOffline  = code.StatusOffline
-	StatusIdle     = code.StatusIdle
-	StatusWorking  = code.StatusWorking
-	StatusFaulted  = code.StatusFaulted
-	StatusMaintain = code.StatusMaintain
-	StatusFirmware = code.StatusFirmware
-	StatusDisabled = code.StatusDisabled
+	StatusOffline  = devstate.StatusOffline
+	StatusIdle     = devstate.StatusIdle
+	StatusWorking  = devstate.StatusWorking
+	StatusFaulted  = devstate.StatusFaulted
+	StatusMaintain = devstate.StatusMaintain
+	StatusFirmware = devstate.StatusFirmware
+	StatusDisabled = devstate.StatusDisabled
 
-	AlarmNone  = code.AlarmNone
-	AlarmAlarm = code.AlarmAlarm
-	AlarmFault = code.AlarmFault
+	AlarmNone  = devstate.AlarmNone
+	AlarmAlarm = devstate.AlarmAlarm
+	AlarmFault = devstate.AlarmFault
 
-	KindOffline     = code.KindOffline
-	KindAlarm       = code.KindAlarm
-	KindFault       = code.KindFault
-	KindUnavailable = code.KindUnavailable
+	KindOffline     = devstate.KindOffline
+	KindAlarm       = devstate.KindAlarm
+	KindFault       = devstate.KindFault
+	KindUnavailable = devstate.KindUnavailable
 
-	LevelOA = code.LevelOA
-	LevelMA = code.LevelMA
-	LevelCA = code.LevelCA
+	LevelOA = devstate.LevelOA
+	LevelMA = devstate.LevelMA
+	LevelCA = devstate.LevelCA
 
-	ResultWaiting = code.ResultWaiting
-	ResultSuccess = code.ResultSuccess
-	ResultFailed  = code.ResultFailed
-	ResultTimeout = code.ResultTimeout
-	ResultOffline = code.ResultOffline
+	ResultWaiting = devstate.ResultWaiting
+	ResultSuccess = devstate.ResultSuccess
+	ResultFailed  = devstate.ResultFailed
+	ResultTimeout = devstate.ResultTimeout
+	ResultOffline = devstate.ResultOffline
 )
 
 // Protocol-log communication types (spec §4).
@@ -82,16 +82,11 @@ func ComputeStatus(in StatusInput) int {
 	return StatusIdle
 }
 
-// AlarmLevel is the level of an OCPP 1.6 ChargePointErrorCode: hardware failures are major
-// (MA), the rest ordinary (OA). A Faulted connector is always a critical fault (CA).
-func AlarmLevel(errorCode string) int {
-	switch errorCode {
-	case "GroundFailure", "HighTemperature", "OverCurrentFailure", "OverVoltage", "UnderVoltage",
-		"PowerMeterFailure", "PowerSwitchFailure", "ReaderFailure", "ResetFailure", "ConnectorLockFailure", "InternalError":
-		return LevelMA
-	}
-	return LevelOA
-}
+// The codes (and names) of the events the core opens of its own accord.
+const (
+	EventOffline     = "Offline"
+	EventUnavailable = "Unavailable"
+)
 
 // FirmwareJobRunning reports whether a FirmwareStatusNotification status means the job goes on.
 func FirmwareJobRunning(status string) bool {

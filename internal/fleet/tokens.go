@@ -9,19 +9,23 @@ import (
 // (internal/token) how to answer a token presented by a charger or used by an operator. Without
 // one every token is Accepted.
 
-// OCPP 1.6 AuthorizationStatus values a TokenAuthority answers.
+// TokenVerdict is the core's answer for a token; each adapter writes it in its protocol's
+// words (internal/gateway/ocpp16: an OCPP 1.6 AuthorizationStatus).
+type TokenVerdict int
+
+// Token verdicts a TokenAuthority answers. The zero value is no verdict.
 const (
-	TokenAccepted     = "Accepted"
-	TokenBlocked      = "Blocked"
-	TokenExpired      = "Expired"
-	TokenInvalid      = "Invalid"
-	TokenConcurrentTx = "ConcurrentTx"
+	TokenAccepted TokenVerdict = iota + 1
+	TokenBlocked
+	TokenExpired
+	TokenInvalid
+	TokenConcurrentTx // accepted elsewhere: the token is in another open session
 )
 
-// TokenAnswer is the IdTagInfo of an answer: the status, the token's parent (group) idTag and
-// its expiry (unix ms, 0: none).
+// TokenAnswer is the core's answer for a token: the verdict, the token's parent (group) idTag
+// and its expiry (unix ms, 0: none).
 type TokenAnswer struct {
-	Status      string
+	Status      TokenVerdict
 	ParentIDTag string
 	ExpiryDate  int64
 }

@@ -22,12 +22,13 @@ func StartOf(ctx context.Context) (connector int, ok bool) {
 	return connector, ok
 }
 
-// SessionStatus keeps on session id the status its StartTransaction was answered with when it
-// was not Accepted (the charger records the session all the same, OCPP 1.6 §4.8). It rides the
-// charger's next batch without holding up the answer (same writer as the start, so after it):
-// the status is the server's note, not the charger's data.
-func (s *Service) SessionStatus(dev *Device, id int64, status string) {
-	if status == TokenAccepted || id <= 0 {
+// SessionStatus keeps on session id the status its start was answered with when the verdict
+// was not TokenAccepted (the charger records the session all the same, OCPP 1.6 §4.8): status
+// is the verdict in the adapter's words, stored as given. It rides the charger's next batch
+// without holding up the answer (same writer as the start, so after it): the status is the
+// server's note, not the charger's data.
+func (s *Service) SessionStatus(dev *Device, id int64, verdict TokenVerdict, status string) {
+	if verdict == TokenAccepted || id <= 0 {
 		return
 	}
 	s.Ingest.Submit(&Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {

@@ -75,7 +75,7 @@ func countDevices(t *testing.T, d *db.DB, id int64) int {
 func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
 		ctx := context.Background()
-		d := openAt(t, migrated, 44)
+		d := testutil.OpenMigratedTo(t, migrated.Dialect(), 44)
 		now := db.NowMS()
 		for i, keys := range [][]string{{"auth_device", "auth_device_edit"}, {"auth_device", "auth_device_list"}} {
 			var id int64
@@ -108,11 +108,4 @@ func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
 			t.Fatalf("roles holding auth_device_delete after the upgrade: %v, want [old role 0]", names)
 		}
 	})
-}
-
-// openAt returns a database of the same kind as d migrated up to version last only
-// (testutil.OpenMigratedTo).
-func openAt(t *testing.T, d *db.DB, last int) *db.DB {
-	t.Helper()
-	return testutil.OpenMigratedTo(t, d.Dialect(), last)
 }

@@ -58,7 +58,7 @@ func (s *Server) errorLogList(c *Ctx, in fleet.ErrorLogInput) (db.List[fleet.Eve
 }
 
 func (s *Server) errorLogExport(c *Ctx, in fleet.ErrorExportInput) (*File, error) {
-	b, err := s.Fleet.ExportErrorLog(c, c.P, c.Locale, s.location(), in)
+	b, err := xlsxout.ErrorLog(c, s.Fleet, xlsxout.Export{P: c.P, Locale: c.Locale, Loc: s.location()}, in)
 	return &File{Name: "error-log.xlsx", ContentType: xlsxout.ContentType, Body: b}, err
 }
 

@@ -31,7 +31,7 @@ func (s *Server) sessionSignedDownload(c *Ctx, in IDInput) (*File, error) {
 }
 
 func (s *Server) sessionExport(c *Ctx, in fleet.SessionExportInput) (*File, error) {
-	b, err := s.Fleet.ExportSessions(c, c.P, c.Locale, s.location(), in)
+	b, err := xlsxout.Sessions(c, s.Fleet, xlsxout.Export{P: c.P, Locale: c.Locale, Loc: s.location()}, in)
 	return &File{Name: "charging-sessions.xlsx", ContentType: xlsxout.ContentType, Body: b}, err
 }
 

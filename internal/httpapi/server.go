@@ -154,7 +154,7 @@ func New(d Deps, o Options, reg prometheus.Registerer) *Server {
 		s.mux.Handle("/ocpp/", d.Gateway)
 	}
 	if d.Fleet != nil {
-		s.mux.Handle(fleet.FilesPrefix, d.Fleet.FilesHandler())
+		s.mux.Handle(fleet.FilesPrefix, FilesHandler(d.Fleet))
 	}
 	if d.Remote != nil {
 		s.mux.Handle("/remote/", d.Remote.Handler()) // the chargers' tunnels, their web pages, node-to-node streams

@@ -5,8 +5,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
+	"chargeops/internal/gateway/ocpp16"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -44,7 +47,8 @@ func TestSiteEventsAreWhereTheyHappened(t *testing.T) {
 		}
 		report := func(status, code string) {
 			t.Helper()
-			if err := o.env.App.Fleet.ConnectorStatus(ctx, fleet.ConnectorReport{Device: admitted, Connector: 1, Status: status, ErrorCode: code}); err != nil {
+			req := core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatus(status), ErrorCode: core.ChargePointErrorCode(code)}
+			if err := o.env.App.Fleet.ConnectorStatus(ctx, ocpp16.StatusReport(admitted, &req)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 	"chargeops/internal/user"
 )
 
@@ -116,7 +116,7 @@ func (s *Service) handleEvent(ctx context.Context, tx *db.Tx, id int64) (users [
 	if err != nil {
 		return nil, false, err
 	}
-	if e.Kind == code.KindOffline && e.Status == code.EventEnded {
+	if e.Kind == devstate.KindOffline && e.Status == devstate.EventEnded {
 		return nil, false, nil // back before the debounce ended: nothing to say
 	}
 	recipients, err := s.recipients(ctx, tx, e)
@@ -124,7 +124,7 @@ func (s *Service) handleEvent(ctx context.Context, tx *db.Tx, id int64) (users [
 		return nil, false, err
 	}
 	recovered := int64(0)
-	if e.Status == code.EventEnded {
+	if e.Status == devstate.EventEnded {
 		recovered = e.EndedAt
 	}
 	now := db.NowMS()

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/devstate"
 	"chargeops/internal/fleet"
-	"chargeops/internal/fleet/code"
 	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/mail"
 	"chargeops/internal/notify"
@@ -66,12 +66,12 @@ func (f *floods) fault(t *testing.T, sn string, announce bool) fleet.EventChange
 	dev := fleettest.Device(t, f.d, f.org, f.org.CustomerA, f.org.SiteA, sn)
 	now := db.NowMS()
 	id, err := db.InsertID(context.Background(), f.d, `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, code, name, status, started_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, dev, f.org.CustomerA, f.org.SiteA, code.KindFault, code.LevelCA, "GroundFailure", "GroundFailure", code.EventOpen, now)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, dev, f.org.CustomerA, f.org.SiteA, devstate.KindFault, devstate.LevelCA, "GroundFailure", "GroundFailure", devstate.EventOpen, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := fleet.EventChange{EventID: id, DeviceID: dev, SN: sn, SiteID: f.org.SiteA, CustomerID: f.org.CustomerA, Kind: code.KindFault,
-		Level: code.LevelCA, Code: "GroundFailure", Name: "GroundFailure", Open: true, At: now}
+	c := fleet.EventChange{EventID: id, DeviceID: dev, SN: sn, SiteID: f.org.SiteA, CustomerID: f.org.CustomerA, Kind: devstate.KindFault,
+		Level: devstate.LevelCA, Code: "GroundFailure", Name: "GroundFailure", Open: true, At: now}
 	if announce {
 		f.svc.Announce(c)
 	}
@@ -158,7 +158,7 @@ func TestMailFloodRules(t *testing.T) {
 		t.Run("an event committed but never announced (a crash) is still messaged, and its end still recovers it", func(t *testing.T) {
 			f := newFloods(t, d, notify.Options{})
 			c := f.fault(t, "SN-CRASH-1", false)
-			if _, err := d.Exec(context.Background(), `UPDATE device_event SET status = ?, ended_at = ? WHERE id = ?`, code.EventEnded, db.NowMS(), c.EventID); err != nil {
+			if _, err := d.Exec(context.Background(), `UPDATE device_event SET status = ?, ended_at = ? WHERE id = ?`, devstate.EventEnded, db.NowMS(), c.EventID); err != nil {
 				t.Fatal(err)
 			}
 			f.start(t) // the catch-up scan runs at start

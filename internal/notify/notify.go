@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/devstate"
 	"chargeops/internal/fleet"
-	"chargeops/internal/fleet/code"
 	"chargeops/internal/mail"
 )
 
@@ -149,7 +149,7 @@ func (s *Service) intake(ctx context.Context) {
 			var err error
 			if c.Open {
 				due := c.At
-				if c.Kind == code.KindOffline {
+				if c.Kind == devstate.KindOffline {
 					due += s.opt.OfflineDebounce.Milliseconds()
 				}
 				_, err = s.db.Exec(ctx, sqlPendingAdd, c.EventID, due, db.NowMS())
@@ -170,10 +170,10 @@ func (s *Service) intake(ctx context.Context) {
 func (s *Service) catchup(ctx context.Context) {
 	now := db.NowMS()
 	horizon := s.opt.Catchup.Milliseconds()
-	if _, err := s.db.Exec(ctx, sqlCatchupOpen, code.KindOffline, s.opt.OfflineDebounce.Milliseconds(), now, now-horizon); err != nil && ctx.Err() == nil {
+	if _, err := s.db.Exec(ctx, sqlCatchupOpen, devstate.KindOffline, s.opt.OfflineDebounce.Milliseconds(), now, now-horizon); err != nil && ctx.Err() == nil {
 		slog.Warn("notify: catch up events", "err", err)
 	}
-	if _, err := s.db.Exec(ctx, sqlCatchupEnded, code.EventEnded); err != nil && ctx.Err() == nil {
+	if _, err := s.db.Exec(ctx, sqlCatchupEnded, devstate.EventEnded); err != nil && ctx.Err() == nil {
 		slog.Warn("notify: catch up recoveries", "err", err)
 	}
 	if _, err := s.db.Exec(ctx, sqlPendingPurge, now-2*horizon); err != nil && ctx.Err() == nil {

@@ -26,7 +26,7 @@ const (
 	maxSettingSites = 1000
 )
 
-// kindNames and levelNames are the fixed sets (internal/fleet/code): kinds offline 0, alarm 1,
+// kindNames and levelNames are the fixed sets (internal/devstate): kinds offline 0, alarm 1,
 // fault 2, unavailable 3; levels OA 0, MA 1, CA 2.
 var (
 	kindNames  = []string{"offline", "alarm", "fault", "unavailable"}

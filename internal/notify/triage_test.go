@@ -10,8 +10,8 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/devstate"
 	"chargeops/internal/fleet"
-	"chargeops/internal/fleet/code"
 	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/notify"
 	"chargeops/internal/testutil"
@@ -24,12 +24,12 @@ import (
 func (f *floods) flap(t *testing.T, dev int64, at int64) {
 	t.Helper()
 	id, err := db.InsertID(context.Background(), f.d, `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, code, name, status, started_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, dev, f.org.CustomerA, f.org.SiteA, code.KindAlarm, code.LevelCA, "OverTemperature", "OverTemperature", code.EventOpen, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, dev, f.org.CustomerA, f.org.SiteA, devstate.KindAlarm, devstate.LevelCA, "OverTemperature", "OverTemperature", devstate.EventOpen, at)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.svc.Announce(fleet.EventChange{EventID: id, DeviceID: dev, SiteID: f.org.SiteA, CustomerID: f.org.CustomerA, Kind: code.KindAlarm,
-		Level: code.LevelCA, Code: "OverTemperature", Name: "OverTemperature", Open: true, At: at})
+	f.svc.Announce(fleet.EventChange{EventID: id, DeviceID: dev, SiteID: f.org.SiteA, CustomerID: f.org.CustomerA, Kind: devstate.KindAlarm,
+		Level: devstate.LevelCA, Code: "OverTemperature", Name: "OverTemperature", Open: true, At: at})
 }
 
 func TestFlappingChargerFoldsIntoOneUnreadRow(t *testing.T) {

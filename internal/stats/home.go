@@ -8,7 +8,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 )
 
 // RestartWindow is how long after an accepted Reset a device that has not connected again
@@ -36,19 +36,19 @@ type Activity struct {
 
 func (a *Activity) add(status int, n int64) {
 	switch status {
-	case code.StatusOffline:
+	case devstate.StatusOffline:
 		a.Offline += n
-	case code.StatusIdle:
+	case devstate.StatusIdle:
 		a.Idle += n
-	case code.StatusWorking:
+	case devstate.StatusWorking:
 		a.Working += n
-	case code.StatusFaulted:
+	case devstate.StatusFaulted:
 		a.Faulted += n
-	case code.StatusMaintain:
+	case devstate.StatusMaintain:
 		a.Maintain += n
-	case code.StatusFirmware:
+	case devstate.StatusFirmware:
 		a.Updating += n
-	case code.StatusDisabled:
+	case devstate.StatusDisabled:
 		a.Disabled += n
 	}
 }
@@ -149,7 +149,7 @@ func (s *Service) Overview(ctx context.Context, sc access.Scope) (HomeOverview, 
 		return out, err
 	}
 	ecCond, ecArgs := sc.SiteCond("e.customer_id", "e.site_id")
-	rows, err = s.db.Query(ctx, `SELECT e.kind, e.level, COUNT(*) FROM device_event e WHERE e.status = ? AND `+ecCond+` GROUP BY e.kind, e.level`, append([]any{code.EventOpen}, ecArgs...)...)
+	rows, err = s.db.Query(ctx, `SELECT e.kind, e.level, COUNT(*) FROM device_event e WHERE e.status = ? AND `+ecCond+` GROUP BY e.kind, e.level`, append([]any{devstate.EventOpen}, ecArgs...)...)
 	if err != nil {
 		return out, fmt.Errorf("stats: open events: %w", err)
 	}
@@ -182,7 +182,7 @@ func (s *Service) restarting(ctx context.Context, sc access.Scope) (map[int]int6
 		WHERE c.control_type IN (?, ?) AND c.result = ? AND c.finished_at > ? AND c.finished_at > COALESCE(st.connected_at, 0) AND d.status <> ? AND ` + cond + `
 		GROUP BY d.status`
 	out := map[int]int64{}
-	rows, err := s.db.Query(ctx, q, append([]any{code.CtlSoftReset, code.CtlHardReset, code.ResultSuccess, s.now() - RestartWindow, code.StatusDisabled}, args...)...)
+	rows, err := s.db.Query(ctx, q, append([]any{devstate.CtlSoftReset, devstate.CtlHardReset, devstate.ResultSuccess, s.now() - RestartWindow, devstate.StatusDisabled}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("stats: restarting devices: %w", err)
 	}
@@ -199,7 +199,7 @@ func (s *Service) restarting(ctx context.Context, sc access.Scope) (map[int]int6
 func RestartingCond(now int64) (string, []any) {
 	return `EXISTS (SELECT 1 FROM command c LEFT JOIN device_state st ON st.device_id = c.device_id WHERE c.device_id = d.id AND c.control_type IN (?, ?)
 		AND c.result = ? AND c.finished_at > ? AND c.finished_at > COALESCE(st.connected_at, 0)) AND d.status <> ?`,
-		[]any{code.CtlSoftReset, code.CtlHardReset, code.ResultSuccess, now - RestartWindow, code.StatusDisabled}
+		[]any{devstate.CtlSoftReset, devstate.CtlHardReset, devstate.ResultSuccess, now - RestartWindow, devstate.StatusDisabled}
 }
 
 func (s *Service) byModel(ctx context.Context, cond string, args []any) ([]ModelCount, error) {
@@ -335,7 +335,7 @@ func (s *Service) Faults(ctx context.Context, sc access.Scope, r Range) (FaultSt
 func (s *Service) rankSites(ctx context.Context, sp span, cond string, args []any) ([]SiteRank, error) {
 	spans := []Span{{Grain: sp.grain, From: sp.start, To: sp.end}}
 	if sp.grain != GrainHour {
-		spans = CoverUpTo(GrainMonth, sp.start, sp.end, s.now()+code.MaxClockAheadMS, s.loc)
+		spans = CoverUpTo(GrainMonth, sp.start, sp.end, s.now()+devstate.MaxClockAheadMS, s.loc)
 	}
 	if len(spans) == 0 {
 		return []SiteRank{}, nil
@@ -362,7 +362,7 @@ func (s *Service) rankSites(ctx context.Context, sp span, cond string, args []an
 // ranking index's order; a longer range sums the fewest whole buckets covering it (Cover).
 func (s *Service) rankDevices(ctx context.Context, sc access.Scope, sp span) ([]DeviceRank, error) {
 	cond, args := sc.SiteCond("x.customer_id", "x.site_id")
-	spans := Cover(sp.start, sp.end, s.now()+code.MaxClockAheadMS, s.loc)
+	spans := Cover(sp.start, sp.end, s.now()+devstate.MaxClockAheadMS, s.loc)
 	if len(spans) == 0 {
 		return []DeviceRank{}, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 )
 
 // TrafficBucket is one bucket of a site's traffic.
@@ -106,7 +106,7 @@ func (s *Service) Site(ctx context.Context, sc access.Scope, in SiteRange) (Site
 	}); err != nil {
 		return out, err
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_event WHERE site_id = ? AND status = ? AND kind IN (?, ?)`, in.ID, code.EventOpen, code.KindAlarm, code.KindFault).Scan(&out.OpenAlarms); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_event WHERE site_id = ? AND status = ? AND kind IN (?, ?)`, in.ID, devstate.EventOpen, devstate.KindAlarm, devstate.KindFault).Scan(&out.OpenAlarms); err != nil {
 		return out, fmt.Errorf("stats: site open alarms: %w", err)
 	}
 	rows, err = s.db.Query(ctx, `SELECT bucket, sessions, energy_wh, charge_ms, offline_n + alarm_n + fault_n + unavailable_n FROM stat_site
@@ -164,7 +164,7 @@ func (s *Service) availability(ctx context.Context, siteID, devices, created int
 		return nil, fmt.Errorf("stats: site outages: %w", err)
 	}
 	open, err := db.Column[int64](ctx, s.db, `SELECT started_at FROM device_event WHERE site_id = ? AND status = ? AND kind IN (?, ?, ?)`, siteID,
-		code.EventOpen, code.KindOffline, code.KindFault, code.KindUnavailable)
+		devstate.EventOpen, devstate.KindOffline, devstate.KindFault, devstate.KindUnavailable)
 	if err != nil {
 		return nil, fmt.Errorf("stats: site open outages: %w", err)
 	}

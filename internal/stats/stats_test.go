@@ -6,10 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
+
 	"chargeops/internal/access"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/gateway/ocpp16"
 	"chargeops/internal/setting"
 	"chargeops/internal/stats"
 	"chargeops/internal/testutil"
@@ -53,7 +57,9 @@ func seedKnownFleet(t *testing.T, d *db.DB) knownFleet {
 	}
 	at := func(min int) int64 { return min64(k.start+int64(min)*60_000, db.NowMS()-1000) }
 	report := func(dv *fleet.Device, conn int, status, code string, min int) {
-		if err := s.ConnectorStatus(ctx, fleet.ConnectorReport{Device: dv, Connector: conn, Status: status, ErrorCode: code, At: at(min)}); err != nil {
+		req := core.StatusNotificationRequest{ConnectorId: conn, Status: core.ChargePointStatus(status), ErrorCode: core.ChargePointErrorCode(code),
+			Timestamp: types.NewDateTime(time.UnixMilli(at(min)))}
+		if err := s.ConnectorStatus(ctx, ocpp16.StatusReport(dv, &req)); err != nil {
 			t.Fatal(err)
 		}
 	}

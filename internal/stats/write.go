@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"chargeops/internal/db"
-	"chargeops/internal/fleet/code"
+	"chargeops/internal/devstate"
 )
 
 // What the ingest pipeline's steps add to the pre-aggregated tables. A step collects its
@@ -22,7 +22,7 @@ import (
 var kindColumns = [4]string{"offline_n", "alarm_n", "fault_n", "unavailable_n"}
 
 // outageKinds are the kinds during which a device cannot charge: offline, fault, unavailable.
-var outageKinds = [4]bool{code.KindOffline: true, code.KindAlarm: false, code.KindFault: true, code.KindUnavailable: true}
+var outageKinds = [4]bool{devstate.KindOffline: true, devstate.KindAlarm: false, devstate.KindFault: true, devstate.KindUnavailable: true}
 
 // IsOutage reports whether an event of kind k takes its device out of service.
 func IsOutage(k int) bool { return k >= 0 && k < len(outageKinds) && outageKinds[k] }

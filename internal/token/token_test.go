@@ -177,7 +177,10 @@ func TestTokenAuthority(t *testing.T) {
 		add(t, s, root, token.Form{CustomerID: org.CustomerA, IDTag: "CHILD", ParentIDTag: "group"})
 		add(t, s, root, token.Form{CustomerID: org.CustomerA, IDTag: "GOOD", ParentIDTag: "NOGROUP", ExpiresAt: time.Now().Add(time.Hour).UnixMilli()})
 		add(t, s, root, token.Form{CustomerID: org.CustomerB, IDTag: "B-TAG"})
-		cases := []struct{ name, tag, want string }{
+		cases := []struct {
+			name, tag string
+			want      fleet.TokenVerdict
+		}{
 			{"active, case-insensitively", "good", fleet.TokenAccepted},
 			{"a blocked parent blocks its children", "CHILD", fleet.TokenBlocked},
 			{"another customer's token is unknown here", "B-TAG", fleet.TokenAccepted}, // recorded by the default policy
@@ -207,11 +210,11 @@ func TestTokenAuthority(t *testing.T) {
 			if err != nil || refusal != "" || !list.Full {
 				t.Fatalf("build: %+v %q %v", list, refusal, err)
 			}
-			got := map[string]string{}
+			got := map[string]fleet.TokenVerdict{}
 			for _, e := range list.Entries {
 				got[e.IDTag] = e.Info.Status
 			}
-			want := map[string]string{"GROUP": fleet.TokenBlocked, "CHILD": fleet.TokenBlocked, "GOOD": fleet.TokenAccepted}
+			want := map[string]fleet.TokenVerdict{"GROUP": fleet.TokenBlocked, "CHILD": fleet.TokenBlocked, "GOOD": fleet.TokenAccepted}
 			if len(got) != len(want) {
 				t.Fatalf("entries: %v", got)
 			}

@@ -82,12 +82,27 @@ func (c *conn) getLocalListVersion(ctx context.Context, dev *fleet.Device) (flee
 	return fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}, nil
 }
 
+// authStatus is the core's token verdict in OCPP 1.6 words (no verdict reads as Invalid).
+func authStatus(v fleet.TokenVerdict) types.AuthorizationStatus {
+	switch v {
+	case fleet.TokenAccepted:
+		return types.AuthorizationStatusAccepted
+	case fleet.TokenBlocked:
+		return types.AuthorizationStatusBlocked
+	case fleet.TokenExpired:
+		return types.AuthorizationStatusExpired
+	case fleet.TokenConcurrentTx:
+		return types.AuthorizationStatusConcurrentTx
+	}
+	return types.AuthorizationStatusInvalid
+}
+
 // idTagInfo is a token answer in OCPP's terms (nil stays nil: a removal).
 func idTagInfo(a *fleet.TokenAnswer) *types.IdTagInfo {
 	if a == nil {
 		return nil
 	}
-	info := types.NewIdTagInfo(types.AuthorizationStatus(a.Status))
+	info := types.NewIdTagInfo(authStatus(a.Status))
 	info.ParentIdTag = a.ParentIDTag
 	if a.ExpiryDate > 0 {
 		info.ExpiryDate = types.NewDateTime(time.UnixMilli(a.ExpiryDate).UTC())

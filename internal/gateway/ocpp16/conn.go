@@ -77,7 +77,7 @@ func (c *conn) Close(reason string) {
 }
 
 func (c *conn) readDeadline() time.Time {
-	hb := c.g.fleet.Options().HeartbeatInterval
+	hb := c.g.fleet.HeartbeatInterval()
 	return time.Now().Add(2*hb + c.g.opt.PingInterval)
 }
 
@@ -97,11 +97,11 @@ func (c *conn) run() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		// Only the registered connection ends the device's: a replaced one finds another in the
 		// registry, and Disconnected changes nothing unless device_state still names this one.
-		if f.Registry.Unregister(c.sn, c) && dev != nil {
+		if f.Unregister(c.sn, c) && dev != nil {
 			f.Disconnected(ctx, dev, c.id)
 		}
 		cancel()
-		f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogClose, Data: "closed " + c.addr})
+		f.Log(fleet.LogRow{SN: c.sn, Type: fleet.LogClose, Data: "closed " + c.addr})
 		c.g.conns.Delete(c)
 		c.g.active.Add(-1)
 		close(c.finished)
@@ -110,7 +110,7 @@ func (c *conn) run() {
 	if c.weakKey {
 		open += " " + weakKeyFlag
 	}
-	f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: open})
+	f.Log(fleet.LogRow{SN: c.sn, Type: fleet.LogOpen, Data: open})
 	if !c.admit() {
 		return
 	}
@@ -128,7 +128,7 @@ func (c *conn) run() {
 		}
 		_ = c.ws.SetReadDeadline(c.readDeadline())
 		// Blocks while the protocol-log queue is full: we stop reading this socket (backpressure).
-		f.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogReceived, Data: string(data)})
+		f.Log(fleet.LogRow{SN: c.sn, Type: fleet.LogReceived, Data: string(data)})
 		if c.dev == nil {
 			c.dev = c.live.Load() // adopted since the last frame (Adopt)
 		}
@@ -144,7 +144,7 @@ func (c *conn) run() {
 // recorded, whatever order the steps of two connections interleave in.
 func (c *conn) admit() bool {
 	f := c.g.fleet
-	switch loser := f.Registry.Register(c.sn, c); loser {
+	switch loser := f.Register(c.sn, c); loser {
 	case nil:
 	case fleet.Link(c):
 		c.lose()
@@ -265,7 +265,7 @@ func (c *conn) failPending() {
 
 // write sends one frame (and logs it first).
 func (c *conn) write(frame []byte) error {
-	c.g.fleet.Ingest.Write(fleet.LogRow{SN: c.sn, Type: fleet.LogSent, Data: string(frame)})
+	c.g.fleet.Log(fleet.LogRow{SN: c.sn, Type: fleet.LogSent, Data: string(frame)})
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	_ = c.ws.SetWriteDeadline(time.Now().Add(c.g.opt.WriteTimeout))

@@ -40,9 +40,7 @@ func (m *manualFirmware) OnUpdateFirmware(r *firmware.UpdateFirmwareRequest) (*f
 // move to an older command.
 func TestFirmwareProgressOnCommand(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 3*time.Second, t.TempDir() })
-		org := fleettest.Seed(t, d)
-		id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-FW1")
+		env, _, id := fleettest.Node(t, d, "SN-FW1", func(c *config.Config) { c.CommandTimeout = 3 * time.Second })
 		root := env.Root()
 
 		h := &manualFirmware{located: make(chan string, 4)}
@@ -74,7 +72,7 @@ func TestFirmwareProgressOnCommand(t *testing.T) {
 		resp.Body.Close()
 
 		// the command row as the device page's history reads it
-		latest := func() fleet.CommandView {
+		latest := func(t *testing.T) fleet.CommandView {
 			t.Helper()
 			var page struct {
 				List []fleet.CommandView `json:"list"`
@@ -85,60 +83,64 @@ func TestFirmwareProgressOnCommand(t *testing.T) {
 			}
 			return page.List[0]
 		}
-		waitStep := func(want string) fleet.CommandView {
+		waitStep := func(t *testing.T, want string) fleet.CommandView {
 			t.Helper()
 			var v fleet.CommandView
-			waitFor(t, "progress "+want, func() bool { v = latest(); return v.Progress == want })
+			waitFor(t, "progress "+want, func() bool { v = latest(t); return v.Progress == want })
 			if v.ProgressAt == 0 || v.ControlType != fleet.CtlUpdateFirmware {
 				t.Fatalf("progress %s: %+v", want, v)
 			}
 			return v
 		}
-		step := func(s firmware.FirmwareStatus) {
+		step := func(t *testing.T, s firmware.FirmwareStatus) {
 			t.Helper()
 			if _, err := cp.FirmwareStatusNotification(s); err != nil {
 				t.Fatal(err)
 			}
 		}
 
-		first := sendOne(t, root, id, fleet.CtlUpdateFirmware, map[string]any{"firmwareId": fw.ID})
-		if first.Result != fleet.ResultSuccess {
-			t.Fatalf("update firmware: %+v", first)
-		}
-		<-h.located
-		waitStep("Accepted")
-		step(firmware.FirmwareStatusDownloading)
-		waitStep("Downloading")
-		step(firmware.FirmwareStatusDownloaded)
-		waitStep("Downloaded")
-		step(firmware.FirmwareStatusInstalling)
-		if v := waitStep("Installing"); v.Result != fleet.ResultSuccess {
-			t.Fatalf("the command's result stays Success: %+v", v)
-		}
-		step(firmware.FirmwareStatusInstalled)
-		waitStep("Installed")
-		// an Idle answer (TriggerMessage) and a late step do not undo an ended upgrade
-		step(firmware.FirmwareStatusIdle)
-		step(firmware.FirmwareStatusInstalling)
-		var progress string
-		if err := d.QueryRow(t.Context(), `SELECT progress FROM command WHERE id = ?`, first.ID).Scan(&progress); err != nil || progress != "Installed" {
-			t.Fatalf("ended upgrade moved to %q (%v)", progress, err)
-		}
-
-		// a second upgrade fails to download: its own row says so, the first keeps Installed
-		second := sendOne(t, root, id, fleet.CtlUpdateFirmware, map[string]any{"firmwareId": fw.ID})
-		<-h.located
-		waitStep("Accepted")
-		step(firmware.FirmwareStatusDownloading)
-		waitStep("Downloading")
-		step(firmware.FirmwareStatusDownloadFailed)
-		if v := waitStep("DownloadFailed"); v.ID != second.ID {
-			t.Fatalf("failure on command %d, want %d", v.ID, second.ID)
-		}
-		var d1 fleet.CommandView
-		apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/control/detail", map[string]any{"id": first.ID})).Into(t, &d1)
-		if d1.Progress != "Installed" {
-			t.Fatalf("first upgrade: %+v", d1)
-		}
+		var first fleet.CommandView
+		t.Run("the command's row follows the charger's steps", func(t *testing.T) {
+			first = sendOne(t, root, id, fleet.CtlUpdateFirmware, map[string]any{"firmwareId": fw.ID})
+			if first.Result != fleet.ResultSuccess {
+				t.Fatalf("update firmware: %+v", first)
+			}
+			<-h.located
+			waitStep(t, "Accepted")
+			step(t, firmware.FirmwareStatusDownloading)
+			waitStep(t, "Downloading")
+			step(t, firmware.FirmwareStatusDownloaded)
+			waitStep(t, "Downloaded")
+			step(t, firmware.FirmwareStatusInstalling)
+			if v := waitStep(t, "Installing"); v.Result != fleet.ResultSuccess {
+				t.Fatalf("the command's result stays Success: %+v", v)
+			}
+			step(t, firmware.FirmwareStatusInstalled)
+			waitStep(t, "Installed")
+		})
+		t.Run("an Idle answer and a late step do not undo an ended upgrade", func(t *testing.T) {
+			step(t, firmware.FirmwareStatusIdle)
+			step(t, firmware.FirmwareStatusInstalling)
+			var progress string
+			if err := d.QueryRow(t.Context(), `SELECT progress FROM command WHERE id = ?`, first.ID).Scan(&progress); err != nil || progress != "Installed" {
+				t.Fatalf("ended upgrade moved to %q (%v)", progress, err)
+			}
+		})
+		t.Run("a failed second upgrade ends its own row, the first keeps Installed", func(t *testing.T) {
+			second := sendOne(t, root, id, fleet.CtlUpdateFirmware, map[string]any{"firmwareId": fw.ID})
+			<-h.located
+			waitStep(t, "Accepted")
+			step(t, firmware.FirmwareStatusDownloading)
+			waitStep(t, "Downloading")
+			step(t, firmware.FirmwareStatusDownloadFailed)
+			if v := waitStep(t, "DownloadFailed"); v.ID != second.ID {
+				t.Fatalf("failure on command %d, want %d", v.ID, second.ID)
+			}
+			var d1 fleet.CommandView
+			apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/control/detail", map[string]any{"id": first.ID})).Into(t, &d1)
+			if d1.Progress != "Installed" {
+				t.Fatalf("first upgrade: %+v", d1)
+			}
+		})
 	})
 }

@@ -41,7 +41,7 @@ type Options struct {
 
 // Gateway accepts OCPP 1.6J connections.
 type Gateway struct {
-	fleet    *fleet.Service
+	fleet    fleet.Core
 	opt      Options
 	upgrader websocket.Upgrader
 	conns    sync.Map // *conn → struct{}
@@ -63,7 +63,7 @@ type Gateway struct {
 }
 
 // New builds the gateway over the device core.
-func New(f *fleet.Service, opt Options) *Gateway {
+func New(f fleet.Core, opt Options) *Gateway {
 	if opt.PingInterval <= 0 {
 		opt.PingInterval = 30 * time.Second
 	}

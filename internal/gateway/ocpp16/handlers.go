@@ -35,7 +35,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	f := c.g.fleet
-	interval := int(f.Options().HeartbeatInterval.Seconds())
+	interval := int(f.HeartbeatInterval().Seconds())
 	if c.dev == nil {
 		// An unknown SN admitted as Pending may only boot and beat until an admin adds it.
 		switch action {
@@ -69,8 +69,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.ConnectorStatus(ctx, fleet.ConnectorReport{Device: dev, Connector: req.ConnectorId, Status: string(req.Status),
-			ErrorCode: string(req.ErrorCode), VendorCode: req.VendorErrorCode, Info: req.Info, At: ms(req.Timestamp)}); err != nil {
+		if err := f.ConnectorStatus(ctx, StatusReport(dev, &req)); err != nil {
 			return nil, err
 		}
 		return core.NewStatusNotificationConfirmation(), nil
@@ -117,7 +116,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		f.UseReservation(ctx, dev, req.ReservationId, id)
-		f.SessionStatus(dev, id, ans.Status)
+		f.SessionStatus(dev, id, ans.Status, string(authStatus(ans.Status)))
 		return core.NewStartTransactionConfirmation(idTagInfo(&ans), int(id)), nil
 	case core.StopTransactionFeatureName:
 		var req core.StopTransactionRequest

@@ -108,7 +108,7 @@ func TestMeterValuesFloodIsBounded(t *testing.T) {
 
 		// A calm charger (ocpp-go) sends a 10-value MeterValues every 100 ms and times each
 		// answer: first alone, then while flood chargers send full 500-value messages back to back.
-		cp := connectCP(t, env, "SN-CALM")
+		cp, _ := connectCP(t, env, "SN-CALM")
 		alone := calmLatencies(t, cp, 3*time.Second)
 		const floodFor = 6 * time.Second
 		type floodCount struct{ ok, refused int }

@@ -54,16 +54,17 @@ func latest(t *testing.T, d *db.DB, dev int64, name string, connector int) (stri
 	return v, u
 }
 
-func connectCP(t *testing.T, env *apitest.Env, sn string) ocpp.ChargePoint {
+// connectCP connects an ocpp-go charge point for sn and sends its BootNotification.
+func connectCP(t *testing.T, env *apitest.Env, sn string) (ocpp.ChargePoint, *cpHandler) {
 	t.Helper()
-	cp, _, err := startCP(t, wsBase(env), sn, "")
+	cp, h, err := startCP(t, wsBase(env), sn, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := cp.BootNotification("AC-22", "Test"); err != nil {
 		t.Fatal(err)
 	}
-	return cp
+	return cp, h
 }
 
 func at(t time.Time) *types.DateTime { return types.NewDateTime(t.UTC().Truncate(time.Second)) }
@@ -77,7 +78,7 @@ func TestMeterAndStatusData(t *testing.T) {
 
 		t.Run("an older StatusNotification after a newer one leaves the newer status", func(t *testing.T) {
 			dev := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-ST1")
-			cp := connectCP(t, env, "SN-ST1")
+			cp, _ := connectCP(t, env, "SN-ST1")
 			status := func(s core.ChargePointStatus, code core.ChargePointErrorCode, when time.Time) {
 				t.Helper()
 				if _, err := cp.StatusNotification(1, code, s, func(r *core.StatusNotificationRequest) { r.Timestamp = at(when) }); err != nil {
@@ -117,7 +118,7 @@ func TestMeterAndStatusData(t *testing.T) {
 
 		t.Run("Body and Outlet temperature and L1/L2/L3 voltage stay separate series and latest values", func(t *testing.T) {
 			dev := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-LOC1")
-			cp := connectCP(t, env, "SN-LOC1")
+			cp, _ := connectCP(t, env, "SN-LOC1")
 			for i, when := range []time.Time{base.Add(time.Minute), base.Add(2 * time.Minute)} {
 				f := float64(i)
 				mv := []types.MeterValue{{Timestamp: at(when), SampledValue: []types.SampledValue{
@@ -149,7 +150,7 @@ func TestMeterAndStatusData(t *testing.T) {
 
 		t.Run("a kWh sample and a Wh sample land as Wh in one series", func(t *testing.T) {
 			dev := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-KWH1")
-			cp := connectCP(t, env, "SN-KWH1")
+			cp, _ := connectCP(t, env, "SN-KWH1")
 			send := func(when time.Time, svs ...types.SampledValue) {
 				t.Helper()
 				if _, err := cp.MeterValues(1, []types.MeterValue{{Timestamp: at(when), SampledValue: svs}}); err != nil {
@@ -193,7 +194,7 @@ func TestMeterAndStatusData(t *testing.T) {
 
 		t.Run("a SignedData sample leaves the register and the session energy right and is kept for the session", func(t *testing.T) {
 			dev := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-SIG1")
-			cp := connectCP(t, env, "SN-SIG1")
+			cp, _ := connectCP(t, env, "SN-SIG1")
 			st, err := cp.StartTransaction(1, "TAG1", 10_000, at(base))
 			if err != nil {
 				t.Fatal(err)
@@ -260,7 +261,7 @@ func TestMeterAndStatusData(t *testing.T) {
 
 		t.Run("two MeterValue elements with odd timestamps keep both values", func(t *testing.T) {
 			dev := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-TS1")
-			cp := connectCP(t, env, "SN-TS1")
+			cp, _ := connectCP(t, env, "SN-TS1")
 			odd := []*types.DateTime{
 				types.NewDateTime(time.Time{}),                                 // "0001-01-01T00:00:00Z": ocpp-go's zero time
 				types.NewDateTime(time.Unix(0, 0)),                             // 1970: a clock never set

@@ -145,7 +145,7 @@ func startOpsCP(t *testing.T, base, sn string) (ocpp.ChargePoint, *opsCP) {
 }
 
 // testTokens is a TokenAuthority with fixed answers (Accepted for tokens it does not list).
-type testTokens map[string]string
+type testTokens map[string]fleet.TokenVerdict
 
 func (a testTokens) Authorize(_ context.Context, _ *fleet.Device, idTag string) (fleet.TokenAnswer, error) {
 	if s, ok := a[idTag]; ok {
@@ -181,7 +181,9 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 		cp, h := startOpsCP(t, wsBase(env), "SN-OPS1")
 		waitFor(t, "connectors stored", func() bool {
 			var n int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id > 0`, a1).Scan(&n)
+			if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id > 0`, a1).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
 			return n == 2
 		})
 		env.App.Fleet.SetTokenAuthority(testTokens{"BLOCKED1": fleet.TokenBlocked, "EXPIRED1": fleet.TokenExpired, "INVALID1": fleet.TokenInvalid})
@@ -306,7 +308,9 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 				t.Fatalf("after the start: %s", s)
 			}
 			var tx int
-			_ = d.QueryRow(ctx, `SELECT transaction_id FROM reservation WHERE id = ?`, rid).Scan(&tx)
+			if err := d.QueryRow(ctx, `SELECT transaction_id FROM reservation WHERE id = ?`, rid).Scan(&tx); err != nil {
+				t.Fatal(err)
+			}
 			if tx != st.TransactionId {
 				t.Errorf("reservation names session %d, want %d", tx, st.TransactionId)
 			}
@@ -397,7 +401,9 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 		// Refusals: a localised error, no command row, nothing sent to the charger.
 		commands := func() int {
 			var n int
-			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM command`).Scan(&n)
+			if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM command`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
 			return n
 		}
 		_, limitedRole := env.CreateUser(root, "ops_limited", "Ops#Pass1234", "auth_device_edit", "auth_device_detail")
@@ -501,7 +507,9 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			a, s = control(t, root, []int64{a2}, fleet.CtlReserveNow, map[string]any{"connectorId": 1, "idTag": "RES1", "expiryDate": time.Now().Add(time.Hour).UnixMilli()})
 			apitest.Must(t, a)
 			var st string
-			_ = d.QueryRow(ctx, `SELECT status FROM reservation WHERE command_id = ?`, s.Commands[0].ID).Scan(&st)
+			if err := d.QueryRow(ctx, `SELECT status FROM reservation WHERE command_id = ?`, s.Commands[0].ID).Scan(&st); err != nil {
+				t.Fatal(err)
+			}
 			if s.Commands[0].Result != fleet.ResultOffline || st != fleet.ReservationRefused {
 				t.Fatalf("reserve offline: result %d, reservation %q", s.Commands[0].Result, st)
 			}

@@ -13,8 +13,8 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/application"
 	"chargeops/internal/db"
+	"chargeops/internal/devstate"
 	"chargeops/internal/fleet"
-	"chargeops/internal/fleet/code"
 	"chargeops/internal/i18n"
 )
 
@@ -109,7 +109,7 @@ type occurrence struct {
 // webhooks. Like every listener here it never blocks the ingest writer: a full queue drops the
 // event (counted in Dropped and logged).
 func (s *Service) OnEvent(c fleet.EventChange) {
-	if c.Kind != code.KindAlarm && c.Kind != code.KindFault {
+	if c.Kind != devstate.KindAlarm && c.Kind != devstate.KindFault {
 		return
 	}
 	state := StateEnded

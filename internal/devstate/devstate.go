@@ -1,8 +1,8 @@
-// Package code holds the stored values of device data that more than one package writes or
+// Package devstate holds the stored values of device data that more than one package writes or
 // reads in SQL: device status, alarm status, event kinds, levels and states, command results
 // and the control types of a restart (spec §4 and §9, decisions §2). The fleet writes them and
 // the dashboards (internal/stats) count them; both name them from here, never as literals.
-package code
+package devstate
 
 // Device status (device.status).
 const (
