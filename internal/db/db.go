@@ -176,18 +176,6 @@ func InsertID(ctx context.Context, q Querier, query string, args ...any) (int64,
 	return id, err
 }
 
-// IsUniqueViolation reports a unique-constraint failure on either database by the error's text.
-//
-// Deprecated: use kit.Clash, which names the constraint from the driver's error fields; this
-// goes once user, role, menu, device and fleet no longer call it (issue 28).
-func IsUniqueViolation(err error) bool {
-	if err == nil {
-		return false
-	}
-	s := err.Error()
-	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
-}
-
 // NotFound reports sql.ErrNoRows.
 func NotFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 

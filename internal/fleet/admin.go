@@ -9,6 +9,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // BlacklistEntry is a blacklisted SN.
@@ -68,7 +69,7 @@ func (s *Service) BlacklistAdd(ctx context.Context, p *access.Principal, sn, mac
 	}
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO device_blacklist (sn, mac, protocol_version, created_by, created_at) VALUES (?, ?, ?, ?, ?)`,
 		sn, strings.TrimSpace(mac), strings.TrimSpace(proto), p.UserName, db.NowMS())
-	if db.IsUniqueViolation(err) {
+	if kit.IsClash(err, "device_blacklist_sn_key") {
 		return 0, apperr.New(apperr.Conflict, "err.blacklist_exists")
 	}
 	if err != nil {

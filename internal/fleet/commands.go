@@ -16,6 +16,7 @@ import (
 	"chargeops/internal/datarange"
 	"chargeops/internal/db"
 	"chargeops/internal/devstate"
+	"chargeops/internal/kit"
 	"chargeops/internal/secret"
 )
 
@@ -572,7 +573,7 @@ func (s *Service) start(ctx context.Context, p *access.Principal, t target, ct i
 	deadline := now + s.opt.CommandTimeout.Milliseconds()
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO command (device_id, sn, control_type, params, result, batch_id, user_id, user_name, deadline_at, created_at, node)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.sn, ct, paramsJSON, ResultWaiting, batch, p.UserID, p.UserName, deadline, now, s.opt.Node)
-	if db.IsUniqueViolation(err) {
+	if kit.IsClash(err, "uq_command_waiting") {
 		return started{}, errBusy
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/kit"
 )
 
 // Reservations (control types 17 ReserveNow and 18 CancelReservation; docs/gateway.md,
@@ -49,7 +50,7 @@ func (s *Service) openReservation(ctx context.Context, p *access.Principal, t ta
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO reservation (device_id, customer_id, site_id, connector_id, id_tag, parent_id_tag, expires_at, status, user_id, user_name, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.id, t.customerID, t.siteID, prm.ConnectorID, prm.IDTag, prm.ParentIDTag, prm.ExpiryDate,
 		ReservationRequested, p.UserID, p.UserName, now, now)
-	if db.IsUniqueViolation(err) {
+	if kit.IsClash(err, "uq_reservation_open") {
 		return 0, apperr.InvalidField("params.connectorId", "err.ops_reserved").With(map[string]any{"field": "params.connectorId", "connector": prm.ConnectorID})
 	}
 	if err != nil {

@@ -31,6 +31,12 @@ func Clash(err error) (name string, ok bool) {
 	return "", false
 }
 
+// IsClash reports whether err broke the unique key named constraint (Clash's name).
+func IsClash(err error, constraint string) bool {
+	name, ok := Clash(err)
+	return ok && name == constraint
+}
+
 // SQLite's extended result codes of a broken unique key (sqlite3.h).
 const (
 	sqliteUnique     = 2067 // SQLITE_CONSTRAINT_UNIQUE
