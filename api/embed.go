@@ -4,7 +4,7 @@ package api
 
 import _ "embed"
 
-// PermissionsJSON is the permission-key catalogue of spec §6.
+// PermissionsJSON is the permission-key catalogue of docs/architecture.md#permissions.
 //
 //go:embed permissions.json
 var PermissionsJSON []byte

@@ -2,7 +2,7 @@ package access
 
 import "context"
 
-// Role data-authorisation settings (spec §6). Levels are 0-5, 0 highest.
+// Role data-authorisation settings (docs/decisions.md#levels). Levels are 0-5, 0 highest.
 type RoleSettings struct {
 	CustomerAccess   int  `json:"customerAccess"` // 0 all, 1 own customers only, 2 assigned customers only
 	SiteAccess       int  `json:"siteAccess"`     // 0 all, 1 assigned sites only

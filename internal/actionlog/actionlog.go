@@ -1,5 +1,5 @@
 // Package actionlog records who did what: logins (type 0), logouts (type 1, with the reasons
-// of spec §4) and every state-changing call (type 2).
+// of docs/logs.md#action-log) and every state-changing call (type 2).
 package actionlog
 
 import (
@@ -11,7 +11,7 @@ import (
 	"chargeops/internal/region"
 )
 
-// Types of spec §4 plus operations.
+// Types of docs/logs.md#action-log plus operations.
 const (
 	TypeLogin     = 0
 	TypeLogout    = 1

@@ -280,7 +280,7 @@ func (s *Service) principalOf(ctx context.Context, userID int64) (*access.Princi
 	return p, &u, nil
 }
 
-// scopeOf derives the data scope from the role's customer and site access (spec §6).
+// scopeOf derives the data scope from the role's customer and site access (docs/decisions.md#permissions-and-data-scope).
 func (s *Service) scopeOf(ctx context.Context, p *access.Principal) (access.Scope, error) {
 	if p.Root {
 		return access.FullScope(), nil

@@ -14,7 +14,7 @@ import (
 	"chargeops/internal/user"
 )
 
-// Reset-link validity (spec §9) and mail limits.
+// Reset-link validity (docs/configuration.md#mailed-links) and mail limits.
 const (
 	resetTTL          = 2 * time.Hour
 	resetMailsPerMail = 3

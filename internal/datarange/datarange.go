@@ -1,4 +1,4 @@
-// Package datarange checks the range text of data items and model items (spec §5):
+// Package datarange checks the range text of data items and model items (docs/decisions.md#levels):
 // integer "min~max", float "min~max|decimals", string length "min~max", enumeration lines
 // "display|value|type".
 package datarange

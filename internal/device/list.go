@@ -30,7 +30,7 @@ type Filter struct {
 	OfflineFor int64 `json:"offlineFor"`
 }
 
-// ListFilter is what the device list screen offers (spec §2; issue 3).
+// ListFilter is what the device list screen offers (docs/api.md#lists; issue 3).
 type ListFilter struct {
 	db.Page
 	Filter
@@ -84,7 +84,7 @@ func (o order) by(col, id string) string {
 	return col + dir + ", " + id + dir
 }
 
-// statuses is how many device statuses there are (0-6, fleet/status.go; spec §9).
+// statuses is how many device statuses there are (0-6, fleet/status.go; docs/gateway.md#status-alarms-events).
 const statuses = 7
 
 // MaxListWindow is the device list's window (db.MaxWindow; docs/benchmarks.md).

@@ -14,7 +14,7 @@ import (
 	"chargeops/internal/kit"
 )
 
-// Device types (spec §2).
+// Device types (docs/dashboards.md#device-categories).
 const (
 	TypeChargingPile = 1
 	TypeACPile       = 2

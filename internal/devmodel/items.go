@@ -18,7 +18,7 @@ const (
 	KindControl = "control"
 )
 
-// Control types (spec §9).
+// Control types (docs/ocpp16.md#chargeops--charger).
 const (
 	ControlSoftReboot    = 1
 	ControlHardReboot    = 2
@@ -37,10 +37,10 @@ const (
 )
 
 // MinControlLevel is the bound a control item's level must exceed: level 0 is kept for root,
-// so control levels are 1-5 (spec §5 leaves the bound open; docs/decisions.md).
+// so control levels are 1-5 (the specification leaves the bound open; docs/decisions.md#device-models).
 const MinControlLevel = 0
 
-// Item is a config, param or control item of a model (spec §3).
+// Item is a config, param or control item of a model (docs/decisions.md#device-models).
 type Item struct {
 	ID              int64  `json:"id"`
 	ModelID         int64  `json:"modelId"`

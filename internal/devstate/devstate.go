@@ -1,6 +1,6 @@
 // Package devstate holds the stored values of device data that more than one package writes or
 // reads in SQL: device status, alarm status, event kinds, levels and states, command results
-// and the control types of a restart (spec §4 and §9, decisions §2). The fleet writes them and
+// and the control types of a restart (docs/gateway.md#status-alarms-events, docs/ocpp16.md#chargeops--charger, decisions §2). The fleet writes them and
 // the dashboards (internal/stats) count them; both name them from here, never as literals.
 package devstate
 
@@ -22,7 +22,7 @@ const (
 	AlarmFault = 2
 )
 
-// Event kinds (device_event.kind; spec §4 fault types) and levels (OA/MA/CA).
+// Event kinds (device_event.kind; docs/gateway.md#status-alarms-events fault types) and levels (OA/MA/CA).
 const (
 	KindOffline     = 0
 	KindAlarm       = 1
@@ -49,7 +49,7 @@ const (
 	ResultOffline = 5
 )
 
-// Control types that restart a charger (command.control_type; spec §9).
+// Control types that restart a charger (command.control_type; docs/ocpp16.md#chargeops--charger).
 const (
 	CtlSoftReset = 1
 	CtlHardReset = 2

@@ -20,7 +20,7 @@ import (
 	"chargeops/internal/secret"
 )
 
-// Control types of spec §9 (decisions §2 maps them to OCPP 1.6).
+// Control types of docs/ocpp16.md#chargeops--charger (decisions §2 maps them to OCPP 1.6).
 const (
 	CtlSoftReset        = devstate.CtlSoftReset
 	CtlHardReset        = devstate.CtlHardReset
@@ -33,7 +33,7 @@ const (
 	CtlGetConfiguration = 9
 	CtlTriggerMessage   = 10
 	CtlChangeConfig     = 11
-	// Operator actions beyond spec §9 (docs/decisions.md §6: numbered from 12; docs/ocpp16.md).
+	// Operator actions beyond control types 1-11 (docs/decisions.md §6: numbered from 12; docs/ocpp16.md).
 	CtlRemoteStart         = 12 // RemoteStartTransaction: params.connectorId (0: the charger picks), params.idTag
 	CtlRemoteStop          = 13 // RemoteStopTransaction: params.transactionId
 	CtlUnlockConnector     = 14 // UnlockConnector: params.connectorId

@@ -37,7 +37,7 @@ const (
 	FileDiagnostics = "diagnostics"
 )
 
-// LinkTTL is how long a signed file link is valid (spec §9: signed link validity 3600 s).
+// LinkTTL is how long a signed file link is valid (docs/configuration.md#configuration-reference: signed link validity 3600 s).
 const LinkTTL = time.Hour
 
 // MaxFileBytes bounds one uploaded firmware file.

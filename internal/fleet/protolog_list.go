@@ -13,7 +13,7 @@ import (
 
 // The protocol-log list: filters, the caller's scope, keyset pages and cursors.
 
-// LogListInput filters protocol logs (spec §9 order fields: default, SN, communication type).
+// LogListInput filters protocol logs (docs/gateway.md#protocol-logs-and-backpressure order fields: default, SN, communication type).
 type LogListInput struct {
 	db.Page
 	SN    string `json:"sn"`

@@ -309,7 +309,7 @@ func (s *Service) seriesUnit(ctx context.Context, deviceID int64, name string, c
 	return unit, nil
 }
 
-// MonthStep is the step (minutes) that means monthly buckets (spec §9).
+// MonthStep is the step (minutes) that means monthly buckets (docs/dashboards.md#calls).
 const MonthStep = 43200
 
 // Bounds of a series call (docs/decisions.md, "Levels"): every number is checked before any

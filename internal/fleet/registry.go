@@ -27,7 +27,7 @@ func (Unreachable) Close(string)                {}
 func (Unreachable) ConnID() string              { return "" }
 func (Unreachable) Adopt(context.Context) error { return ErrClusterUnavailable }
 
-// Command is what a protocol adapter executes: a control type (spec §9) and its parameters.
+// Command is what a protocol adapter executes: a control type (docs/ocpp16.md#chargeops--charger) and its parameters.
 type Command struct {
 	ID          int64
 	DeviceID    int64

@@ -37,7 +37,7 @@ const (
 	ResultOffline = devstate.ResultOffline
 )
 
-// Protocol-log communication types (spec §4).
+// Protocol-log communication types (docs/gateway.md#protocol-logs-and-backpressure).
 const (
 	LogOpen     = 0
 	LogClose    = 1

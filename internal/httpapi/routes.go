@@ -92,7 +92,7 @@ func (rt Route) locked() bool {
 
 // routeTable is every API route of chargeops with its permission keys: the one place to read
 // who may call what, assembled from one list per domain (routes_<domain>.go); `chargeops
-// openapi` prints it whole. The keys are those of api/permissions.json (spec §6); the interface
+// openapi` prints it whole. The keys are those of api/permissions.json (docs/architecture.md#permissions); the interface
 // rows that an administrator can edit are seeded from this table.
 func (s *Server) routeTable() []Route {
 	return slices.Concat(

@@ -1,4 +1,4 @@
-// Package passwd hashes passwords with argon2id and checks the rules of spec §5.
+// Package passwd hashes passwords with argon2id and checks the rules of docs/api.md#passwords-on-the-wire.
 //
 // What is hashed is sha256hex(password): the browser sends that for a password it checks
 // (login), so the server never needs the plain text to verify one (docs/api.md).

@@ -1,5 +1,5 @@
 // Package role owns roles: their permission keys (menu authorisation) and data-authorisation
-// settings (spec §6). Changing what a role allows ends its users' sessions (forced re-login),
+// settings (docs/decisions.md#permissions-and-data-scope). Changing what a role allows ends its users' sessions (forced re-login),
 // so no console keeps showing menus its user no longer holds.
 package role
 

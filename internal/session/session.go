@@ -16,7 +16,7 @@ import (
 	"chargeops/internal/db"
 )
 
-// End reasons, the logout reasons of spec §4.
+// End reasons, the logout reasons of docs/logs.md#action-log.
 const (
 	ReasonAuthFailed     = 0
 	ReasonUserLogout     = 1

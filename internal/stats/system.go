@@ -29,7 +29,7 @@ type UserCounts struct {
 	Locked int64 `json:"locked"`
 }
 
-// TypeCount is how many device models are of a device type (spec §2: 1 to 6).
+// TypeCount is how many device models are of a device type (docs/dashboards.md#device-categories: 1 to 6).
 type TypeCount struct {
 	Type  int   `json:"type"`
 	Count int64 `json:"count"`

@@ -18,7 +18,7 @@ import (
 // order and wait for each other instead of deadlocking. A replayed message that changes nothing
 // adds nothing (the callers count only rows they inserted or ended).
 
-// Event kinds (spec §4, decisions §2): the columns they are counted in.
+// Event kinds (docs/gateway.md#status-alarms-events, decisions §2): the columns they are counted in.
 var kindColumns = [4]string{"offline_n", "alarm_n", "fault_n", "unavailable_n"}
 
 // outageKinds are the kinds during which a device cannot charge: offline, fault, unavailable.

@@ -412,7 +412,7 @@ func (s *Service) Count(ctx context.Context) (int64, error) {
 	return n, kit.Wrap("user", "count", err)
 }
 
-// CheckPassword applies the password rules of spec §5 to a new password.
+// CheckPassword applies the password rules of docs/api.md#passwords-on-the-wire to a new password.
 func CheckPassword(plain string) error {
 	if !passwd.ValidPassword(plain) {
 		return apperr.InvalidField("password", "err.password_rule")

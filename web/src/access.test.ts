@@ -45,7 +45,7 @@ describe('route table', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('covers every key of spec §6 that guards a screen', () => {
+  it('covers every key of docs/architecture.md#permissions that guards a screen', () => {
     const used = new Set<string>();
     walkRoutes(manageRoutes, (_, info) => info.keys.flat().forEach((k) => used.add(k)));
     for (const k of ['auth_home', 'auth_my', 'auth_site_detail', 'auth_device_add', 'auth_role_authData', 'auth_dict_group',
@@ -101,7 +101,7 @@ describe('holdsAll / holdsByMode', () => {
   });
 });
 
-describe('after login (spec §2)', () => {
+describe('after login (docs/decisions.md#route-keys)', () => {
   it('/login and / go home with auth_home or as root, else welcome', () => {
     for (const p of ['/login', '/', '', null, '/login?x=1']) {
       expect(afterLoginTarget(p, user('auth_home'), routeKeysFor)).toBe(HOME_PATH);
@@ -121,7 +121,7 @@ describe('after login (spec §2)', () => {
   });
 });
 
-describe('route guard (spec §2)', () => {
+describe('route guard (docs/decisions.md#route-keys)', () => {
   it('allows held routes, sends others to noauth and the home page to welcome', () => {
     expect(guardRedirect(user('auth_site', 'auth_site_list'), ['auth_site', 'auth_site_list'])).toBeNull();
     expect(guardRedirect(user('auth_site'), ['auth_site', 'auth_site_list'])).toBe(NOAUTH_PATH);

@@ -1,5 +1,5 @@
 /**
- * Permission checks and route guards (spec §2, §6), as pure functions.
+ * Permission checks and route guards (docs/decisions.md#route-keys, docs/architecture.md#permissions), as pure functions.
  * The key catalogue is ../api/permissions.json, shared with the Go server.
  */
 import catalogue from '@api/permissions.json';
@@ -63,7 +63,7 @@ export function holdsAll(subject: Subject | null, keys: readonly KeyRequirement[
 export type DirectiveMode = 'any' | 'all' | 'none';
 
 /**
- * Element directive of spec §6, modes any (default: holds one of the keys), all (holds every
+ * Element directive of docs/decisions.md#route-keys, modes any (default: holds one of the keys), all (holds every
  * key) and none (holds none of the keys). Root holds every key: it passes any and all, and
  * content for "none" (e.g. a hint for users lacking a key) is not shown to root, unless the
  * list is empty.

@@ -15,7 +15,7 @@ setupRequest((path) => void router.navigate(path));
 // (router.tsx starts those), not after they have loaded and rendered.
 void queryClient.prefetchQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: Infinity });
 
-// A chunk that fails to preload after a deploy: offer a reload (spec §8). antd's Modal is not in
+// A chunk that fails to preload after a deploy: offer a reload (docs/architecture.md#the-console-in-the-binary). antd's Modal is not in
 // the first load (the sign-in page does not need it): the console has loaded it by the time a
 // chunk can fail; if it cannot be loaded either (a new release removed it), the browser's own
 // dialog asks.
@@ -44,7 +44,7 @@ window.addEventListener('vite:preloadError', (event) => {
     });
 });
 
-// In production uncaught script errors are logged to the console only (spec §8).
+// In production uncaught script errors are logged to the console only (docs/architecture.md#the-console-in-the-binary).
 if (import.meta.env.PROD) {
   window.addEventListener('error', (e) => console.error(e.error ?? e.message));
 }

@@ -1,5 +1,5 @@
 /**
- * THE route table of the console (spec §2), with the permission keys of spec §6 taken from the
+ * THE route table of the console (docs/decisions.md#route-keys), with the permission keys of docs/architecture.md#permissions taken from the
  * shared catalogue ../api/permissions.json. router.tsx turns it into react-router routes (each
  * page lazy-loaded, i.e. one chunk per page), utils/menu.ts builds the sidebar from it and
  * routeMatch.ts finds the keys of a path for the guards (the route shape is utils/routeDef.ts).
@@ -264,7 +264,7 @@ export const publicPages = {
   forbidden: (() => import('./pages/exception/Forbidden')) as PageLoader,
 };
 
-/** Top-level paths (spec §2). */
+/** Top-level paths (docs/decisions.md#route-keys). */
 export const TOP_PATHS = {
   root: '/',
   login: '/login',

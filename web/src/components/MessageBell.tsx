@@ -1,7 +1,7 @@
 /**
  * The header's bell: the live unread message count (hooks/useUnread.ts); a click opens the
  * notification centre. While the console is open, a rising count shows one notification for
- * 5 s (spec §9) per burst of rises (NoticeGate), naming the newest unread message's charger,
+ * 5 s (docs/messages.md#the-notification-centre-as-a-triage-list-issue-30) per burst of rises (NoticeGate), naming the newest unread message's charger,
  * site and alarm (noticeText), at the bottom right so it never covers the header. Rendered only for holders of the list's keys.
  */
 import { useEffect } from 'react';

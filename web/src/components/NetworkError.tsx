@@ -1,5 +1,5 @@
 /**
- * Network-error view (spec §2): optional title and description, up to three buttons:
+ * Network-error view (docs/decisions.md#network-busy): optional title and description, up to three buttons:
  * return home (shown by default; goes to the site root or `onHome`), reload (hidden by
  * default), back (hidden by default). Kept light (no antd Result) because it is in the entry
  * chunk: it must show when other chunks cannot be loaded.

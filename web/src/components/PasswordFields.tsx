@@ -1,4 +1,4 @@
-/** New password + confirmation with the spec §5 rules. */
+/** New password + confirmation with the docs/api.md#passwords-on-the-wire rules. */
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isStrongPassword } from '../utils/password';

@@ -1,5 +1,5 @@
 /**
- * Privacy policy (spec §1): blocks all use until accepted, shown over the console (the layout
+ * Privacy policy (docs/api.md#privacy-policy): blocks all use until accepted, shown over the console (the layout
  * renders behind it). Server HTML is sanitised. The policy's own leading heading becomes the
  * modal title, so the title shows once.
  */

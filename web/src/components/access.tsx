@@ -1,5 +1,5 @@
 /**
- * Element-level permission checks (spec §6) over the pure helpers of access.ts: modes any
+ * Element-level permission checks (docs/decisions.md#route-keys) over the pure helpers of access.ts: modes any
  * (default), all and none. Root holds every key, so root sees any/all content and not "none"
  * content (holdsByMode in access.ts).
  */

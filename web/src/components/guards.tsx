@@ -1,4 +1,4 @@
-/** Route guards (spec §2); the decisions are the pure functions of access.ts. */
+/** Route guards (docs/decisions.md#route-keys); the decisions are the pure functions of access.ts. */
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { afterLoginTarget, guardRedirect, landingPath, LOGIN_PATH, NOAUTH_PATH } from '../access';

@@ -1,7 +1,7 @@
 /**
  * Live refresh of the dashboards (docs/dashboards.md, "Live"): refetch at most once a second
  * after a pushed status change in the page's scope, and poll every 30 s while the status stream
- * is down (spec §9). The throttle is pure and tested in useLiveRefresh.test.ts.
+ * is down (docs/dashboards.md#live). The throttle is pure and tested in useLiveRefresh.test.ts.
  */
 import { useEffect, useRef } from 'react';
 import { onStatusChange, useStatusStream, type StatusNotice } from './useStatusStream';

@@ -1,5 +1,5 @@
 /**
- * Live device status (spec §9, docs/gateway.md): one EventSource on
+ * Live device status (docs/dashboards.md#live, docs/gateway.md): one EventSource on
  * GET /api/auth/sys/dev/events/stream per tab, shared by every screen that shows device status.
  * Each `event: status` patches the cached device lists and details at once, and is kept in a
  * StatusBook so that a list answer fetched before it cannot undo it (`liveFetcher`). While the

@@ -26,7 +26,7 @@ import { holdsAll, type PermissionKey } from '../access';
 
 /** Keys of the notification centre's route: the header's bell is shown to their holders. */
 const MESSAGE_KEYS: PermissionKey[] = ['auth_message', 'auth_message_list'];
-/** Docs are not in the sidebar (spec §2): the header's book button opens the docs home. */
+/** Docs are not in the sidebar (docs/docs-wiki.md#keys): the header's book button opens the docs home. */
 const DOCS_KEYS: PermissionKey[] = ['auth_docs', 'auth_docs_home_list_all'];
 
 type Items = NonNullable<MenuProps['items']>;

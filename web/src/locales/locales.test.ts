@@ -56,7 +56,7 @@ describe('locales', () => {
     expect(Object.entries(zhCN).filter(([, v]) => !v.trim())).toEqual([]);
   });
 
-  it('holds the message keys of spec §8', () => {
+  it('holds the message keys of docs/api.md#envelope', () => {
     for (const k of SPEC_KEYS) {
       expect(enUS[k], k).toBeTruthy();
       expect(zhCN[k], k).toBeTruthy();

@@ -1,4 +1,4 @@
-/** Customers (spec §3). */
+/** Customers (docs/decisions.md#organisation). */
 import { get, post } from './request';
 import type { Customer, Option, PageResult } from './typings';
 

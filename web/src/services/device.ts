@@ -1,4 +1,4 @@
-/** Devices (spec §3): list, detail, changes, import/export of xlsx. */
+/** Devices (docs/decisions.md#organisation): list, detail, changes, import/export of xlsx. */
 import { get, post, RequestError } from './request';
 import { download } from './download';
 import type { Device, DeviceCountFilter, DevicePage } from './typings';
@@ -6,7 +6,7 @@ import type { Device, DeviceCountFilter, DevicePage } from './typings';
 export type DeviceInput = Pick<Device, 'sn' | 'name' | 'modelId' | 'siteId' | 'softwareVersion' | 'installDate' | 'arrivalDate' | 'maintenanceCycle' | 'images'> & {
   id?: number;
 };
-/** Status codes 0-6 (spec §9). */
+/** Status codes 0-6 (docs/gateway.md#status-alarms-events). */
 export const DEVICE_STATUSES = [0, 1, 2, 3, 4, 5, 6];
 export const STATUS_COLORS: Record<number, string> = {
   0: 'default',

@@ -1,4 +1,4 @@
-/** Device models, their config/param/control items and aliases (spec §3, §5). */
+/** Device models, their config/param/control items and aliases (docs/decisions.md#device-models). */
 import { get, post } from './request';
 import type { DeviceModel, ModelAlias, ModelItem, PageResult } from './typings';
 

@@ -38,7 +38,7 @@ export type ProtocolLogPage = ApiData<'/api/auth/sys/logs/protocol/list', 'post'
 export type ProtocolLog = ProtocolLogPage['list'][number];
 export type StatusEvent = ApiData<'/api/auth/sys/dev/events/stream', 'get'>;
 
-/** Control types of spec §9 (docs/gateway.md). */
+/** Control types of docs/ocpp16.md#chargeops--charger (docs/gateway.md). */
 export const CTL = {
   softReset: 1,
   hardReset: 2,

@@ -12,7 +12,7 @@ export type Message = MessagePage['list'][number];
 export type MessageSetting = ApiData<'/api/auth/sys/message/setting', 'get'>;
 export type UnreadCount = ApiData<'/api/auth/sys/message/unread', 'get'>;
 
-/** Email frequencies of spec §9. */
+/** Email frequencies of docs/messages.md#no-floods. */
 export const FREQUENCIES = ['immediate', 'delayed'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 /** The delayed digest's window, minutes (server: 5-1440). */

@@ -1,5 +1,5 @@
 /**
- * The one request layer of the console (spec §7, §8; docs/api.md).
+ * The one request layer of the console (docs/api.md#envelope).
  *
  * - same origin (API base empty), cookies included, JSON content type,
  *   Accept-Language = the current locale, X-CSRF-Token from the `chargeops_csrf` cookie on

@@ -1,4 +1,4 @@
-/** Sites (spec §3). */
+/** Sites (docs/decisions.md#organisation). */
 import { get, post } from './request';
 import type { Option, PageResult, Site, SiteOverview } from './typings';
 

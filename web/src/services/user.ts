@@ -1,4 +1,4 @@
-/** Users (spec §3, §5): passwords are sealed like the login (docs/api.md). */
+/** Users (docs/decisions.md#permissions-and-data-scope, docs/api.md#passwords-on-the-wire): passwords are sealed like the login (docs/api.md). */
 import { get, post } from './request';
 import { encryptorFor } from './crypto';
 import { getLoginKey } from './auth';

@@ -27,7 +27,7 @@ export function kindOfFile(name: string): UploadKind {
 /** The object name asked for at sts/write: attachments live under docs/ (docs/attachments.md). */
 export const objectNameOf = (name: string) => `docs/${name.replace(/\\/g, '/').split('/').pop() ?? name}`;
 
-/** Share validity choices of spec §9; 0 is permanent. */
+/** Share validity choices of docs/attachments.md#shares; 0 is permanent. */
 export const VALIDITY_CHOICES = ['1', '7', '30', 'permanent', 'custom'] as const;
 export type ValidityChoice = (typeof VALIDITY_CHOICES)[number];
 export const MAX_CUSTOM_DAYS = 3650;

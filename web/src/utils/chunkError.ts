@@ -1,4 +1,4 @@
-/** Recognises failures to load a code-split chunk (script or CSS), spec §8. */
+/** Recognises failures to load a code-split chunk (script or CSS), docs/architecture.md#the-console-in-the-binary. */
 export const CSS_CHUNK_LOAD_FAILED = 'CSS_CHUNK_LOAD_FAILED';
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
@@ -20,7 +20,7 @@ export function isChunkLoadError(e: unknown): boolean {
   return patterns.some((p) => p.test(msg));
 }
 
-/** Rejects a chunk import that takes longer than the chunk-load timeout (spec §9). */
+/** Rejects a chunk import that takes longer than the chunk-load timeout (docs/architecture.md#the-console-in-the-binary). */
 export function withChunkTimeout<T>(p: Promise<T>, ms = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(Object.assign(new Error('Loading chunk timeout failed'), { name: 'ChunkLoadError' })), ms);

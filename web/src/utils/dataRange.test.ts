@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { brokenRule, checkValue, duplicateControlCodes, parseEnum, rangeError, rulesByKey, valueRule } from './dataRange';
 import { isValidDate, isValidSN, isValidUserName } from './validators';
 
-describe('data ranges (spec §5, same cases as the server)', () => {
+describe('data ranges (docs/decisions.md#levels, same cases as the server)', () => {
   const cases: [string, string, boolean][] = [
     ['int', '0~100', true],
     ['int', '100~0', false],

@@ -1,5 +1,5 @@
 /**
- * Client-side copy of the data-range rules of spec §5 (the server's internal/datarange):
+ * Client-side copy of the data-range rules of docs/decisions.md#levels (the server's internal/datarange):
  * integer "min~max" (min < max), float "min~max|decimals" (decimals 0-99), string length
  * "min~max" (min ≥ 0), enumeration lines "display|value|type" (type number|string|boolean,
  * default string; single '|' separators; unique values). An empty range is allowed for int,
@@ -95,7 +95,7 @@ export function rangeError(dataType: string, text: string | undefined | null): s
   }
 }
 
-/** Control type codes (spec §9) used more than once among a model's control items. */
+/** Control type codes (docs/ocpp16.md#chargeops--charger) used more than once among a model's control items. */
 export function duplicateControlCodes(items: { id?: number; controlTypeCode: number }[], candidate: { id?: number; controlTypeCode: number }): boolean {
   return items.some((it) => it.controlTypeCode === candidate.controlTypeCode && (it.id ?? 0) !== (candidate.id ?? 0));
 }

@@ -81,7 +81,7 @@ export function parseStatusEvent(data: string): StatusChange | null {
   }
 }
 
-/** How often lists refetch: never while the push stream is up, every 30 s (spec §9) while it is down. */
+/** How often lists refetch: never while the push stream is up, every 30 s (docs/dashboards.md#live) while it is down. */
 export const FALLBACK_POLL_MS = 30_000;
 export function pollInterval(streamUp: boolean): number | false {
   return streamUp ? false : FALLBACK_POLL_MS;
@@ -217,7 +217,7 @@ export interface Levels {
   level: number;
 }
 
-/** Level rule of spec §6: root bypasses; a user at L may use items whose level ≥ L. */
+/** Level rule of docs/decisions.md#levels: root bypasses; a user at L may use items whose level ≥ L. */
 export function levelAllows(l: Levels, itemLevel: number): boolean {
   return l.root || itemLevel >= l.level;
 }

@@ -1,5 +1,5 @@
 /**
- * History tabs (spec §2, §9): up to 20 visited /manage pages, home always first, per tab session.
+ * History tabs (docs/decisions.md#refused-pages): up to 20 visited /manage pages, home always first, per tab session.
  * They belong to the signed-in user and end with the session.
  */
 export const HISTORY_STORAGE_KEY = 'chargeops_history_tabs';

@@ -1,5 +1,5 @@
 /**
- * Sidebar built from the route table (spec §2): only routes whose effective keys are all held;
+ * Sidebar built from the route table (docs/decisions.md#route-keys): only routes whose effective keys are all held;
  * hidden routes dropped; a `flatMenu` parent (System) becomes a group of its children;
  * group 1 (home) first, then the level-1 areas, then group 2 (system items).
  *

@@ -2,7 +2,7 @@
  * Pure logic of the messages screens (docs/messages.md): the list's filters as the request of
  * POST message/list, the reception setting between the API and its form, and the unread feed
  * of the header's badge (server push, falling back to 15 s polling while the stream is down;
- * spec §9). Tested in message.test.ts.
+ * docs/messages.md#the-notification-centre-as-a-triage-list-issue-30). Tested in message.test.ts.
  */
 import type { MessageListInput, MessageSetting } from '../services/message';
 
@@ -92,11 +92,11 @@ export function formToSetting(f: SettingForm): MessageSetting {
 
 // ---------------------------------------------------------------- unread feed
 
-/** Polling period while the stream is down (spec §9). */
+/** Polling period while the stream is down (docs/messages.md#the-notification-centre-as-a-triage-list-issue-30). */
 export const UNREAD_POLL_MS = 15_000;
 /** A stream the server closed (e.g. an error answer) is opened again after this. */
 export const UNREAD_RETRY_MS = 15_000;
-/** How long the "new message" notification stays (spec §9). */
+/** How long the "new message" notification stays (docs/messages.md#the-notification-centre-as-a-triage-list-issue-30). */
 export const NOTICE_SECONDS = 5;
 
 /** The count of an `event: unread` data line, or null when it is not one. */

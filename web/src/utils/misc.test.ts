@@ -5,7 +5,7 @@ import { formatTime } from './time';
 import { parsePaging } from './paging';
 import { resolveLocale } from '../i18n';
 
-describe('password rule (spec §5)', () => {
+describe('password rule (docs/api.md#passwords-on-the-wire)', () => {
   it('needs 8-32 chars with upper, lower, digit and special', () => {
     expect(isStrongPassword('Abcdef1!')).toBe(true);
     expect(isStrongPassword('Abcde1!')).toBe(false);

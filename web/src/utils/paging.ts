@@ -1,4 +1,4 @@
-/** Page size default 20, options 10, 20, 50, 100 (spec §9); paging kept in the URL. */
+/** Page size default 20, options 10, 20, 50, 100 (docs/api.md#lists); paging kept in the URL. */
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
 

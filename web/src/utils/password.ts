@@ -1,4 +1,4 @@
-/** Password rule of spec §5: 8-32 characters with upper and lower case, digits and special characters. */
+/** Password rule of docs/api.md#passwords-on-the-wire: 8-32 characters with upper and lower case, digits and special characters. */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 32;
 

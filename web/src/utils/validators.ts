@@ -1,4 +1,4 @@
-/** Field rules of spec §5 shared by the forms (the server checks them again). */
+/** Field rules of docs/decisions.md#sign-in-and-accounts shared by the forms (the server checks them again). */
 export const SN_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{3,47}$/;
 export const USER_NAME_RE = /^[A-Za-z0-9_]{6,32}$/;
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;

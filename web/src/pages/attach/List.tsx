@@ -1,5 +1,5 @@
 /**
- * attach/list — attachments (spec §2; docs/attachments.md): a customer's folder tree on the
+ * attach/list — attachments (docs/attachments.md#folders-and-files): a customer's folder tree on the
  * left (add, rename/levels, delete for those who may write the folder), the files of the
  * selected folder on the right with name search and paging (in the URL; the folder as `folder`),
  * upload, edit, move, delete, download (signed link) and shares.

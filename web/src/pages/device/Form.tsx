@@ -1,4 +1,4 @@
-/** device/add/:SN? (SN pre-filled) and device/update/:id (SN read-only): every device field of spec §3. */
+/** device/add/:SN? (SN pre-filled) and device/update/:id (SN read-only): every device field of docs/decisions.md#organisation. */
 import { useEffect, useState } from 'react';
 import { Card, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';

@@ -1,5 +1,5 @@
 /**
- * message/list — the notification centre (spec §2; docs/messages.md): the caller's console
+ * message/list — the notification centre (docs/messages.md#the-notification-centre-as-a-triage-list-issue-30): the caller's console
  * messages as a triage list, one row per device and alarm (repeats folded, with their count),
  * newest (latest repeat) first and sortable by last or first time, with type, read/unread, processed/untreated and recovered/unrecovered
  * filters (in the URL). Mark read and process one row or the selected rows; mark all read.

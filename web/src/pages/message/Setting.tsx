@@ -1,5 +1,5 @@
 /**
- * message/setting — reception management (spec §2; docs/messages.md): which event kinds and
+ * message/setting — reception management (docs/messages.md#api): which event kinds and
  * alarm levels the user receives, for all sites of their scope or chosen ones (the site
  * options are scoped by the server), in the console and by mail, immediately or as a digest
  * every N minutes (5-1440).

@@ -1,5 +1,5 @@
 /**
- * /share/file?token=… — a shared file, signed out (spec §2; docs/attachments.md "Shares"): the
+ * /share/file?token=… — a shared file, signed out (docs/attachments.md#shares): the
  * file's name, size and expiry, the 4-digit access code, then the browser downloads the signed
  * link. An expired share (or unknown token) says "file sharing has expired"; wrong codes and
  * the lock show the server's messages. Light: the sign-in frame, no console chunks.

@@ -1,4 +1,4 @@
-/** system/application/list — applications (spec §2; docs/applications.md): name/status filters; enable/disable, rotate secret, delete. */
+/** system/application/list — applications (docs/applications.md#rules): name/status filters; enable/disable, rotate secret, delete. */
 import { Button, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-/** One model: its fields, and its config, param and control items (spec §3, §5). */
+/** One model: its fields, and its config, param and control items (docs/decisions.md#device-models). */
 import { useMemo, useState } from 'react';
 import { Button, Card, Descriptions, Space, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';

@@ -1,6 +1,6 @@
 /**
  * logs/action/:type?/:id? — action log rows (POST /api/auth/sys/logs/action/list).
- * `type` = 'login' shows sign-in rows: logins (0) or logouts (1, with the reasons of spec §4).
+ * `type` = 'login' shows sign-in rows: logins (0) or logouts (1, with the reasons of docs/logs.md#action-log).
  * `id` is a user id: only that user's rows (docs/logs.md, "Action log"), e.g.
  * logs/action/login/12 or logs/action/operation/12.
  * The search form, sort and pagination live in the URL. Export writes the filtered rows, in

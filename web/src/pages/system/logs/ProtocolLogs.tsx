@@ -1,6 +1,6 @@
 /**
  * logs/protocol — every OCPP frame in and out and every open/close (POST logs/protocol/list).
- * SN, communication type and time filters; order fields of spec §9 (default = newest first,
+ * SN, communication type and time filters; order fields of docs/gateway.md#protocol-logs-and-backpressure (default = newest first,
  * SN, communication type) as column sorters; all in the URL. A row expands to its frame as
  * indented JSON. The device page embeds the same table for one SN (state kept in memory).
  * Pages reached one after another are asked for by the server's cursor (keyset, issue 9).

@@ -1,4 +1,4 @@
-/** system/user/add and update/:id — user name (fixed after creation), role, owner customer, max sites, password rules of spec §5. */
+/** system/user/add and update/:id — user name (fixed after creation), role, owner customer, max sites, password rules of docs/api.md#passwords-on-the-wire. */
 import { useEffect, useState } from 'react';
 import { Card, Form, Input, InputNumber, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';

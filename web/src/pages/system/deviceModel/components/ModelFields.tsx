@@ -1,4 +1,4 @@
-/** Fields of a device model and of its items (spec §3, §5). */
+/** Fields of a device model and of its items (docs/decisions.md#device-models). */
 import { Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import ImageField from '../../../../components/ImageField';
@@ -105,7 +105,7 @@ export function ItemFields({ kind, codeTaken }: { kind: ItemKind; codeTaken(code
   );
 }
 
-/** Data type + range with the rules of spec §5 (shared by model items and catalogue items). */
+/** Data type + range with the rules of docs/decisions.md#levels (shared by model items and catalogue items). */
 export function DataTypeRange({ dataType }: { dataType?: string }) {
   const { t } = useTranslation();
   return (
