@@ -70,16 +70,26 @@ func decode(raw json.RawMessage, dst any) error {
 	return validate(dst)
 }
 
+// jsonField is the key encoding/json gives f (its tag's name, else the field's) and the tag's
+// options; ok is false for a field JSON skips (unexported or tagged "-").
+func jsonField(f reflect.StructField) (name, opts string, ok bool) {
+	name, opts, _ = strings.Cut(f.Tag.Get("json"), ",")
+	if name == "-" || !f.IsExported() {
+		return "", "", false
+	}
+	if name == "" {
+		name = f.Name
+	}
+	return name, opts, true
+}
+
 // checkObject checks the presence and JSON types of a struct's fields in obj.
 func checkObject(obj map[string]any, t reflect.Type, path string) error {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
+		name, opts, ok := jsonField(f)
+		if !ok {
 			continue
-		}
-		if name == "" {
-			name = f.Name
 		}
 		required := !strings.Contains(opts, "omitempty")
 		v, present := obj[name]
@@ -264,12 +274,9 @@ func weakRequired(t reflect.Type) []string {
 	var out []string
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() || strings.Contains(opts, "omitempty") {
+		name, opts, ok := jsonField(f)
+		if !ok || strings.Contains(opts, "omitempty") {
 			continue
-		}
-		if name == "" {
-			name = f.Name
 		}
 		caught := false
 		for _, r := range strings.Split(f.Tag.Get("validate"), ",") {

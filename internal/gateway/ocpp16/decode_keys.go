@@ -2,7 +2,6 @@ package ocpp16
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -40,12 +39,9 @@ func (n fieldNames) add(t reflect.Type, seen map[reflect.Type]bool) {
 	seen[t] = true
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
+		name, _, ok := jsonField(f)
+		if !ok {
 			continue
-		}
-		if name == "" {
-			name = f.Name
 		}
 		n[name] = true
 		n.add(f.Type, seen)
@@ -106,9 +102,8 @@ func dropInexact(v any, t reflect.Type) {
 		fields := map[string]reflect.Type{}
 		for i := range t.NumField() {
 			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name != "-" && f.IsExported() {
-				fields[cmp.Or(name, f.Name)] = f.Type
+			if name, _, ok := jsonField(f); ok {
+				fields[name] = f.Type
 			}
 		}
 		for k, x := range obj {
