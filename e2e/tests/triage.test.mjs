@@ -116,10 +116,10 @@ test('a flapping charger is one row and one notice that names it; the list is ne
   assert.equal((await page.locator('[data-testid="message-list"] .ant-table-row [data-testid="message-repeats"]').first().innerText()).trim(), String(FLAPS));
 
   // sorted by first time, oldest first: the high temperature row started first
-  await page.locator('[data-testid="message-list"] th.ant-table-column-has-sorters', { hasText: /^Time$/ }).first().click();
+  await page.locator('[data-testid="message-list"] th.ant-table-column-has-sorters', { hasText: /^Time\s*(UTC[+-]?[\d:]*)?$/ }).first().click();
   await page.waitForURL(/sort=startedAt/);
   await page.waitForFunction(() => /High temperature/.test(document.querySelector('[data-testid="message-list"] .ant-table-row [data-testid="message-name"]')?.textContent ?? ''));
-  await page.locator('[data-testid="message-list"] th.ant-table-column-has-sorters', { hasText: /^Time$/ }).first().click();
+  await page.locator('[data-testid="message-list"] th.ant-table-column-has-sorters', { hasText: /^Time\s*(UTC[+-]?[\d:]*)?$/ }).first().click();
   await page.waitForURL(/sort=-startedAt/);
   await page.waitForFunction(() => /Ground failure/i.test(document.querySelector('[data-testid="message-list"] .ant-table-row [data-testid="message-name"]')?.textContent ?? ''));
 
