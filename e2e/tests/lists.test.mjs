@@ -132,6 +132,7 @@ test('device list sorting and the offline filter: server-side order by SN and st
   assert.ok(sorts.includes('sn') && sorts.includes('-sn'), `the server was asked to sort: ${sorts}`);
   // status descending: the online (Idle) charger before the two offline ones, these newest... by id
   await header('Status').click();
+  await page.waitForURL(/sort=status/);
   await header('Status').click();
   await page.waitForURL('**sort=-status**');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="device-list"] tbody tr.ant-table-row')].map((r) => r.querySelector('a')?.textContent).join() === 'LST-B,LST-A,LST-C');

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
@@ -222,4 +223,13 @@ func Affected(res sql.Result, err error, notFound error) error {
 		return notFound
 	}
 	return nil
+}
+
+// Text is s as a database text value: a charger's bytes that are not UTF-8, and NUL (which
+// PostgreSQL's text refuses), become U+FFFD, so one frame cannot make a whole batch fail.
+func Text(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"strings"
 
@@ -26,7 +27,7 @@ type ConfigValue struct {
 // StoreConfig saves configuration values (GetConfiguration answers, accepted changes).
 func (s *Service) StoreConfig(ctx context.Context, deviceID int64, items []ConfigValue) error {
 	now := db.NowMS()
-	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Step: func(ctx context.Context, b *ingest.Batch) error {
 		for _, it := range items {
 			if _, err := b.Tx.Exec(ctx, sqlConfigUpsert, deviceID, it.Key, it.Value, db.BoolInt(it.Readonly), now); err != nil {
 				return err

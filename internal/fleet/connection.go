@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"encoding/json"
 	"errors"
@@ -94,13 +95,10 @@ const (
 		  remote_addr = excluded.remote_addr, protocol = excluded.protocol, connected_at = excluded.connected_at, last_seen_at = excluded.last_seen_at,
 		  runtime_counted_at = excluded.runtime_counted_at, updated_at = excluded.updated_at
 		WHERE device_state.conn_order <= excluded.conn_order`
-	sqlLastRefresh   = `UPDATE device SET last_refresh_at = ? WHERE id = ?`
-	sqlDisconnected  = `UPDATE device_state SET online = 0, updated_at = ? WHERE device_id = ? AND conn_id = ? AND online = 1`
-	sqlSeenState     = `UPDATE device_state SET last_seen_at = ?, runtime_counted_at = ? WHERE device_id = ? AND conn_id = ?`
-	sqlRuntimeTotal  = `UPDATE device SET total_runtime = total_runtime + ?, last_refresh_at = ? WHERE id = ?`
-	sqlSeenStateOnly = `UPDATE device_state SET last_seen_at = ? WHERE device_id = ? AND online = 1`
-	sqlBooted        = `UPDATE device_state SET vendor = ?, model = ?, firmware_version = ?, boot_info = ?, heartbeat_interval = ?, updated_at = ? WHERE device_id = ?`
-	sqlSoftware      = `UPDATE device SET software_version = ? WHERE id = ?`
+	sqlLastRefresh  = `UPDATE device SET last_refresh_at = ? WHERE id = ?`
+	sqlDisconnected = `UPDATE device_state SET online = 0, updated_at = ? WHERE device_id = ? AND conn_id = ? AND online = 1`
+	sqlBooted       = `UPDATE device_state SET vendor = ?, model = ?, firmware_version = ?, boot_info = ?, heartbeat_interval = ?, updated_at = ? WHERE device_id = ?`
+	sqlSoftware     = `UPDATE device SET software_version = ? WHERE id = ?`
 )
 
 // ErrNewerConnection is Connected's answer when a connection admitted after connID is already
@@ -113,7 +111,7 @@ var ErrNewerConnection = errors.New("fleet: a newer connection of the device is 
 // ErrNewerConnection.
 func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, protocol string) error {
 	now := s.opt.Now()
-	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		res, err := b.Tx.Exec(ctx, sqlConnected, dev.ID, s.opt.Node, connID, ConnOrder(connID), addr, protocol, now, now, now, now)
 		if err != nil {
 			return err
@@ -146,9 +144,9 @@ func (s *Service) Disconnected(ctx context.Context, dev *Device, connID string) 
 	now := s.opt.Now()
 	secs, counted, live := s.hot.count(dev.ID, connID, now, s.runtimeStep())
 	s.hot.close(dev.ID, connID)
-	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		if live {
-			if err := s.writeSeen(ctx, b.Tx, seenCount{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted}); err != nil {
+			if err := ingest.WriteSeen(ctx, b.Tx, ingest.Seen{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted}); err != nil {
 				return err
 			}
 		}
@@ -185,41 +183,14 @@ func (s *Service) Seen(dev *Device, connID string) {
 	if !live {
 		return
 	}
-	s.Ingest.Submit(&Unit{Key: KeyOf(dev.SN), seen: &seenCount{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted}})
-}
-
-// seenCount is one runtime count of a connection: seen at At, Secs more seconds of runtime,
-// counted up to CountedAt.
-type seenCount struct {
-	DeviceID  int64
-	ConnID    string
-	At        int64
-	Secs      int64
-	CountedAt int64
-}
-
-// writeSeen writes a runtime count through: last seen, the counted mark and the total (the
-// same as updateSeen, for one count inside a step).
-func (s *Service) writeSeen(ctx context.Context, tx *db.Tx, c seenCount) error {
-	if c.Secs <= 0 {
-		if _, err := tx.Exec(ctx, sqlSeenStateOnly, c.At, c.DeviceID); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, sqlLastRefresh, c.At, c.DeviceID)
-		return err
-	}
-	if _, err := tx.Exec(ctx, sqlSeenState, c.At, c.CountedAt, c.DeviceID, c.ConnID); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, sqlRuntimeTotal, c.Secs, c.At, c.DeviceID)
-	return err
+	s.Ingest.Submit(&ingest.Unit{Key: ingest.KeyOf(dev.SN), Seen: &ingest.Seen{DeviceID: dev.ID, ConnID: connID, At: now, Secs: secs, CountedAt: counted}})
 }
 
 // Booted records a BootNotification.
 func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 	raw, _ := json.Marshal(b)
 	now := s.opt.Now()
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, bt *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, bt *ingest.Batch) error {
 		if _, err := bt.Tx.Exec(ctx, sqlBooted, b.Vendor, b.Model, b.FirmwareVersion, string(raw), int(s.opt.HeartbeatInterval.Seconds()), now, dev.ID); err != nil {
 			return err
 		}
@@ -230,7 +201,7 @@ func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 			return err
 		}
 		// the consoles re-read the device (its software version) even when its status stays
-		bt.eventsChanged(dev.ID)
+		bt.MarkChanged(dev.ID)
 		return s.recompute(ctx, bt, dev.ID)
 	}})
 }
@@ -257,7 +228,7 @@ func (s *Service) DeviceChanged(ctx context.Context, deviceID int64) error {
 		return nil
 	}
 	// Keyed by the SN, so it runs in order with the disconnect the drop of its connection causes.
-	err = s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	err = s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		if err := s.offlineWhenDisabled(ctx, b, deviceID); err != nil {
 			return err
 		}
@@ -293,7 +264,7 @@ func (s *Service) DeviceChanged(ctx context.Context, deviceID int64) error {
 // connected, and its status shows Disabled, which ranks above Offline. The event stays open
 // until the device, enabled again, connects; a disconnect of its dropped connection finds it
 // open and adds none.
-func (s *Service) offlineWhenDisabled(ctx context.Context, b *Batch, deviceID int64) error {
+func (s *Service) offlineWhenDisabled(ctx context.Context, b *ingest.Batch, deviceID int64) error {
 	dev, err := scanDevice(b.Tx.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.id = ?`, deviceID))
 	if db.NotFound(err) {
 		return nil

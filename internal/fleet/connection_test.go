@@ -1,6 +1,7 @@
 package fleet_test
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"errors"
 	"sync/atomic"
@@ -47,7 +48,7 @@ func TestSeenWritesLastSeenAndRuntimeThrough(t *testing.T) {
 		// everything queued for a charger before this is committed once it returns
 		flush := func(t *testing.T, dev *fleet.Device) {
 			t.Helper()
-			if err := s.Ingest.Commit(ctx, &fleet.Unit{Key: fleet.KeyOf(dev.SN)}); err != nil {
+			if err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN)}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"time"
 )
@@ -103,3 +104,7 @@ func (s *Service) Register(sn string, l Link) Link { return s.Registry.Register(
 
 // Unregister removes l from the registry if it is still the device's link.
 func (s *Service) Unregister(sn string, l Link) bool { return s.Registry.Unregister(sn, l) }
+
+// LogRow is one protocol-log row an adapter hands to Log (the ingest pipeline's row: kept with
+// its credentials masked and cut to ingest.MaxLogData).
+type LogRow = ingest.LogRow

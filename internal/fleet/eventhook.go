@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"sync/atomic"
 )
@@ -74,7 +75,7 @@ func addHook[T any](p *atomic.Pointer[func(T)], f func(T)) {
 }
 
 // announce registers c with the batch: the listeners hear of it once the batch is committed.
-func (s *Service) announce(b *Batch, c EventChange) {
+func (s *Service) announce(b *ingest.Batch, c EventChange) {
 	f := s.eventHook.Load()
 	if f == nil {
 		return
@@ -99,7 +100,7 @@ func (s *Service) commandEnded(r CommandResult) {
 // endCommand stores a waiting command's outcome through the ingest pipeline and, when it did
 // end the command (a sweep may have ended it first), announces it after the commit.
 func (s *Service) endCommand(ctx context.Context, r CommandResult, answer string) error {
-	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Step: func(ctx context.Context, b *ingest.Batch) error {
 		res, err := b.Tx.Exec(ctx, sqlCommandResult, r.Result, r.Message, answer, r.At, r.CommandID, ResultWaiting)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"database/sql"
 	"fmt"
@@ -109,12 +110,12 @@ const (
 func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error {
 	now := db.NowMS()
 	r.At, _ = ChargerTime(r.At, now)
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(r.Device.SN), Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(r.Device.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		return s.connectorStatus(ctx, b, r, now)
 	}})
 }
 
-func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorReport, now int64) error {
+func (s *Service) connectorStatus(ctx context.Context, b *ingest.Batch, r ConnectorReport, now int64) error {
 	tx, dev := b.Tx, r.Device
 	res, err := tx.Exec(ctx, sqlConnectorUpsert, dev.ID, r.Connector, r.Status, r.ErrorCode, r.VendorCode, r.Info, now, r.At)
 	if err != nil {
@@ -155,7 +156,7 @@ func (s *Service) connectorStatus(ctx context.Context, b *Batch, r ConnectorRepo
 }
 
 // openEvent opens an event unless the same one is open, and counts it in the statistics.
-func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
+func (s *Service) openEvent(ctx context.Context, b *ingest.Batch, e eventOpen) error {
 	var n int
 	if err := b.Tx.QueryRow(ctx, sqlEventIsOpen, e.Device.ID, EventOpen, e.Kind, e.Connector, e.Code).Scan(&n); err != nil || n > 0 {
 		return err
@@ -177,7 +178,7 @@ func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 	if err != nil {
 		return err
 	}
-	b.eventsChanged(e.Device.ID)
+	b.MarkChanged(e.Device.ID)
 	s.announce(b, EventChange{EventID: id, DeviceID: e.Device.ID, SN: e.Device.SN, SiteID: e.Device.SiteID, CustomerID: e.Device.CustomerID,
 		Kind: e.Kind, Level: e.Level, Code: e.Code, Name: e.Name, VendorCode: e.VendorCode, Open: true, At: e.At})
 	return stats.CountEvent(b.Stats(), s.opt.Location, place(e.Device), e.Kind, e.At)
@@ -185,7 +186,7 @@ func (s *Service) openEvent(ctx context.Context, b *Batch, e eventOpen) error {
 
 // endEvents ends the open events e describes and adds the outages among them to their site's
 // availability figures.
-func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
+func (s *Service) endEvents(ctx context.Context, b *ingest.Batch, e eventEnd) error {
 	q := sqlEventsEnd + ` AND kind IN (` + db.Placeholders(len(e.Kinds)) + `)`
 	args := append([]any{EventEnded, e.At, e.DeviceID, EventOpen}, db.Args(e.Kinds)...)
 	if e.Connector != anyConnector {
@@ -220,7 +221,7 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 		return err
 	}
 	if len(all) > 0 {
-		b.eventsChanged(e.DeviceID)
+		b.MarkChanged(e.DeviceID)
 	}
 	for _, x := range all {
 		s.announce(b, EventChange{EventID: x.id, DeviceID: e.DeviceID, SN: e.SN, SiteID: x.site, CustomerID: x.customer,
@@ -238,10 +239,10 @@ func (s *Service) endEvents(ctx context.Context, b *Batch, e eventEnd) error {
 // changed, saves them and, once committed, pushes the change to consoles. The device service
 // calls it after enable/disable and maintenance changes.
 func (s *Service) Recompute(ctx context.Context, deviceID int64) error {
-	return s.Ingest.Commit(ctx, &Unit{Step: func(ctx context.Context, b *Batch) error { return s.recompute(ctx, b, deviceID) }})
+	return s.Ingest.Commit(ctx, &ingest.Unit{Step: func(ctx context.Context, b *ingest.Batch) error { return s.recompute(ctx, b, deviceID) }})
 }
 
-func (s *Service) recompute(ctx context.Context, b *Batch, deviceID int64) error {
+func (s *Service) recompute(ctx context.Context, b *ingest.Batch, deviceID int64) error {
 	tx := b.Tx
 	var in StatusInput
 	var sn string
@@ -281,7 +282,7 @@ func (s *Service) recompute(ctx context.Context, b *Batch, deviceID int64) error
 		alarmStatus = int(worst.Int64) // kind 1 alarm → 1, kind 2 fault → 2
 	}
 	if status == oldStatus && alarmStatus == oldAlarm {
-		if !b.changed[deviceID] {
+		if !b.Changed(deviceID) {
 			return nil
 		}
 	} else if _, err := tx.Exec(ctx, sqlStatusUpdate, status, alarmStatus, deviceID); err != nil {

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 
 	"chargeops/internal/db"
@@ -21,7 +22,7 @@ const (
 // command's progress Accepted, unless the charger already reported a later step.
 func (s *Service) FirmwareAccepted(ctx context.Context, dev *Device, commandID int64) error {
 	deviceID := dev.ID
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		if _, err := b.Tx.Exec(ctx, sqlFirmwareJob, db.BoolInt(true), "Scheduled", db.NowMS(), deviceID); err != nil {
 			return err
 		}
@@ -38,7 +39,7 @@ func (s *Service) FirmwareAccepted(ctx context.Context, dev *Device, commandID i
 // device's latest UpdateFirmware (waiting for or given its answer) until that ends with
 // Installed or a failure; Idle (the answer to a TriggerMessage) is no step.
 func (s *Service) FirmwareStatus(ctx context.Context, dev *Device, status string) error {
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		now := db.NowMS()
 		if _, err := b.Tx.Exec(ctx, sqlFirmwareJob, db.BoolInt(FirmwareJobRunning(status)), status, now, dev.ID); err != nil {
 			return err
@@ -82,7 +83,7 @@ func (s *Service) DiagnosticsStatus(ctx context.Context, dev *Device, status str
 	if status == DiagnosticsUploadFailed {
 		q = sqlDiagnosticsEnded
 	}
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		if _, err := b.Tx.Exec(ctx, q, status, db.NowMS(), dev.ID); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"log/slog"
@@ -213,7 +214,7 @@ func (s *Service) reclaim(ctx context.Context) int {
 		}
 		now := db.NowMS()
 		changed := false
-		err = s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+		err = s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 			res, err := b.Tx.Exec(ctx, sqlReclaimed, s.opt.Node, now, id, conn)
 			if err != nil {
 				return err

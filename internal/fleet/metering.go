@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"strings"
 	"sync"
@@ -94,23 +95,23 @@ func sampleTimes(samples []Sample, now int64) []int64 {
 // meterRows are the latest values and series points of samples, in the stored units. A
 // replayed message (same timestamps) adds no series point and does not move a latest value
 // back. Signed samples are neither (signedRows).
-func meterRows(deviceID int64, connector int, samples []Sample) ([]RuntimeRow, []SeriesSample) {
+func meterRows(deviceID int64, connector int, samples []Sample) ([]ingest.RuntimeRow, []ingest.SeriesSample) {
 	return meterRowsAt(deviceID, connector, samples, sampleTimes(samples, db.NowMS()))
 }
 
 // meterRowsAt is meterRows with the samples' stored times (sampleTimes).
-func meterRowsAt(deviceID int64, connector int, samples []Sample, times []int64) ([]RuntimeRow, []SeriesSample) {
-	latest := make([]RuntimeRow, 0, len(samples))
-	var points []SeriesSample
+func meterRowsAt(deviceID int64, connector int, samples []Sample, times []int64) ([]ingest.RuntimeRow, []ingest.SeriesSample) {
+	latest := make([]ingest.RuntimeRow, 0, len(samples))
+	var points []ingest.SeriesSample
 	for i, sm := range samples {
 		if sm.signed() {
 			continue
 		}
 		name := SeriesName(sm.Measurand, sm.Phase, sm.Location)
 		r := normalise(sm.Measurand, sm.Value, sm.Unit)
-		latest = append(latest, RuntimeRow{DeviceID: deviceID, Name: name, Connector: connector, Value: r.Value, Unit: r.Unit, At: times[i]})
+		latest = append(latest, ingest.RuntimeRow{DeviceID: deviceID, Name: name, Connector: connector, Value: r.Value, Unit: r.Unit, At: times[i]})
 		if r.Numeric {
-			points = append(points, SeriesSample{DeviceID: deviceID, Name: name, Connector: connector, At: times[i], Value: r.Num})
+			points = append(points, ingest.SeriesSample{DeviceID: deviceID, Name: name, Connector: connector, At: times[i], Value: r.Num})
 		}
 	}
 	return latest, points
@@ -125,12 +126,12 @@ func (s *Service) Meter(ctx context.Context, m MeterReport) error {
 	}
 	times := sampleTimes(m.Samples, db.NowMS())
 	latest, points := meterRowsAt(m.Device.ID, m.Connector, m.Samples, times)
-	u := &Unit{Runtime: latest, Series: points, Key: KeyOf(m.Device.SN)}
+	u := &ingest.Unit{Runtime: latest, Series: points, Key: ingest.KeyOf(m.Device.SN)}
 	if m.TransactionID > 0 && !s.sessions.firstKnown(m.TransactionID) {
 		u.Meters = sessionMeters(m, times)
 	}
 	if signed := signedRows(m.Connector, m.Samples, times); len(signed) > 0 {
-		u.Step = func(ctx context.Context, b *Batch) error {
+		u.Step = func(ctx context.Context, b *ingest.Batch) error {
 			return keepSigned(ctx, b, m.Device.ID, m.TransactionID, signed)
 		}
 	}
@@ -145,7 +146,7 @@ func (s *Service) Meter(ctx context.Context, m MeterReport) error {
 
 // addSamples adds a step's sampled values to its batch: latest values and series points, and
 // the signed ones kept for session txID (0: none).
-func addSamples(ctx context.Context, b *Batch, dev *Device, connector int, txID int64, samples []Sample) error {
+func addSamples(ctx context.Context, b *ingest.Batch, dev *Device, connector int, txID int64, samples []Sample) error {
 	times := sampleTimes(samples, db.NowMS())
 	latest, points := meterRowsAt(dev.ID, connector, samples, times)
 	b.AddRuntime(latest...)
@@ -155,15 +156,15 @@ func addSamples(ctx context.Context, b *Batch, dev *Device, connector int, txID 
 
 // sessionMeters are the energy registers (total, not per phase, at the outlet, not signed)
 // among a session's samples, in Wh.
-func sessionMeters(m MeterReport, times []int64) []SessionMeter {
-	var out []SessionMeter
+func sessionMeters(m MeterReport, times []int64) []ingest.SessionMeter {
+	var out []ingest.SessionMeter
 	for i, sm := range m.Samples {
 		if sm.signed() || sm.Phase != "" || (sm.Measurand != "" && sm.Measurand != energyRegister) ||
 			sm.Location != "" && sm.Location != defaultLocation {
 			continue
 		}
 		if wh, ok := registerWh(sm.Value, sm.Unit); ok {
-			out = append(out, SessionMeter{DeviceID: m.Device.ID, TransactionID: m.TransactionID, Wh: wh, At: times[i]})
+			out = append(out, ingest.SessionMeter{DeviceID: m.Device.ID, TransactionID: m.TransactionID, Wh: wh, At: times[i]})
 		}
 	}
 	return out
@@ -203,6 +204,6 @@ func (o *openSessions) forget(id int64) {
 
 // RuntimeValue stores one gateway value (firmware status, diagnostics status, ...) as a
 // latest value of connector 0, in the batch of the step that learnt it.
-func runtimeValue(b *Batch, deviceID int64, name, value string) {
-	b.AddRuntime(RuntimeRow{DeviceID: deviceID, Name: name, Value: value, At: db.NowMS()})
+func runtimeValue(b *ingest.Batch, deviceID int64, name, value string) {
+	b.AddRuntime(ingest.RuntimeRow{DeviceID: deviceID, Name: name, Value: value, At: db.NowMS()})
 }

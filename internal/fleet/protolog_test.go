@@ -10,14 +10,6 @@ import (
 	"chargeops/internal/testutil"
 )
 
-func countLogs(t testing.TB, d *db.DB) int {
-	var n int
-	if err := d.QueryRow(context.Background(), `SELECT COUNT(*) FROM protocol_log`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func TestPurgeLogs(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
@@ -31,8 +23,8 @@ func TestPurgeLogs(t *testing.T) {
 			t.Fatal(err)
 		}
 		n, err := fleet.PurgeLogs(ctx, d, 30)
-		if err != nil || n != 3 || countLogs(t, d) != 1 {
-			t.Fatalf("purged %d (%v), left %d", n, err, countLogs(t, d))
+		if err != nil || n != 3 || testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`) != 1 {
+			t.Fatalf("purged %d (%v), left %d", n, err, testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`))
 		}
 	})
 }

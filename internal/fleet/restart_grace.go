@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"log/slog"
@@ -115,7 +116,7 @@ func (s *Service) ExpireRestarts(ctx context.Context, now int64) (int, error) {
 	for _, o := range list {
 		dev := o.dev
 		var open bool
-		err = s.Ingest.Commit(ctx, &Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+		err = s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 			open = false
 			var online int
 			if err := b.Tx.QueryRow(ctx, sqlRestartState, dev.ID, o.left).Scan(&online); db.NotFound(err) {

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 
@@ -22,14 +23,14 @@ const sqlRestarting = `UPDATE device_connector SET status = 'Unavailable', error
 // reports them again, then the device status.
 func (s *Service) restarting(ctx context.Context, cmd Command) error {
 	now := db.NowMS()
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(cmd.SN), Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(cmd.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		if _, err := b.Tx.Exec(ctx, sqlRestarting, InfoRestarting, now, now, cmd.DeviceID, now); err != nil {
 			return fmt.Errorf("fleet: restarting connectors of %s: %w", cmd.SN, err)
 		}
 		if err := s.expectRestart(ctx, b.Tx, cmd.DeviceID, now); err != nil {
 			return err
 		}
-		b.eventsChanged(cmd.DeviceID) // the consoles re-read the connectors even when the status stays
+		b.MarkChanged(cmd.DeviceID) // the consoles re-read the connectors even when the status stays
 		return s.recompute(ctx, b, cmd.DeviceID)
 	}})
 }

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"log/slog"
@@ -22,9 +23,9 @@ type Options struct {
 	RetentionDays     int            // protocol-log retention; 0 keeps rows forever
 	HeartbeatInterval time.Duration  // interval the gateway hands chargers; default 60 s
 	DataDir           string         // default home of Files: DataDir/objects
-	LogQueue          int            // ingest queue size (units; see PipelineOptions)
+	LogQueue          int            // ingest queue size (units; see ingest.Options)
 	LogBatch          int            // ingest batch size (rows and steps per transaction)
-	IngestRetryMax    time.Duration  // longest back-off of a held ingest batch (PipelineOptions.RetryMax)
+	IngestRetryMax    time.Duration  // longest back-off of a held ingest batch (ingest.Options.RetryMax)
 	Node              string         // this node's name (default host name + pid)
 	Registry          Registry       // default: in-process
 	Location          *time.Location // days and months of the statistics (default UTC)
@@ -38,7 +39,7 @@ type Service struct {
 	db  *db.DB
 	opt Options
 	// Ingest is the one write path of device data (pipeline.go), protocol-log rows included.
-	Ingest   *Pipeline
+	Ingest   *ingest.Pipeline
 	Registry Registry
 	Hub      *Hub
 	secret   []byte
@@ -87,7 +88,7 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	}
 	s := &Service{db: d, opt: opt, Registry: opt.Registry, Hub: NewHub(), secret: secret,
 		admit: newAdmissionLimiter(admitWindow)}
-	s.Ingest = NewPipeline(d, PipelineOptions{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch, RetryMax: opt.IngestRetryMax})
+	s.Ingest = ingest.New(d, ingest.Options{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch, RetryMax: opt.IngestRetryMax})
 	s.hot.m = map[int64]*hotDevice{}
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 
@@ -26,14 +27,14 @@ func signedRows(connector int, samples []Sample, times []int64) []SignedValue {
 			continue
 		}
 		out = append(out, SignedValue{ConnectorID: connector, Measurand: SeriesName(sm.Measurand, sm.Phase, sm.Location), Context: sm.Context,
-			Format: FormatSigned, Value: text(sm.Value), At: times[i]})
+			Format: FormatSigned, Value: db.Text(sm.Value), At: times[i]})
 	}
 	return out
 }
 
 // keepSigned stores signed values for session txID, which must be one of the device's (else
 // they are kept without a session, 0); a replay adds nothing (the table's unique key).
-func keepSigned(ctx context.Context, b *Batch, deviceID, txID int64, values []SignedValue) error {
+func keepSigned(ctx context.Context, b *ingest.Batch, deviceID, txID int64, values []SignedValue) error {
 	if len(values) == 0 {
 		return nil
 	}
@@ -51,7 +52,7 @@ func keepSigned(ctx context.Context, b *Batch, deviceID, txID int64, values []Si
 	}
 	now := db.NowMS()
 	for _, v := range values {
-		if _, err := b.Tx.Exec(ctx, sqlSignedInsert, txID, deviceID, v.ConnectorID, text(v.Measurand), text(v.Context), v.Format, v.Value, v.At, now); err != nil {
+		if _, err := b.Tx.Exec(ctx, sqlSignedInsert, txID, deviceID, v.ConnectorID, db.Text(v.Measurand), db.Text(v.Context), v.Format, v.Value, v.At, now); err != nil {
 			return fmt.Errorf("fleet: keep signed value: %w", err)
 		}
 	}

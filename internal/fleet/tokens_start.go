@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 )
 
@@ -31,7 +32,7 @@ func (s *Service) SessionStatus(dev *Device, id int64, verdict TokenVerdict, sta
 	if verdict == TokenAccepted || id <= 0 {
 		return
 	}
-	s.Ingest.Submit(&Unit{Key: KeyOf(dev.SN), Step: func(ctx context.Context, b *Batch) error {
+	s.Ingest.Submit(&ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		_, err := b.Tx.Exec(ctx, `UPDATE device_transaction SET auth_status = ? WHERE id = ? AND device_id = ?`, status, id, dev.ID)
 		return err
 	}})

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"strconv"
@@ -65,7 +66,7 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 		flags |= FlagClock
 	}
 	meter := []Sample{{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStart, 10), At: at}}
-	err := s.Ingest.Commit(ctx, &Unit{Key: KeyOf(t.Device.SN), Step: func(ctx context.Context, b *Batch) error {
+	err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(t.Device.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		dev := t.Device
 		err := b.Tx.QueryRow(ctx, sqlTransactionReplay, dev.ID, t.Connector, t.IDTag, t.MeterStart).Scan(&id)
 		if err == nil {
@@ -107,7 +108,7 @@ func (s *Service) StopTransaction(ctx context.Context, t TransactionStop) error 
 	if clamped {
 		flags |= FlagClock
 	}
-	return s.Ingest.Commit(ctx, &Unit{Key: KeyOf(t.Device.SN), Step: func(ctx context.Context, b *Batch) error {
+	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(t.Device.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		dev := t.Device
 		id, known, err := s.sessionOf(ctx, b.Tx, dev.ID, t.ID)
 		if err != nil {
@@ -177,7 +178,7 @@ type sessionEnd struct {
 
 // stopSession ends open session id with the energy rules and counts it in its site's traffic;
 // a session already stopped is left alone.
-func (s *Service) stopSession(ctx context.Context, b *Batch, dev *Device, id int64, e sessionEnd) error {
+func (s *Service) stopSession(ctx context.Context, b *ingest.Batch, dev *Device, id int64, e sessionEnd) error {
 	var connector int
 	var m sessionMeter
 	var stoppedAt int64

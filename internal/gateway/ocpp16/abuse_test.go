@@ -1,6 +1,7 @@
 package ocpp16_test
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"io"
@@ -186,7 +187,7 @@ func TestGatewayAbuseIsBounded(t *testing.T) {
 				}
 				return false
 			})
-			if len(row) > fleet.MaxLogData+64 || !strings.Contains(row, "…[cut: ") {
+			if len(row) > ingest.MaxLogData+64 || !strings.Contains(row, "…[cut: ") {
 				t.Fatalf("stored %d bytes ending %q", len(row), row[max(0, len(row)-60):])
 			}
 		})

@@ -1,4 +1,4 @@
-package fleet
+package ingest
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"chargeops/internal/stats"
 )
 
-// PipelineOptions shape the ingest pipeline.
-type PipelineOptions struct {
+// Options shape the ingest pipeline.
+type Options struct {
 	// QueueSize is how many units (messages' worth of writes) wait before Submit blocks
 	// (backpressure); default 20000.
 	QueueSize int
@@ -50,8 +50,8 @@ type Unit struct {
 	Series  []SeriesSample
 	// Meters are energy registers sampled during charging sessions (their first one is kept).
 	Meters []SessionMeter
-	// seen is a connection's last-seen time and runtime count (Seen), written with the rows.
-	seen *seenCount
+	// Seen is a connection's last-seen time and runtime count, written with the rows.
+	Seen *Seen
 	Step Step
 	// Key orders units: those with the same key are committed in the order they were submitted
 	// (one writer takes them all); KeyOf(sn) for a charger's units. Units without a key take
@@ -109,7 +109,7 @@ type Batch struct {
 	logs    []LogRow
 	after   []func()
 	meters  map[int64]SessionMeter // per session, the earliest sample
-	seen    map[int64]seenCount    // per device, its runtime counts merged
+	seen    map[int64]Seen         // per device, its runtime counts merged
 	changed map[int64]bool         // devices whose open events changed (pushed to consoles)
 	stats   stats.Adds             // the dashboards' figures, written last in key order
 	// what the running step added, merged on its success
@@ -154,7 +154,7 @@ func (b *Batch) merge(runtime []RuntimeRow, series []SeriesSample, after []func(
 
 // addSeen merges a runtime count into the device's: the seconds add up, the newest connection
 // and times win.
-func (b *Batch) addSeen(c *seenCount) {
+func (b *Batch) addSeen(c *Seen) {
 	if c == nil {
 		return
 	}
@@ -173,9 +173,12 @@ func (b *Batch) addSeen(c *seenCount) {
 	b.seen[c.DeviceID] = *c
 }
 
-// eventsChanged notes that a device's open events changed in this batch: its status event is
-// pushed even when its status stays the same.
-func (b *Batch) eventsChanged(deviceID int64) { b.changed[deviceID] = true }
+// MarkChanged notes that a device's open events (or what the consoles show of it) changed in
+// this batch: its status event is pushed even when its status stays the same.
+func (b *Batch) MarkChanged(deviceID int64) { b.changed[deviceID] = true }
+
+// Changed tells whether MarkChanged was called for the device in this batch.
+func (b *Batch) Changed(deviceID int64) bool { return b.changed[deviceID] }
 
 // addMeters keeps each session's earliest sample.
 func (b *Batch) addMeters(ms []SessionMeter) {
@@ -194,7 +197,7 @@ func (b *Batch) unstage() {
 // rows is how much a unit adds to a batch, for closing batches by size.
 func (u *Unit) rows() int {
 	n := len(u.Logs) + len(u.Runtime) + len(u.Series)
-	if u.seen != nil {
+	if u.Seen != nil {
 		n++
 	}
 	if u.Step != nil {
@@ -214,7 +217,7 @@ func (u *Unit) rows() int {
 // Health says so; only a batch the database refuses is split to find the unit it refuses.
 type Pipeline struct {
 	db   *db.DB
-	opt  PipelineOptions
+	opt  Options
 	chs  []chan *Unit
 	mu   sync.RWMutex
 	shut bool
@@ -231,8 +234,8 @@ type pipelineCounters struct {
 	writing atomic.Int64
 }
 
-// PipelineStats are the pipeline's counters since start.
-type PipelineStats struct {
+// Stats are the pipeline's counters since start.
+type Stats struct {
 	Units        int64 `json:"units"`
 	LogRows      int64 `json:"logRows"`
 	Batches      int64 `json:"batches"`
@@ -245,8 +248,8 @@ type PipelineStats struct {
 	QueueCap     int   `json:"queueCap"`
 }
 
-// NewPipeline starts the writer.
-func NewPipeline(d *db.DB, opt PipelineOptions) *Pipeline {
+// New starts the writer.
+func New(d *db.DB, opt Options) *Pipeline {
 	if opt.QueueSize <= 0 {
 		opt.QueueSize = 20000
 	}
@@ -282,8 +285,8 @@ func NewPipeline(d *db.DB, opt PipelineOptions) *Pipeline {
 	return p
 }
 
-// ErrPipelineClosed is the answer to a unit submitted after Close whose database is gone.
-var ErrPipelineClosed = errors.New("fleet: the ingest pipeline is closed")
+// ErrClosed is the answer to a unit submitted after Close whose database is gone.
+var ErrClosed = errors.New("ingest: the pipeline is closed")
 
 // Submit queues a unit without waiting for its commit (blocking while the queue is full).
 func (p *Pipeline) Submit(u *Unit) { p.submit(u) }
@@ -354,8 +357,8 @@ func (p *Pipeline) Close() {
 }
 
 // Stats returns the counters.
-func (p *Pipeline) Stats() PipelineStats {
-	st := PipelineStats{Units: p.stats.units.Load(), LogRows: p.stats.rows.Load(), Batches: p.stats.batches.Load(),
+func (p *Pipeline) Stats() Stats {
+	st := Stats{Units: p.stats.units.Load(), LogRows: p.stats.rows.Load(), Batches: p.stats.batches.Load(),
 		Blocked: p.stats.blocked.Load(), MaxBatch: p.stats.maxBatch.Load(), CommitMicros: p.stats.commitMicros.Load(),
 		Failures: p.stats.failures.Load()}
 	for _, ch := range p.chs {
@@ -484,14 +487,14 @@ func (p *Pipeline) commit(ctx context.Context, units []*Unit) {
 // run is one attempt at a batch: the steps in order (each under a savepoint), then the rows in
 // multi-row statements, then the commit.
 func (p *Pipeline) run(ctx context.Context, units []*Unit) (*Batch, []error, error) {
-	b := &Batch{runtime: map[runtimeKey]RuntimeRow{}, meters: map[int64]SessionMeter{}, seen: map[int64]seenCount{}, changed: map[int64]bool{}}
+	b := &Batch{runtime: map[runtimeKey]RuntimeRow{}, meters: map[int64]SessionMeter{}, seen: map[int64]Seen{}, changed: map[int64]bool{}}
 	errs := make([]error, len(units))
 	err := p.db.InTx(ctx, func(tx *db.Tx) error {
 		b.Tx = tx
 		for i, u := range units {
 			b.logs = append(b.logs, u.Logs...)
 			b.addMeters(u.Meters)
-			b.addSeen(u.seen)
+			b.addSeen(u.Seen)
 			if u.Step == nil {
 				b.merge(u.Runtime, u.Series, nil)
 				continue

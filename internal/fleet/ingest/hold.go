@@ -1,4 +1,4 @@
-package fleet
+package ingest
 
 import (
 	"context"
@@ -20,8 +20,8 @@ type holdState struct {
 	lastWrite atomic.Int64
 }
 
-// IngestHealth is the pipeline's state for /healthz and /metrics.
-type IngestHealth struct {
+// Health is the pipeline's state for /healthz and /metrics.
+type Health struct {
 	// Held: batches are waiting for the database (down, disk full); their chargers are not
 	// answered until they are stored.
 	Held bool `json:"held"`
@@ -35,10 +35,10 @@ type IngestHealth struct {
 }
 
 // Health tells whether the pipeline holds batches the database could not take.
-func (p *Pipeline) Health() IngestHealth {
+func (p *Pipeline) Health() Health {
 	p.hold.mu.Lock()
 	defer p.hold.mu.Unlock()
-	h := IngestHealth{Held: p.hold.writers > 0, SinceWrite: time.Since(time.UnixMilli(p.hold.lastWrite.Load()))}
+	h := Health{Held: p.hold.writers > 0, SinceWrite: time.Since(time.UnixMilli(p.hold.lastWrite.Load()))}
 	if h.Held {
 		h.Reason, h.HeldFor = p.hold.reason, time.Since(p.hold.since)
 	}

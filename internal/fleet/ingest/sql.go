@@ -1,9 +1,8 @@
-package fleet
+package ingest
 
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"chargeops/internal/db"
 )
@@ -31,15 +30,6 @@ const (
 	pgInsertSeries   = `INSERT INTO device_series (device_id, name, connector_id, ts, value) SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::float8[])` + sqlSeriesConflict
 	maxRowsPerArrays = 10000
 )
-
-// text is s as a database text value: a charger's bytes that are not UTF-8, and NUL (which
-// PostgreSQL's text refuses), become U+FFFD, so one frame cannot make a whole batch fail.
-func text(s string) string {
-	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
-		return s
-	}
-	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
-}
 
 // columns runs a PostgreSQL unnest statement over n rows in chunks of maxRowsPerArrays; cols(lo,
 // hi) returns the column arrays of rows lo..hi-1.
@@ -81,14 +71,14 @@ func insertLogs(ctx context.Context, tx *db.Tx, rows []LogRow) error {
 		return columns(ctx, tx, len(rows), pgInsertLogs, func(lo, hi int) []any {
 			sn, typ, data, at := make([]string, 0, hi-lo), make([]int32, 0, hi-lo), make([]string, 0, hi-lo), make([]int64, 0, hi-lo)
 			for _, r := range rows[lo:hi] {
-				sn, typ, data, at = append(sn, text(r.SN)), append(typ, int32(r.Type)), append(data, text(r.Data)), append(at, r.At)
+				sn, typ, data, at = append(sn, db.Text(r.SN)), append(typ, int32(r.Type)), append(data, db.Text(r.Data)), append(at, r.At)
 			}
 			return []any{sn, typ, data, at}
 		})
 	}
 	return multiRow(ctx, tx, len(rows), sqlInsertLogs, sqlLogValues, "", func(i int, a []any) []any {
 		r := rows[i]
-		return append(a, text(r.SN), r.Type, text(r.Data), r.At)
+		return append(a, db.Text(r.SN), r.Type, db.Text(r.Data), r.At)
 	})
 }
 
@@ -102,15 +92,15 @@ func upsertRuntime(ctx context.Context, tx *db.Tx, latest map[runtimeKey]Runtime
 			n := hi - lo
 			dev, name, conn, val, unit, at := make([]int64, 0, n), make([]string, 0, n), make([]int32, 0, n), make([]string, 0, n), make([]string, 0, n), make([]int64, 0, n)
 			for _, r := range rows[lo:hi] {
-				dev, name, conn = append(dev, r.DeviceID), append(name, text(r.Name)), append(conn, int32(r.Connector))
-				val, unit, at = append(val, text(r.Value)), append(unit, text(r.Unit)), append(at, r.At)
+				dev, name, conn = append(dev, r.DeviceID), append(name, db.Text(r.Name)), append(conn, int32(r.Connector))
+				val, unit, at = append(val, db.Text(r.Value)), append(unit, db.Text(r.Unit)), append(at, r.At)
 			}
 			return []any{dev, name, conn, val, unit, at}
 		})
 	}
 	return multiRow(ctx, tx, len(rows), sqlUpsertRuntime, sqlRuntimeValues, sqlRuntimeConflict, func(i int, a []any) []any {
 		r := rows[i]
-		return append(a, r.DeviceID, text(r.Name), r.Connector, text(r.Value), text(r.Unit), r.At)
+		return append(a, r.DeviceID, db.Text(r.Name), r.Connector, db.Text(r.Value), db.Text(r.Unit), r.At)
 	})
 }
 
@@ -120,14 +110,14 @@ func insertSeries(ctx context.Context, tx *db.Tx, pts []SeriesSample) error {
 			n := hi - lo
 			dev, name, conn, at, val := make([]int64, 0, n), make([]string, 0, n), make([]int32, 0, n), make([]int64, 0, n), make([]float64, 0, n)
 			for _, p := range pts[lo:hi] {
-				dev, name, conn, at, val = append(dev, p.DeviceID), append(name, text(p.Name)), append(conn, int32(p.Connector)), append(at, p.At), append(val, p.Value)
+				dev, name, conn, at, val = append(dev, p.DeviceID), append(name, db.Text(p.Name)), append(conn, int32(p.Connector)), append(at, p.At), append(val, p.Value)
 			}
 			return []any{dev, name, conn, at, val}
 		})
 	}
 	return multiRow(ctx, tx, len(pts), sqlInsertSeries, sqlSeriesValues, sqlSeriesConflict, func(i int, a []any) []any {
 		p := pts[i]
-		return append(a, p.DeviceID, text(p.Name), p.Connector, p.At, p.Value)
+		return append(a, p.DeviceID, db.Text(p.Name), p.Connector, p.At, p.Value)
 	})
 }
 
@@ -161,11 +151,11 @@ const (
 	sqlSeenDeviceWhere = ` WHERE device.id = v.device_id`
 )
 
-func updateSeen(ctx context.Context, tx *db.Tx, seen map[int64]seenCount) error {
+func updateSeen(ctx context.Context, tx *db.Tx, seen map[int64]Seen) error {
 	if len(seen) == 0 {
 		return nil
 	}
-	rows := make([]seenCount, 0, len(seen))
+	rows := make([]Seen, 0, len(seen))
 	for _, c := range seen {
 		rows = append(rows, c)
 	}

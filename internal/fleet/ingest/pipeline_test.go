@@ -1,6 +1,7 @@
-package fleet_test
+package ingest_test
 
 import (
+	"chargeops/internal/fleet/ingest"
 	"context"
 	"errors"
 	"fmt"
@@ -38,7 +39,7 @@ func count(t testing.TB, d *db.DB, q string, args ...any) int {
 func TestPipelineBackpressure(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		var maxQueued atomic.Int64
-		p := fleet.NewPipeline(d, fleet.PipelineOptions{QueueSize: 8, BatchRows: 4, BeforeCommit: func(int) {
+		p := ingest.New(d, ingest.Options{QueueSize: 8, BatchRows: 4, BeforeCommit: func(int) {
 			time.Sleep(5 * time.Millisecond) // a slow database
 		}})
 		const producers, each = 20, 50
@@ -54,13 +55,13 @@ func TestPipelineBackpressure(t *testing.T) {
 					if q := int64(p.Stats().Queue); q > maxQueued.Load() {
 						maxQueued.Store(q)
 					}
-					p.Write(fleet.LogRow{SN: fmt.Sprintf("SN-%d", w), Type: fleet.LogReceived, Data: fmt.Sprintf(`[2,"%d","Heartbeat",{}]`, i)})
+					p.Write(ingest.LogRow{SN: fmt.Sprintf("SN-%d", w), Type: fleet.LogReceived, Data: fmt.Sprintf(`[2,"%d","Heartbeat",{}]`, i)})
 				}
 			}()
 		}
 		wg.Wait()
 		p.Close()
-		if got := countLogs(t, d); got != producers*each {
+		if got := testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`); got != producers*each {
 			t.Fatalf("%d rows written, want %d", got, producers*each)
 		}
 		st := p.Stats()
@@ -68,8 +69,8 @@ func TestPipelineBackpressure(t *testing.T) {
 			t.Fatalf("stats %+v, max queued %d", st, maxQueued.Load())
 		}
 		// After Close, a late row is written at once, not lost.
-		p.Write(fleet.LogRow{SN: "late", Type: fleet.LogClose})
-		if got := countLogs(t, d); got != producers*each+1 {
+		p.Write(ingest.LogRow{SN: "late", Type: fleet.LogClose})
+		if got := testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`); got != producers*each+1 {
 			t.Fatalf("late row lost: %d", got)
 		}
 		var after runtime.MemStats
@@ -89,17 +90,17 @@ func TestPipelineGroupsUnitsAndCoalescesLatestValues(t *testing.T) {
 		ctx := context.Background()
 		dev := seedDevice(t, d, "GC-1")
 		var commits atomic.Int64
-		p := fleet.NewPipeline(d, fleet.PipelineOptions{Linger: 20 * time.Millisecond, BeforeCommit: func(int) { commits.Add(1) }})
+		p := ingest.New(d, ingest.Options{Linger: 20 * time.Millisecond, BeforeCommit: func(int) { commits.Add(1) }})
 		defer p.Close()
 		var wg sync.WaitGroup
 		for i := range 200 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				u := &fleet.Unit{
-					Logs:    []fleet.LogRow{{SN: "GC-1", Type: fleet.LogReceived, Data: "frame"}},
-					Runtime: []fleet.RuntimeRow{{DeviceID: dev, Name: "Voltage", Connector: 1, Value: fmt.Sprint(i), Unit: "V", At: int64(1000 + i)}},
-					Series:  []fleet.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: int64(1000 + i), Value: float64(i)}},
+				u := &ingest.Unit{
+					Logs:    []ingest.LogRow{{SN: "GC-1", Type: fleet.LogReceived, Data: "frame"}},
+					Runtime: []ingest.RuntimeRow{{DeviceID: dev, Name: "Voltage", Connector: 1, Value: fmt.Sprint(i), Unit: "V", At: int64(1000 + i)}},
+					Series:  []ingest.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: int64(1000 + i), Value: float64(i)}},
 				}
 				if err := p.Commit(ctx, u); err != nil {
 					t.Error(err)
@@ -115,7 +116,7 @@ func TestPipelineGroupsUnitsAndCoalescesLatestValues(t *testing.T) {
 			t.Fatalf("latest value %q (%v), want the newest sample 199", value, err)
 		}
 		// an older sample, later
-		if err := p.Commit(ctx, &fleet.Unit{Runtime: []fleet.RuntimeRow{{DeviceID: dev, Name: "Voltage", Connector: 1, Value: "old", At: 500}}}); err != nil {
+		if err := p.Commit(ctx, &ingest.Unit{Runtime: []ingest.RuntimeRow{{DeviceID: dev, Name: "Voltage", Connector: 1, Value: "old", At: 500}}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.QueryRow(ctx, `SELECT value FROM device_runtime WHERE device_id = ? AND name = 'Voltage'`, dev).Scan(&value); err != nil || value != "199" {
@@ -124,7 +125,7 @@ func TestPipelineGroupsUnitsAndCoalescesLatestValues(t *testing.T) {
 		if n := count(t, d, `SELECT COUNT(*) FROM device_series WHERE device_id = ?`, dev); n != 200 {
 			t.Fatalf("%d series points, want 200", n)
 		}
-		if n := countLogs(t, d); n != 200 {
+		if n := testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`); n != 200 {
 			t.Fatalf("%d log rows, want 200", n)
 		}
 		t.Logf("%s: 200 units in %d transactions", d.Dialect(), commits.Load())
@@ -137,18 +138,18 @@ func TestPipelineFailedStepIsUndoneAlone(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		dev := seedDevice(t, d, "ST-1")
-		p := fleet.NewPipeline(d, fleet.PipelineOptions{Linger: 30 * time.Millisecond})
+		p := ingest.New(d, ingest.Options{Linger: 30 * time.Millisecond})
 		defer p.Close()
 		var announced atomic.Int64
-		write := func(key string, fail bool) *fleet.Unit {
-			return &fleet.Unit{
-				Logs:    []fleet.LogRow{{SN: "ST-1", Type: fleet.LogReceived, Data: key}},
-				Runtime: []fleet.RuntimeRow{{DeviceID: dev, Name: key, Value: "unit row", At: 1}},
-				Step: func(ctx context.Context, b *fleet.Batch) error {
+		write := func(key string, fail bool) *ingest.Unit {
+			return &ingest.Unit{
+				Logs:    []ingest.LogRow{{SN: "ST-1", Type: fleet.LogReceived, Data: key}},
+				Runtime: []ingest.RuntimeRow{{DeviceID: dev, Name: key, Value: "unit row", At: 1}},
+				Step: func(ctx context.Context, b *ingest.Batch) error {
 					if _, err := b.Tx.Exec(ctx, `INSERT INTO device_config (device_id, key, value, readonly, updated_at) VALUES (?, ?, 'v', 0, 0)`, dev, key); err != nil {
 						return err
 					}
-					b.AddSeries(fleet.SeriesSample{DeviceID: dev, Name: key, At: 1, Value: 1})
+					b.AddSeries(ingest.SeriesSample{DeviceID: dev, Name: key, At: 1, Value: 1})
 					b.AfterCommit(func() { announced.Add(1) })
 					if fail {
 						return errors.New("bad message")
@@ -159,7 +160,7 @@ func TestPipelineFailedStepIsUndoneAlone(t *testing.T) {
 		}
 		errs := make([]error, 3)
 		var wg sync.WaitGroup
-		for i, u := range []*fleet.Unit{write("a", false), write("b", true), write("c", false)} {
+		for i, u := range []*ingest.Unit{write("a", false), write("b", true), write("c", false)} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -182,8 +183,8 @@ func TestPipelineFailedStepIsUndoneAlone(t *testing.T) {
 		if n := count(t, d, `SELECT COUNT(*) FROM device_series WHERE device_id = ?`, dev); n != 2 {
 			t.Fatalf("%d series rows, want 2", n)
 		}
-		if countLogs(t, d) != 3 || announced.Load() != 2 {
-			t.Fatalf("%d log rows (want 3), %d announcements (want 2)", countLogs(t, d), announced.Load())
+		if testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`) != 3 || announced.Load() != 2 {
+			t.Fatalf("%d log rows (want 3), %d announcements (want 2)", testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`), announced.Load())
 		}
 	})
 }
@@ -191,12 +192,12 @@ func TestPipelineFailedStepIsUndoneAlone(t *testing.T) {
 // Close commits everything still queued.
 func TestPipelineCloseFlushes(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		p := fleet.NewPipeline(d, fleet.PipelineOptions{BeforeCommit: func(int) { time.Sleep(2 * time.Millisecond) }})
+		p := ingest.New(d, ingest.Options{BeforeCommit: func(int) { time.Sleep(2 * time.Millisecond) }})
 		for i := range 3000 {
-			p.Write(fleet.LogRow{SN: "CL", Type: fleet.LogReceived, Data: fmt.Sprint(i)})
+			p.Write(ingest.LogRow{SN: "CL", Type: fleet.LogReceived, Data: fmt.Sprint(i)})
 		}
 		p.Close()
-		if n := countLogs(t, d); n != 3000 {
+		if n := testutil.Count(t, d, `SELECT COUNT(*) FROM protocol_log`); n != 3000 {
 			t.Fatalf("%d of 3000 rows after Close", n)
 		}
 	})
@@ -206,7 +207,7 @@ func TestPipelineCloseFlushes(t *testing.T) {
 func BenchmarkProtocolLogWrite(b *testing.B) {
 	frame := `[2,"123456","MeterValues",{"connectorId":1,"meterValue":[{"timestamp":"2026-11-22T03:00:00Z","sampledValue":[{"value":"230.1","measurand":"Voltage"}]}]}]`
 	benchEachDB(b, func(b *testing.B, d *db.DB) {
-		p := fleet.NewPipeline(d, fleet.PipelineOptions{})
+		p := ingest.New(d, ingest.Options{})
 		b.ResetTimer()
 		start := time.Now()
 		var wg sync.WaitGroup
@@ -216,7 +217,7 @@ func BenchmarkProtocolLogWrite(b *testing.B) {
 			go func() {
 				defer wg.Done()
 				for range per {
-					p.Write(fleet.LogRow{SN: fmt.Sprintf("SN-%04d", w), Type: fleet.LogReceived, Data: frame})
+					p.Write(ingest.LogRow{SN: fmt.Sprintf("SN-%04d", w), Type: fleet.LogReceived, Data: frame})
 				}
 			}()
 		}
@@ -236,7 +237,7 @@ func BenchmarkIngestMeterValues(b *testing.B) {
 		for i := range ids {
 			ids[i] = int64(i + 1)
 		}
-		p := fleet.NewPipeline(d, fleet.PipelineOptions{})
+		p := ingest.New(d, ingest.Options{})
 		ctx := context.Background()
 		frame := `[2,"1","MeterValues",{"connectorId":1,"transactionId":7,"meterValue":[{"timestamp":"2026-11-22T03:00:00Z","sampledValue":[{"value":"230.1","measurand":"Voltage"},{"value":"7100","measurand":"Power.Active.Import"}]}]}]`
 		var next atomic.Int64
@@ -253,18 +254,18 @@ func BenchmarkIngestMeterValues(b *testing.B) {
 						return
 					}
 					at := 1_700_000_000_000 + n
-					u := &fleet.Unit{
-						Logs: []fleet.LogRow{{SN: "BM", Type: fleet.LogReceived, Data: frame}},
-						Runtime: []fleet.RuntimeRow{{DeviceID: ids[c], Name: "Voltage", Connector: 1, Value: "230.1", Unit: "V", At: at},
+					u := &ingest.Unit{
+						Logs: []ingest.LogRow{{SN: "BM", Type: fleet.LogReceived, Data: frame}},
+						Runtime: []ingest.RuntimeRow{{DeviceID: ids[c], Name: "Voltage", Connector: 1, Value: "230.1", Unit: "V", At: at},
 							{DeviceID: ids[c], Name: "Power.Active.Import", Connector: 1, Value: "7100", Unit: "W", At: at}},
-						Series: []fleet.SeriesSample{{DeviceID: ids[c], Name: "Voltage", Connector: 1, At: at, Value: 230.1},
+						Series: []ingest.SeriesSample{{DeviceID: ids[c], Name: "Voltage", Connector: 1, At: at, Value: 230.1},
 							{DeviceID: ids[c], Name: "Power.Active.Import", Connector: 1, At: at, Value: 7100}},
 					}
 					if err := p.Commit(ctx, u); err != nil {
 						b.Error(err)
 						return
 					}
-					p.Write(fleet.LogRow{SN: "BM", Type: fleet.LogSent, Data: `[3,"1",{}]`})
+					p.Write(ingest.LogRow{SN: "BM", Type: fleet.LogSent, Data: `[3,"1",{}]`})
 				}
 			}()
 		}
@@ -297,17 +298,17 @@ func TestPipelineOneBadUnitCostsOnlyItself(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		dev := seedDevice(t, d, "BAD-1")
-		p := fleet.NewPipeline(d, fleet.PipelineOptions{Linger: 50 * time.Millisecond})
+		p := ingest.New(d, ingest.Options{Linger: 50 * time.Millisecond})
 		defer p.Close()
 		bad := "[2,\"1\",\"DataTransfer\",{\"data\":\"\xff\xfe\x00end\"}]"
-		units := []*fleet.Unit{
-			{Logs: []fleet.LogRow{{SN: "BAD-1", Type: fleet.LogReceived, Data: bad}},
-				Runtime: []fleet.RuntimeRow{{DeviceID: dev, Name: "Vendor\x00", Value: "v\xff", At: 1000}}},
-			{Logs: []fleet.LogRow{{SN: "BAD-1", Type: fleet.LogReceived, Data: "good"}},
-				Series: []fleet.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: 1000, Value: 230}}},
+		units := []*ingest.Unit{
+			{Logs: []ingest.LogRow{{SN: "BAD-1", Type: fleet.LogReceived, Data: bad}},
+				Runtime: []ingest.RuntimeRow{{DeviceID: dev, Name: "Vendor\x00", Value: "v\xff", At: 1000}}},
+			{Logs: []ingest.LogRow{{SN: "BAD-1", Type: fleet.LogReceived, Data: "good"}},
+				Series: []ingest.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: 1000, Value: 230}}},
 		}
 		if d.Dialect() == db.SQLite {
-			units = append(units, &fleet.Unit{Series: []fleet.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: 2000, Value: math.NaN()}}})
+			units = append(units, &ingest.Unit{Series: []ingest.SeriesSample{{DeviceID: dev, Name: "Voltage", Connector: 1, At: 2000, Value: math.NaN()}}})
 		}
 		errs := make([]error, len(units))
 		var wg sync.WaitGroup
