@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"sync"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 )
 
 // Connection bookkeeping: a device's connection opens and ends, its boot, and the last-seen

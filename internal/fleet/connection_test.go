@@ -1,7 +1,6 @@
 package fleet_test
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"errors"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/fleet/ingest"
 	"chargeops/internal/setting"
 	"chargeops/internal/testutil"
 )

@@ -1,9 +1,10 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"time"
+
+	"chargeops/internal/fleet/ingest"
 )
 
 // Core is the one interface a protocol adapter calls: what it reports of its chargers goes in

@@ -3,6 +3,8 @@ package fleet
 import (
 	"context"
 
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 )
 
@@ -56,4 +58,21 @@ func (s *Service) DeviceByID(ctx context.Context, id int64) (*Device, error) {
 		return nil, nil
 	}
 	return d, err
+}
+
+// ScopedDevice returns a device the caller may see, else not found.
+func (s *Service) ScopedDevice(ctx context.Context, p *access.Principal, id int64) (*Device, error) {
+	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
+	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.id = ? AND `+cond, append([]any{id}, args...)...))
+	if db.NotFound(err) {
+		return nil, apperr.ErrNotFound
+	}
+	return d, err
+}
+
+// Drop closes a device's live connection on this node (disabled, blacklisted).
+func (s *Service) Drop(sn, reason string) {
+	if l, ok := s.Registry.Lookup(sn); ok {
+		l.Close(reason)
+	}
 }

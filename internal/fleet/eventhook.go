@@ -1,9 +1,10 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"sync/atomic"
+
+	"chargeops/internal/fleet/ingest"
 )
 
 // The hooks: after a batch commits, what it changed is announced once to the listeners: device

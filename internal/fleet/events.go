@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"database/sql"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 
 	"chargeops/internal/db"
 	"chargeops/internal/devstate"
+	"chargeops/internal/fleet/ingest"
 	"chargeops/internal/stats"
 )
 

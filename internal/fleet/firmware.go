@@ -1,10 +1,10 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 )
 
 // Firmware and diagnostics jobs as the charger reports them.

@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"log/slog"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 )
 
 // Node liveness (docs/gateway.md, "Scale-out"): every node beats into cluster_node (migration

@@ -1,12 +1,12 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"strings"
 	"sync"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 )
 
 // Sampled values: the latest value per measurand and connector (device_runtime) and the
@@ -44,7 +44,7 @@ const defaultLocation = "Outlet"
 // had a location stay as they were: "Voltage.L1", "Temperature@Body", "Power.Active.Import@Inlet".
 func SeriesName(measurand, phase, location string) string {
 	if measurand == "" {
-		measurand = energyRegister
+		measurand = EnergyRegister
 	}
 	name := measurand
 	if phase != "" {
@@ -159,7 +159,7 @@ func addSamples(ctx context.Context, b *ingest.Batch, dev *Device, connector int
 func sessionMeters(m MeterReport, times []int64) []ingest.SessionMeter {
 	var out []ingest.SessionMeter
 	for i, sm := range m.Samples {
-		if sm.signed() || sm.Phase != "" || (sm.Measurand != "" && sm.Measurand != energyRegister) ||
+		if sm.signed() || sm.Phase != "" || (sm.Measurand != "" && sm.Measurand != EnergyRegister) ||
 			sm.Location != "" && sm.Location != defaultLocation {
 			continue
 		}

@@ -1,13 +1,13 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 	"chargeops/internal/stats"
 )
 

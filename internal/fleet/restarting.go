@@ -1,11 +1,11 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 )
 
 // InfoRestarting is the info of a connector a charger restarts: a Reset it accepted makes

@@ -303,6 +303,29 @@ func PurgeLogs(ctx context.Context, d *db.DB, days int) (int64, error) {
 	return n, errors.Join(maintainErr, err)
 }
 
+// PurgeLogsBefore deletes the protocol-log rows created before cut (unix ms) the way PurgeLogs
+// does, without maintaining the partitions first: the benchmarks measure it on data they loaded
+// themselves.
+func PurgeLogsBefore(ctx context.Context, d *db.DB, cut int64) (int64, error) {
+	if d.Dialect() != db.Postgres {
+		return purgeSQLite(ctx, d, cut)
+	}
+	return purgePostgres(ctx, d, logPartitions, cut)
+}
+
+// CreatePartition makes the partition of table ("protocol_log": a UTC day; "device_series": a
+// UTC month) that holds t, on PostgreSQL, for rows loaded outside the ingest path (benchmarks,
+// which fill days long past). The partition manager makes the ones ahead of now itself.
+func CreatePartition(ctx context.Context, d *db.DB, table string, t time.Time) error {
+	for _, p := range []partitioning{logPartitions, seriesPartitions} {
+		if p.table == table {
+			lo, hi := p.span(t)
+			return p.create(ctx, d, lo, hi)
+		}
+	}
+	return fmt.Errorf("fleet: %s is not partitioned", table)
+}
+
 // cutOf is the retention cut: rows created before it are purged.
 func cutOf(now time.Time, days int) int64 {
 	return now.Add(-time.Duration(days) * 24 * time.Hour).UnixMilli()
@@ -395,4 +418,18 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// sqlEndedBefore finds events ended before a time. The state is written into the text (not an
+// argument) so PostgreSQL's planner can use the partial index idx_device_event_ended.
+var sqlEndedBefore = fmt.Sprintf("status = %d AND ended_at > 0 AND ended_at < ?", EventEnded)
+
+// PurgeEndedEvents deletes the alarms, faults and events of every kind that ended more than
+// days ago, in bounded batches (db.Purge); days <= 0 keeps them. An open event is never purged,
+// however old (docs/logs.md, "Retention").
+func PurgeEndedEvents(ctx context.Context, d *db.DB, days int) (int64, error) {
+	if days <= 0 {
+		return 0, nil
+	}
+	return db.Purge(ctx, d, "device_event", "id", sqlEndedBefore, 20, cutOf(time.Now(), days))
 }

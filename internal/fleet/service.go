@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 	"chargeops/internal/setting"
 	"chargeops/internal/storage"
 )

@@ -1,14 +1,5 @@
 package fleet
 
-import (
-	"context"
-	"fmt"
-
-	"chargeops/internal/access"
-	"chargeops/internal/apperr"
-	"chargeops/internal/db"
-)
-
 // SignedValue is one signed meter value of a charging session, as the charger sent it
 // (session_signed_value; docs/ocpp16.md, "MeterValues").
 type SignedValue struct {
@@ -18,31 +9,4 @@ type SignedValue struct {
 	Format      string `json:"format"`
 	Value       string `json:"value"`
 	At          int64  `json:"time"`
-}
-
-// maxSignedValues bounds what one session returns.
-const maxSignedValues = 5000
-
-// SignedValues returns the signed meter values of session id (oldest first) when its device is
-// in the caller's scope; else not found.
-func (s *Service) SignedValues(ctx context.Context, p *access.Principal, id int64) ([]SignedValue, error) {
-	cond, args := p.Scope.SiteCond("t.customer_id", "t.site_id")
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_transaction t WHERE t.id = ? AND `+cond, append([]any{id}, args...)...).Scan(&n); err != nil {
-		return nil, fmt.Errorf("fleet: signed values: %w", err)
-	}
-	if n == 0 {
-		return nil, apperr.ErrNotFound
-	}
-	q := (&db.Query{From: "session_signed_value"}).And("transaction_id = ?", id)
-	out, err := db.All(ctx, s.db, q, "connector_id, measurand, context, format, value, ts", "ts, id", maxSignedValues, 0,
-		func(r db.Scanner) (SignedValue, error) {
-			var v SignedValue
-			err := r.Scan(&v.ConnectorID, &v.Measurand, &v.Context, &v.Format, &v.Value, &v.At)
-			return v, err
-		})
-	if err != nil {
-		return nil, fmt.Errorf("fleet: signed values: %w", err)
-	}
-	return out, nil
 }

@@ -1,11 +1,11 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 )
 
 // The write path of signed meter values (session_signed_value; docs/gateway.md, "Meter

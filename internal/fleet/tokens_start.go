@@ -1,8 +1,9 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
+
+	"chargeops/internal/fleet/ingest"
 )
 
 // A StartTransaction asks the TokenAuthority with its connector in the context, so that the

@@ -1,12 +1,12 @@
 package fleet
 
 import (
-	"chargeops/internal/fleet/ingest"
 	"context"
 	"fmt"
 	"strconv"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet/ingest"
 	"chargeops/internal/stats"
 )
 
@@ -49,11 +49,11 @@ const (
 		VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, connector_id, started_at) DO NOTHING`
 	sqlTransactionStopSeen = `SELECT COUNT(*) FROM device_transaction WHERE device_id = ? AND stopped_at = ? AND meter_stop = ?`
 	sqlLastRegister        = `SELECT value, unit FROM device_runtime WHERE device_id = ? AND name = ? AND connector_id = ?`
-	energyRegister         = "Energy.Active.Import.Register"
+	EnergyRegister         = "Energy.Active.Import.Register" // the default energy register (Wh)
 )
 
 // Reasons the server gives a session it closes itself.
-const reasonUnterminated = "Unterminated"
+const ReasonUnterminated = "Unterminated"
 
 // StartTransaction records a charging session and its meter start, and returns its id; a
 // replay of the same start returns the id it got the first time. A session still open on the
@@ -65,7 +65,7 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 	if clamped {
 		flags |= FlagClock
 	}
-	meter := []Sample{{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStart, 10), At: at}}
+	meter := []Sample{{Measurand: EnergyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStart, 10), At: at}}
 	err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(t.Device.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		dev := t.Device
 		err := b.Tx.QueryRow(ctx, sqlTransactionReplay, dev.ID, t.Connector, t.IDTag, t.MeterStart).Scan(&id)
@@ -78,7 +78,7 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 		var open int64
 		switch err := b.Tx.QueryRow(ctx, sqlTransactionOpen, dev.ID, t.Connector).Scan(&open); {
 		case err == nil:
-			if err := s.stopSession(ctx, b, dev, open, sessionEnd{MeterStop: -1, At: at, Reason: reasonUnterminated, Flags: FlagUnterminated}); err != nil {
+			if err := s.stopSession(ctx, b, dev, open, sessionEnd{MeterStop: -1, At: at, Reason: ReasonUnterminated, Flags: FlagUnterminated}); err != nil {
 				return err
 			}
 		case !db.NotFound(err):
@@ -142,7 +142,7 @@ func (s *Service) StopTransaction(ctx context.Context, t TransactionStop) error 
 				stats.CountSession(b.Stats(), s.opt.Location, place(dev), stats.Session{StartedAt: at})
 			}
 		}
-		samples := append(append([]Sample{}, t.Samples...), Sample{Measurand: energyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: at, Element: -1})
+		samples := append(append([]Sample{}, t.Samples...), Sample{Measurand: EnergyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: at, Element: -1})
 		return addSamples(ctx, b, dev, connector, id, samples)
 	}})
 }
@@ -191,7 +191,7 @@ func (s *Service) stopSession(ctx context.Context, b *ingest.Batch, dev *Device,
 	}
 	m.Last = -1
 	var value, unit string
-	switch err := b.Tx.QueryRow(ctx, sqlLastRegister, dev.ID, energyRegister, connector).Scan(&value, &unit); {
+	switch err := b.Tx.QueryRow(ctx, sqlLastRegister, dev.ID, EnergyRegister, connector).Scan(&value, &unit); {
 	case err == nil:
 		if wh, ok := registerWh(value, unit); ok {
 			m.Last = wh

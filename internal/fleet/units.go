@@ -45,7 +45,7 @@ type reading struct {
 // is in Wh when its measurand is an energy (OCPP 1.6's default unit), else it stays unitless.
 func normalise(measurand, value, unit string) reading {
 	unit = strings.TrimSpace(unit)
-	if unit == "" && isEnergy(measurand) {
+	if unit == "" && IsEnergy(measurand) {
 		unit = "Wh"
 	}
 	r := reading{Value: value, Unit: unit}
@@ -69,15 +69,15 @@ func normalise(measurand, value, unit string) reading {
 	return r
 }
 
-// isEnergy reports whether a measurand ("" is the default register) counts energy.
-func isEnergy(measurand string) bool {
+// IsEnergy reports whether a measurand ("" is the default register) counts energy.
+func IsEnergy(measurand string) bool {
 	return measurand == "" || strings.HasPrefix(measurand, "Energy.")
 }
 
 // registerWh reads an energy register sample as whole Wh; ok is false for a unit that is not an
 // active energy (Wh, kWh, none) or a value that is not a non-negative number.
 func registerWh(value, unit string) (int64, bool) {
-	r := normalise(energyRegister, value, unit)
+	r := normalise(EnergyRegister, value, unit)
 	if !r.Numeric || r.Unit != "Wh" || r.Num < 0 {
 		return 0, false
 	}

@@ -7,6 +7,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/i18n"
 	"chargeops/internal/remote"
 )
@@ -89,24 +90,24 @@ func (s *Server) controlList(c *Ctx, in fleet.CommandListInput) (db.List[fleet.C
 	return l, err
 }
 
-func (s *Server) runtimeDetail(c *Ctx, in IDInput) (fleet.RuntimeView, error) {
-	return s.Fleet.Runtime(c, c.P, in.ID)
+func (s *Server) runtimeDetail(c *Ctx, in IDInput) (read.RuntimeView, error) {
+	return s.Reads.Runtime(c, c.P, in.ID)
 }
 
-func (s *Server) alarmList(c *Ctx, in fleet.EventListInput) (db.List[AlarmView], error) {
-	events, err := s.Fleet.Events(c, c.P, in)
+func (s *Server) alarmList(c *Ctx, in read.EventListInput) (db.List[AlarmView], error) {
+	events, err := s.Reads.Events(c, c.P, in)
 	if err != nil {
 		return db.List[AlarmView]{}, err
 	}
 	return s.withAlarmDocs(c, events) // each alarm's document (handlers_docs.go)
 }
 
-func (s *Server) dataSeries(c *Ctx, in fleet.SeriesInput) ([]fleet.Series, error) {
+func (s *Server) dataSeries(c *Ctx, in read.SeriesInput) ([]read.Series, error) {
 	loc, err := time.LoadLocation(s.opt.TimeZone)
 	if err != nil || s.opt.TimeZone == "" {
 		loc = time.UTC
 	}
-	return s.Fleet.SeriesData(c, c.P, in, loc)
+	return s.Reads.SeriesData(c, c.P, in, loc)
 }
 
 func (s *Server) configValues(c *Ctx, in FleetDeviceQuery) ([]fleet.ConfigItem, error) {

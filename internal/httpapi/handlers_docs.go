@@ -3,7 +3,7 @@ package httpapi
 import (
 	"chargeops/internal/db"
 	"chargeops/internal/docs"
-	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 )
 
 // The docs wiki (docs/docs-wiki.md).
@@ -81,13 +81,13 @@ func (s *Server) docsDraftDelete(c *Ctx, in IDInput) (Empty, error) {
 // AlarmView is a device alarm with the alarm document the caller may read for its code
 // (docs/docs-wiki.md, "Alarm documents"): DocID 0 when there is none.
 type AlarmView struct {
-	fleet.EventView
+	read.EventView
 	DocID   int64  `json:"docId"`
 	DocName string `json:"docName"`
 }
 
 // withAlarmDocs gives a page of alarms their documents (one lookup for the page).
-func (s *Server) withAlarmDocs(c *Ctx, in db.List[fleet.EventView]) (db.List[AlarmView], error) {
+func (s *Server) withAlarmDocs(c *Ctx, in db.List[read.EventView]) (db.List[AlarmView], error) {
 	out := db.List[AlarmView]{Total: in.Total, TotalMore: in.TotalMore, List: make([]AlarmView, len(in.List))}
 	refs := make([]docs.AlarmRef, len(in.List))
 	for i, e := range in.List {

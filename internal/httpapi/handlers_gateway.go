@@ -12,8 +12,8 @@ import (
 type GatewayStats struct {
 	Connections int `json:"connections"`
 	// Ingest is the write path's counters: queue, batches, protocol-log rows written.
-	Ingest       ingest.Stats `json:"ingest"`
-	CommandLimit int64        `json:"commandTimeoutMs"`
+	Ingest       ingest.PipelineStats `json:"ingest"`
+	CommandLimit int64                `json:"commandTimeoutMs"`
 }
 
 // gatewayStats are node-wide figures: platform callers only (fleet.Service.RequirePlatform).

@@ -7,7 +7,7 @@ import (
 
 	"chargeops/internal/actionlog"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/i18n"
 	"chargeops/internal/mail"
 	"chargeops/internal/xlsxout"
@@ -47,18 +47,18 @@ var devNotes = regexp.MustCompile(`\s*[(（][^()（）]*(docs/|\.md|control type
 // plainSummary is a route's name without its notes for developers.
 func plainSummary(s string) string { return strings.TrimSpace(devNotes.ReplaceAllString(s, "")) }
 
-func (s *Server) protocolLogList(c *Ctx, in fleet.LogListInput) (fleet.LogList, error) {
-	return s.Fleet.ProtocolLogs(c, c.P, in)
+func (s *Server) protocolLogList(c *Ctx, in read.LogListInput) (read.LogList, error) {
+	return s.Reads.ProtocolLogs(c, c.P, in)
 }
 
 // Error log and exports (docs/logs.md).
 
-func (s *Server) errorLogList(c *Ctx, in fleet.ErrorLogInput) (db.List[fleet.EventView], error) {
-	return s.Fleet.ErrorLog(c, c.P, in)
+func (s *Server) errorLogList(c *Ctx, in read.ErrorLogInput) (db.List[read.EventView], error) {
+	return s.Reads.ErrorLog(c, c.P, in)
 }
 
-func (s *Server) errorLogExport(c *Ctx, in fleet.ErrorExportInput) (*File, error) {
-	b, err := xlsxout.ErrorLog(c, s.Fleet, xlsxout.Export{P: c.P, Locale: c.Locale, Loc: s.location()}, in)
+func (s *Server) errorLogExport(c *Ctx, in read.ErrorExportInput) (*File, error) {
+	b, err := xlsxout.ErrorLog(c, s.Reads, xlsxout.Export{P: c.P, Locale: c.Locale, Loc: s.location()}, in)
 	return &File{Name: "error-log.xlsx", ContentType: xlsxout.ContentType, Body: b}, err
 }
 

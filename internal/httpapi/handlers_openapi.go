@@ -5,7 +5,7 @@ import (
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 )
 
 // The OpenAPI v1's own handlers, where its query parameters differ from the console's JSON
@@ -26,7 +26,7 @@ type V1EventsInput struct {
 }
 
 func (s *Server) v1Events(c *Ctx, in V1EventsInput) (db.List[AlarmView], error) {
-	f := fleet.EventListInput{Page: in.Page, DeviceID: in.DeviceID, SN: in.SN, SiteID: in.SiteID, Status: in.Status, Level: in.Level,
+	f := read.EventListInput{Page: in.Page, DeviceID: in.DeviceID, SN: in.SN, SiteID: in.SiteID, Status: in.Status, Level: in.Level,
 		Start: in.Start, End: in.End, Sort: in.Sort}
 	if in.Kind != nil {
 		f.Kinds = []int{*in.Kind}
@@ -44,7 +44,7 @@ type V1SeriesInput struct {
 	Step        int64  `json:"step"` // minutes
 }
 
-func (s *Server) v1Series(c *Ctx, in V1SeriesInput) ([]fleet.Series, error) {
+func (s *Server) v1Series(c *Ctx, in V1SeriesInput) ([]read.Series, error) {
 	var names []string
 	for n := range strings.SplitSeq(in.Names, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -54,9 +54,9 @@ func (s *Server) v1Series(c *Ctx, in V1SeriesInput) ([]fleet.Series, error) {
 	if len(names) == 0 {
 		return nil, apperr.InvalidField("names", "err.required")
 	}
-	return s.dataSeries(c, fleet.SeriesInput{DeviceID: in.DeviceID, Names: names, ConnectorID: in.ConnectorID, Start: in.Start, End: in.End, Step: in.Step})
+	return s.dataSeries(c, read.SeriesInput{DeviceID: in.DeviceID, Names: names, ConnectorID: in.ConnectorID, Start: in.Start, End: in.End, Step: in.Step})
 }
 
-func (s *Server) v1Sessions(c *Ctx, in fleet.SessionListInput) (fleet.SessionList, error) {
-	return s.Fleet.Sessions(c, c.P, in)
+func (s *Server) v1Sessions(c *Ctx, in read.SessionListInput) (read.SessionList, error) {
+	return s.Reads.Sessions(c, c.P, in)
 }

@@ -4,22 +4,22 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/xlsxout"
 )
 
 // Charging sessions (docs/sessions.md).
 
-func (s *Server) sessionList(c *Ctx, in fleet.SessionListInput) (fleet.SessionList, error) {
-	return s.Fleet.Sessions(c, c.P, in)
+func (s *Server) sessionList(c *Ctx, in read.SessionListInput) (read.SessionList, error) {
+	return s.Reads.Sessions(c, c.P, in)
 }
 
-func (s *Server) sessionDetail(c *Ctx, in IDInput) (fleet.SessionDetail, error) {
-	return s.Fleet.Session(c, c.P, in.ID)
+func (s *Server) sessionDetail(c *Ctx, in IDInput) (read.SessionDetail, error) {
+	return s.Reads.Session(c, c.P, in.ID)
 }
 
 func (s *Server) sessionSignedDownload(c *Ctx, in IDInput) (*File, error) {
-	v, err := s.Fleet.SessionSigned(c, c.P, in.ID)
+	v, err := s.Reads.SessionSigned(c, c.P, in.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -30,8 +30,8 @@ func (s *Server) sessionSignedDownload(c *Ctx, in IDInput) (*File, error) {
 	return &File{Name: fmt.Sprintf("session-%d-signed.json", v.SessionID), ContentType: signedFileType, Body: b}, nil
 }
 
-func (s *Server) sessionExport(c *Ctx, in fleet.SessionExportInput) (*File, error) {
-	b, err := xlsxout.Sessions(c, s.Fleet, xlsxout.Export{P: c.P, Locale: c.Locale, Loc: s.location()}, in)
+func (s *Server) sessionExport(c *Ctx, in read.SessionExportInput) (*File, error) {
+	b, err := xlsxout.Sessions(c, s.Reads, xlsxout.Export{P: c.P, Locale: c.Locale, Loc: s.location()}, in)
 	return &File{Name: "charging-sessions.xlsx", ContentType: xlsxout.ContentType, Body: b}, err
 }
 

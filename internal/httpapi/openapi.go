@@ -142,7 +142,8 @@ type schemaGen struct {
 // componentName names a Go type in the document: qualified by its package, so that
 // customer.ListFilter and site.ListFilter stay apart ("CustomerListFilter", "SiteListFilter"),
 // unless the name already starts with the package ("device.Device" → "Device") or the package
-// is this one or db. Generic instances name their argument: db.List[user.User] → "ListUser".
+// is this one or db; the packages below fleet name theirs as fleet.
+// Generic instances name their argument: db.List[user.User] → "ListUser".
 func componentName(t reflect.Type) string {
 	name := t.Name()
 	if i := strings.Index(name, "["); i >= 0 {
@@ -158,6 +159,9 @@ func componentName(t reflect.Type) string {
 
 func qualify(pkgPath, name string) string {
 	pkg := pkgPath[strings.LastIndex(pkgPath, "/")+1:]
+	if strings.Contains(pkgPath, "/internal/fleet/") {
+		pkg = "fleet" // the fleet core's packages (read models) name their types as one: FleetSessionView
+	}
 	if pkg == "" || pkg == "httpapi" || pkg == "db" || strings.HasPrefix(strings.ToLower(name), pkg) {
 		return name
 	}

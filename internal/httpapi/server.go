@@ -30,6 +30,7 @@ import (
 	"chargeops/internal/devmodel"
 	"chargeops/internal/docs"
 	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/i18n"
 	"chargeops/internal/mail"
 	"chargeops/internal/memstat"
@@ -71,6 +72,7 @@ type Deps struct {
 	Devices   *device.Service
 	Menus     *menu.Service
 	Fleet     *fleet.Service // live fleet: commands, logs, events (nil in the openapi command)
+	Reads     *read.Service  // the fleet's read models: latest values, events, logs, sessions
 	Stats     *stats.Service // dashboards' figures
 	Gateway   http.Handler   // the OCPP gateway mounted at /ocpp/
 	// Uploads: object storage, upload targets and signed links (nil in the openapi command).

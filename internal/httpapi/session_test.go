@@ -11,7 +11,7 @@ import (
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/httpapi"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
@@ -35,12 +35,12 @@ func TestChargingSessionRoutes(t *testing.T) {
 		}
 
 		t.Run("A's admin lists and reads the session with names", func(t *testing.T) {
-			var l fleet.SessionList
+			var l read.SessionList
 			apitest.Must(t, o.a.Call("POST", "/api/auth/sys/session/list", map[string]any{"customerId": o.custA})).Into(t, &l)
 			if len(l.List) != 1 || l.List[0].ID != sid || l.List[0].CustomerName != "Alpha Charging" || l.List[0].SiteName != "Alpha Futian" {
 				t.Fatalf("%+v", l)
 			}
-			var v fleet.SessionDetail
+			var v read.SessionDetail
 			apitest.Must(t, o.a.Call("GET", "/api/auth/sys/session/detail", map[string]any{"id": sid})).Into(t, &v)
 			if len(v.Signed) != 1 || v.Signed[0].Value != `OCMF|{"FV":"1.0"}|{"SA":"ECDSA"}` {
 				t.Fatalf("signed %+v", v.Signed)
@@ -61,7 +61,7 @@ func TestChargingSessionRoutes(t *testing.T) {
 			if cd := resp.Header.Get("Content-Disposition"); cd != fmt.Sprintf(`attachment; filename="session-%d-signed.json"`, sid) {
 				t.Errorf("Content-Disposition %q", cd)
 			}
-			var f fleet.SignedFile
+			var f read.SignedFile
 			if err := json.Unmarshal(body, &f); err != nil || f.SessionID != sid || len(f.Values) != 1 || f.Values[0].Value != `OCMF|{"FV":"1.0"}|{"SA":"ECDSA"}` {
 				t.Errorf("file %s (%v)", body, err)
 			}

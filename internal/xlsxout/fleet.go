@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"chargeops/internal/access"
-	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/i18n"
 )
 
@@ -39,8 +39,8 @@ func (e Export) headers(prefix string, cols ...string) []string {
 }
 
 // Sessions writes the charging sessions e.P may see that match in to an xlsx file, newest
-// first, with times in e.Loc and energy in kWh (at most fleet.MaxSessionExportRows rows).
-func Sessions(ctx context.Context, f *fleet.Service, e Export, in fleet.SessionExportInput) ([]byte, error) {
+// first, with times in e.Loc and energy in kWh (at most read.MaxSessionExportRows rows).
+func Sessions(ctx context.Context, r *read.Service, e Export, in read.SessionExportInput) ([]byte, error) {
 	if err := CheckFormat(in.Format); err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func Sessions(ctx context.Context, f *fleet.Service, e Export, in fleet.SessionE
 		return nil, err
 	}
 	defer x.Close()
-	err = f.EachExportedSession(ctx, e.P, in.SessionListInput, func(v fleet.SessionView) error {
+	err = r.EachExportedSession(ctx, e.P, in.SessionListInput, func(v read.SessionView) error {
 		state, duration, meterStop, energy := e.t("session.state.charging"), "", any(""), any("")
 		if v.StoppedAt > 0 {
 			state = e.t("session.state.ended")
@@ -58,7 +58,7 @@ func Sessions(ctx context.Context, f *fleet.Service, e Export, in fleet.SessionE
 			meterStop, energy = v.MeterStop, float64(v.EnergyWh)/1000
 		}
 		flags := make([]string, 0, 2)
-		for _, fl := range fleet.FlagNames(v.Flags) {
+		for _, fl := range read.FlagNames(v.Flags) {
 			flags = append(flags, e.t("session.flag."+fl))
 		}
 		return x.Row(v.ID, v.SN, v.CustomerName, v.SiteName, v.ConnectorID, v.IDTag, state, e.at(v.StartedAt), e.at(v.StoppedAt), duration,
@@ -71,8 +71,8 @@ func Sessions(ctx context.Context, f *fleet.Service, e Export, in fleet.SessionE
 }
 
 // ErrorLog writes the alarms and faults e.P may see that match in to an xlsx file, in the
-// list's order, with names in e.Locale (at most fleet.MaxErrorExportRows rows).
-func ErrorLog(ctx context.Context, f *fleet.Service, e Export, in fleet.ErrorExportInput) ([]byte, error) {
+// list's order, with names in e.Locale (at most read.MaxErrorExportRows rows).
+func ErrorLog(ctx context.Context, r *read.Service, e Export, in read.ErrorExportInput) ([]byte, error) {
 	if err := CheckFormat(in.Format); err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func ErrorLog(ctx context.Context, f *fleet.Service, e Export, in fleet.ErrorExp
 		return nil, err
 	}
 	defer x.Close()
-	err = f.EachExportedError(ctx, e.P, in.ErrorLogInput, func(v fleet.EventView) error {
+	err = r.EachExportedError(ctx, e.P, in.ErrorLogInput, func(v read.EventView) error {
 		return x.Row(v.SN, v.DeviceName, e.t(fmt.Sprintf("log.kind.%d", v.Kind)), v.Code, v.Name, e.t(fmt.Sprintf("log.level.%d", v.Level)),
 			v.ConnectorID, e.t(fmt.Sprintf("log.status.%d", v.Status)), e.at(v.StartedAt), e.at(v.EndedAt), e.at(v.CreatedAt), v.Info)
 	})

@@ -234,8 +234,8 @@ type pipelineCounters struct {
 	writing atomic.Int64
 }
 
-// Stats are the pipeline's counters since start.
-type Stats struct {
+// PipelineStats are the pipeline's counters since start.
+type PipelineStats struct {
 	Units        int64 `json:"units"`
 	LogRows      int64 `json:"logRows"`
 	Batches      int64 `json:"batches"`
@@ -357,8 +357,8 @@ func (p *Pipeline) Close() {
 }
 
 // Stats returns the counters.
-func (p *Pipeline) Stats() Stats {
-	st := Stats{Units: p.stats.units.Load(), LogRows: p.stats.rows.Load(), Batches: p.stats.batches.Load(),
+func (p *Pipeline) Stats() PipelineStats {
+	st := PipelineStats{Units: p.stats.units.Load(), LogRows: p.stats.rows.Load(), Batches: p.stats.batches.Load(),
 		Blocked: p.stats.blocked.Load(), MaxBatch: p.stats.maxBatch.Load(), CommitMicros: p.stats.commitMicros.Load(),
 		Failures: p.stats.failures.Load()}
 	for _, ch := range p.chs {

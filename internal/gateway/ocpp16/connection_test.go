@@ -18,6 +18,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -72,7 +73,7 @@ func viewOf(t *testing.T, env *apitest.Env, root *apitest.Client, id int64, sn s
 		t.Fatal(err)
 	}
 	v.online = online == 1
-	var rt fleet.RuntimeView
+	var rt read.RuntimeView
 	apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/runtime/detail", map[string]any{"id": id})).Into(t, &rt)
 	v.apiOnline, v.apiStatus = rt.Online, rt.Status
 	return v

@@ -25,6 +25,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -308,12 +309,12 @@ func TestGatewayWithOCPPGoChargePoint(t *testing.T) {
 		if _, err := cp.DataTransfer("vendor", func(r *core.DataTransferRequest) { r.MessageId = "hello" }); err != nil {
 			t.Fatal(err)
 		}
-		var rt fleet.RuntimeView
+		var rt read.RuntimeView
 		apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/runtime/detail", map[string]any{"id": a1})).Into(t, &rt)
 		if !rt.Online || rt.SoftwareVersion != "1.0.0" || len(rt.Values) < 6 {
 			t.Fatalf("runtime: %+v", rt)
 		}
-		var series []fleet.Series
+		var series []read.Series
 		apitest.Must(t, root.Call("POST", "/api/auth/sys/dev/data/series", map[string]any{"deviceId": a1, "names": []string{"Voltage", "SoC"},
 			"connectorId": 1, "startTime": time.Now().Add(-time.Hour).UnixMilli(), "endTime": time.Now().Add(time.Minute).UnixMilli(), "step": 5})).Into(t, &series)
 		if len(series) != 2 || len(series[0].Points) != 1 || series[0].Points[0].Avg != 230.1 {
@@ -334,8 +335,8 @@ func TestGatewayWithOCPPGoChargePoint(t *testing.T) {
 			return s == fleet.StatusFaulted && al == fleet.AlarmFault
 		})
 		var events struct {
-			Total int64             `json:"total"`
-			List  []fleet.EventView `json:"list"`
+			Total int64            `json:"total"`
+			List  []read.EventView `json:"list"`
 		}
 		apitest.Must(t, root.Call("POST", "/api/auth/sys/dev/alarm/list", map[string]any{"deviceId": a1, "status": 0})).Into(t, &events)
 		if events.Total != 1 || events.List[0].Kind != fleet.KindFault || events.List[0].Level != fleet.LevelCA || events.List[0].Code != "GroundFailure" {
@@ -487,8 +488,8 @@ func TestGatewayWithOCPPGoChargePoint(t *testing.T) {
 
 		// Protocol log through the API.
 		var logs struct {
-			Total int64           `json:"total"`
-			List  []fleet.LogView `json:"list"`
+			Total int64          `json:"total"`
+			List  []read.LogView `json:"list"`
 		}
 		waitFor(t, "protocol log rows", func() bool {
 			apitest.Must(t, root.Call("POST", "/api/auth/sys/logs/protocol/list", map[string]any{"sn": "SN-A1", "type": 0})).Into(t, &logs)

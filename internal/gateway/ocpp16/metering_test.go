@@ -15,6 +15,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -179,7 +180,7 @@ func TestMeterAndStatusData(t *testing.T) {
 				t.Fatalf("latest temperature %q %q, want 21.5 Fahrenheit (kept as sent)", v, u)
 			}
 			// the console's series answer names each series' stored unit
-			var series []fleet.Series
+			var series []read.Series
 			apitest.Must(t, env.Root().Call("POST", "/api/auth/sys/dev/data/series", map[string]any{"deviceId": dev, "connectorId": 1,
 				"names": []string{"Energy.Active.Import.Register", "Power.Active.Import", "Temperature"}, "step": 1,
 				"startTime": base.UnixMilli(), "endTime": base.Add(10 * time.Minute).UnixMilli()})).Into(t, &series)

@@ -20,6 +20,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -253,7 +254,7 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var conns []fleet.ConnectorOps
+			var conns []read.ConnectorOps
 			apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/ops/connectors", map[string]any{"deviceId": a1})).Into(t, &conns)
 			if len(conns) != 2 || conns[0].TransactionID != int64(st.TransactionId) || conns[0].SessionIDTag != "TAG1" || conns[1].TransactionID != 0 {
 				t.Fatalf("connectors: %+v", conns)
@@ -338,7 +339,7 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 			if len(open.List) != 1 || int(open.List[0].ID) != rid || open.List[0].IDTag != "RES1" {
 				t.Fatalf("open reservations: %+v", open.List)
 			}
-			var conns []fleet.ConnectorOps
+			var conns []read.ConnectorOps
 			apitest.Must(t, root.Call("GET", "/api/auth/sys/dev/ops/connectors", map[string]any{"deviceId": a1})).Into(t, &conns)
 			if int(conns[0].ReservationID) != rid || conns[0].ReservationIDTag != "RES1" || conns[0].ReservationStatus != fleet.ReservationActive {
 				t.Fatalf("connector 1: %+v", conns[0])

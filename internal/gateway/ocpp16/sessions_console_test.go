@@ -12,8 +12,8 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
 )
@@ -67,7 +67,7 @@ func TestChargingSessionFromOCPPGoShowsInConsole(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		var list fleet.SessionList
+		var list read.SessionList
 		apitest.Must(t, userA.Call("POST", "/api/auth/sys/session/list", map[string]any{"sn": "SN-SESS-A"})).Into(t, &list)
 		if len(list.List) != 1 || list.List[0].ID != int64(st.TransactionId) || list.List[0].EnergyWh != 4000 || list.List[0].Reason != "Remote" {
 			t.Fatalf("A's list: %+v", list)
@@ -80,7 +80,7 @@ func TestChargingSessionFromOCPPGoShowsInConsole(t *testing.T) {
 			t.Fatalf("B reads A's session: code %d", a.Code)
 		}
 
-		var v fleet.SessionDetail
+		var v read.SessionDetail
 		apitest.Must(t, userA.Call("GET", "/api/auth/sys/session/detail", map[string]any{"id": st.TransactionId})).Into(t, &v)
 		if v.SN != "SN-SESS-A" || v.IDTag != "TAG-CONSOLE" || v.MeterStart != 1000 || v.MeterStop != 5000 || v.DurationMS != 35*60_000 {
 			t.Fatalf("detail: %+v", v.SessionView)

@@ -1,4 +1,4 @@
-package fleet_test
+package read_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
-	"chargeops/internal/setting"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 	"chargeops/internal/xlsxout"
 )
@@ -23,7 +23,7 @@ import (
 // B's device with one, and a service.
 type sessionWorld struct {
 	d                     *db.DB
-	s                     *fleet.Service
+	s                     *read.Service
 	o                     fleettest.Org
 	devA, devB            int64
 	endedA, remoteA, open int64 // A's sessions
@@ -54,7 +54,6 @@ func insertSession(t *testing.T, d *db.DB, r sessionRow) int64 {
 }
 
 func newSessionWorld(t *testing.T, d *db.DB) *sessionWorld {
-	ctx := context.Background()
 	w := &sessionWorld{d: d, o: fleettest.Seed(t, d)}
 	o := w.o
 	w.devA = fleettest.Device(t, d, o, o.CustomerA, o.SiteA, "SESSD-A")
@@ -69,19 +68,14 @@ func newSessionWorld(t *testing.T, d *db.DB) *sessionWorld {
 		meterStart: 13500, started: base + 5*h})
 	w.sessB = insertSession(t, d, sessionRow{dev: w.devB, customer: o.CustomerB, site: o.SiteB, connector: 1, tag: "TAG-ONE",
 		meterStart: 0, meterStop: 700, wh: 700, started: base + h, stopped: base + 2*h, reason: "Local"})
-	s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	w.s = s
+	w.s = read.New(d)
 	w.customerA = &access.Principal{Scope: access.Scope{CustomerIDs: []int64{o.CustomerA}, AllSites: true}}
 	w.customerB = &access.Principal{Scope: access.Scope{CustomerIDs: []int64{o.CustomerB}, AllSites: true}}
 	w.root = &access.Principal{Scope: access.Scope{AllCustomers: true, AllSites: true}}
 	return w
 }
 
-func ids(l fleet.SessionList) []int64 {
+func ids(l read.SessionList) []int64 {
 	out := []int64{}
 	for _, v := range l.List {
 		out = append(out, v.ID)
@@ -110,19 +104,19 @@ func TestChargingSessionFilters(t *testing.T) {
 		base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 		for _, c := range []struct {
 			name string
-			in   fleet.SessionListInput
+			in   read.SessionListInput
 			want []int64
 		}{
-			{"all of root, newest first", fleet.SessionListInput{}, []int64{w.open, w.remoteA, w.sessB, w.endedA}},
-			{"customer", fleet.SessionListInput{CustomerID: w.o.CustomerB}, []int64{w.sessB}},
-			{"site", fleet.SessionListInput{SiteID: w.o.SiteA}, []int64{w.open, w.remoteA, w.endedA}},
-			{"device", fleet.SessionListInput{DeviceID: w.devB}, []int64{w.sessB}},
-			{"device SN", fleet.SessionListInput{SN: "SESSD-A"}, []int64{w.open, w.remoteA, w.endedA}},
-			{"idTag", fleet.SessionListInput{IDTag: "TAG-TWO"}, []int64{w.remoteA}},
-			{"stop reason", fleet.SessionListInput{Reason: "Remote"}, []int64{w.remoteA}},
-			{"charging", fleet.SessionListInput{Open: &yes}, []int64{w.open}},
-			{"ended", fleet.SessionListInput{Open: &no, SiteID: w.o.SiteA}, []int64{w.remoteA, w.endedA}},
-			{"start-time range", fleet.SessionListInput{Start: base + 3600_000, End: base + 5*3600_000}, []int64{w.remoteA, w.sessB}},
+			{"all of root, newest first", read.SessionListInput{}, []int64{w.open, w.remoteA, w.sessB, w.endedA}},
+			{"customer", read.SessionListInput{CustomerID: w.o.CustomerB}, []int64{w.sessB}},
+			{"site", read.SessionListInput{SiteID: w.o.SiteA}, []int64{w.open, w.remoteA, w.endedA}},
+			{"device", read.SessionListInput{DeviceID: w.devB}, []int64{w.sessB}},
+			{"device SN", read.SessionListInput{SN: "SESSD-A"}, []int64{w.open, w.remoteA, w.endedA}},
+			{"idTag", read.SessionListInput{IDTag: "TAG-TWO"}, []int64{w.remoteA}},
+			{"stop reason", read.SessionListInput{Reason: "Remote"}, []int64{w.remoteA}},
+			{"charging", read.SessionListInput{Open: &yes}, []int64{w.open}},
+			{"ended", read.SessionListInput{Open: &no, SiteID: w.o.SiteA}, []int64{w.remoteA, w.endedA}},
+			{"start-time range", read.SessionListInput{Start: base + 3600_000, End: base + 5*3600_000}, []int64{w.remoteA, w.sessB}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				l, err := w.s.Sessions(ctx, w.root, c.in)
@@ -135,7 +129,7 @@ func TestChargingSessionFilters(t *testing.T) {
 			})
 		}
 		t.Run("rows carry the device, customer and site names and the flags", func(t *testing.T) {
-			l, err := w.s.Sessions(ctx, w.root, fleet.SessionListInput{IDTag: "TAG-ONE", Open: &no, SiteID: w.o.SiteA})
+			l, err := w.s.Sessions(ctx, w.root, read.SessionListInput{IDTag: "TAG-ONE", Open: &no, SiteID: w.o.SiteA})
 			if err != nil || len(l.List) != 1 {
 				t.Fatalf("%v %+v", err, l)
 			}
@@ -146,14 +140,14 @@ func TestChargingSessionFilters(t *testing.T) {
 		})
 		for _, c := range []struct {
 			name, field string
-			in          fleet.SessionListInput
+			in          read.SessionListInput
 		}{
-			{"unknown stop reason", "reason", fleet.SessionListInput{Reason: "Whatever"}},
-			{"end before start", "endTime", fleet.SessionListInput{Start: 2000, End: 1000}},
-			{"negative start", "startTime", fleet.SessionListInput{Start: -1}},
-			{"too long an idTag", "idTag", fleet.SessionListInput{IDTag: string(make([]byte, 65))}},
-			{"page size", "pageSize", fleet.SessionListInput{Size: 101}},
-			{"cursor", "cursor", fleet.SessionListInput{Cursor: "x"}},
+			{"unknown stop reason", "reason", read.SessionListInput{Reason: "Whatever"}},
+			{"end before start", "endTime", read.SessionListInput{Start: 2000, End: 1000}},
+			{"negative start", "startTime", read.SessionListInput{Start: -1}},
+			{"too long an idTag", "idTag", read.SessionListInput{IDTag: string(make([]byte, 65))}},
+			{"page size", "pageSize", read.SessionListInput{Size: 101}},
+			{"cursor", "cursor", read.SessionListInput{Cursor: "x"}},
 		} {
 			t.Run("refused: "+c.name, func(t *testing.T) {
 				_, err := w.s.Sessions(ctx, w.root, c.in)
@@ -177,11 +171,11 @@ func TestChargingSessionScope(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run("list", func(t *testing.T) {
-			l, err := w.s.Sessions(ctx, w.customerA, fleet.SessionListInput{CustomerID: w.o.CustomerB})
+			l, err := w.s.Sessions(ctx, w.customerA, read.SessionListInput{CustomerID: w.o.CustomerB})
 			if err != nil || len(l.List) != 0 {
 				t.Errorf("A lists B's sessions: %v %v", err, ids(l))
 			}
-			l, err = w.s.Sessions(ctx, w.customerA, fleet.SessionListInput{})
+			l, err = w.s.Sessions(ctx, w.customerA, read.SessionListInput{})
 			if err != nil || !sameIDs(ids(l), []int64{w.open, w.remoteA, w.endedA}) {
 				t.Errorf("A lists %v (%v), want only its own", ids(l), err)
 			}
@@ -200,7 +194,7 @@ func TestChargingSessionScope(t *testing.T) {
 			}
 		})
 		t.Run("export", func(t *testing.T) {
-			b, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: time.UTC}, fleet.SessionExportInput{SessionListInput: fleet.SessionListInput{DeviceID: w.devB}})
+			b, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: time.UTC}, read.SessionExportInput{SessionListInput: read.SessionListInput{DeviceID: w.devB}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +229,7 @@ func TestChargingSessionExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: hk}, fleet.SessionExportInput{})
+		b, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: hk}, read.SessionExportInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,14 +258,14 @@ func TestChargingSessionExport(t *testing.T) {
 		if ended[14] != "Charger clock wrong: server time used; Stop without a valid id, matched to the open session" {
 			t.Errorf("flags %q", ended[14])
 		}
-		zh, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "zh-CN", Loc: hk}, fleet.SessionExportInput{SessionListInput: fleet.SessionListInput{Reason: "Remote"}})
+		zh, err := xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "zh-CN", Loc: hk}, read.SessionExportInput{SessionListInput: read.SessionListInput{Reason: "Remote"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rows := sheetRows(t, zh, "充电会话"); len(rows) != 2 || rows[0][0] != "会话 ID" {
 			t.Errorf("zh-CN %v", rows)
 		}
-		_, err = xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: hk}, fleet.SessionExportInput{Format: "csv"})
+		_, err = xlsxout.Sessions(ctx, w.s, xlsxout.Export{P: w.customerA, Locale: "en-US", Loc: hk}, read.SessionExportInput{Format: "csv"})
 		if e, ok := apperr.As(err); !ok || e.Args["field"] != "format" {
 			t.Errorf("csv: %v, want the format refused", err)
 		}
@@ -326,7 +320,7 @@ func TestChargingSessionTimeline(t *testing.T) {
 			t.Fatal(err)
 		}
 		tl := v.Timeline
-		if len(tl.Power) == 0 || len(tl.Power) > fleet.TimelineMaxPoints || len(tl.Energy) > fleet.TimelineMaxPoints+1 {
+		if len(tl.Power) == 0 || len(tl.Power) > read.TimelineMaxPoints || len(tl.Energy) > read.TimelineMaxPoints+1 {
 			t.Fatalf("%d power and %d energy points", len(tl.Power), len(tl.Energy))
 		}
 		if len(tl.Power) >= 720 {

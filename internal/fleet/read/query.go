@@ -1,4 +1,4 @@
-package fleet
+package read
 
 import (
 	"context"
@@ -9,25 +9,8 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/secret"
+	"chargeops/internal/fleet"
 )
-
-// ScopedDevice returns a device the caller may see, else not found.
-func (s *Service) ScopedDevice(ctx context.Context, p *access.Principal, id int64) (*Device, error) {
-	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
-	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM device d WHERE d.id = ? AND `+cond, append([]any{id}, args...)...))
-	if db.NotFound(err) {
-		return nil, apperr.ErrNotFound
-	}
-	return d, err
-}
-
-// Drop closes a device's live connection on this node (disabled, blacklisted).
-func (s *Service) Drop(sn, reason string) {
-	if l, ok := s.Registry.Lookup(sn); ok {
-		l.Close(reason)
-	}
-}
 
 // ConnectorView is a connector's last status.
 type ConnectorView struct {
@@ -76,7 +59,7 @@ type RuntimeView struct {
 // Runtime returns a device's runtime info.
 func (s *Service) Runtime(ctx context.Context, p *access.Principal, id int64) (RuntimeView, error) {
 	v := RuntimeView{Connectors: []ConnectorView{}, Values: []RuntimeItem{}}
-	if _, err := s.ScopedDevice(ctx, p, id); err != nil {
+	if err := s.inScope(ctx, p, id); err != nil {
 		return v, err
 	}
 	var online int
@@ -236,7 +219,7 @@ func (s *Service) Events(ctx context.Context, p *access.Principal, in EventListI
 	out := db.List[EventView]{List: []EventView{}}
 	from, args := eventFrom(p, in)
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&out.Total); err != nil {
-		return out, fmt.Errorf("fleet: count events: %w", err)
+		return out, fmt.Errorf("read: count events: %w", err)
 	}
 	limit, offset := in.Page.LimitOffset()
 	err := s.eachEvent(ctx, from+fmt.Sprintf(` ORDER BY %s LIMIT %d OFFSET %d`, eventOrder(in.Sort), limit, offset), args, func(e EventView) error {
@@ -250,13 +233,13 @@ func (s *Service) Events(ctx context.Context, p *access.Principal, in EventListI
 func (s *Service) eachEvent(ctx context.Context, tail string, args []any, fn func(EventView) error) error {
 	rows, err := s.db.Query(ctx, eventCols+tail, args...)
 	if err != nil {
-		return fmt.Errorf("fleet: events: %w", err)
+		return fmt.Errorf("read: events: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		e, err := scanEvent(rows)
 		if err != nil {
-			return fmt.Errorf("fleet: events: %w", err)
+			return fmt.Errorf("read: events: %w", err)
 		}
 		if err := fn(e); err != nil {
 			return err
@@ -301,9 +284,9 @@ func (s *Service) seriesUnit(ctx context.Context, deviceID int64, name string, c
 	var unit string
 	err := s.db.QueryRow(ctx, sqlSeriesUnit, deviceID, name, connector).Scan(&unit)
 	if err != nil && !db.NotFound(err) {
-		return "", fmt.Errorf("fleet: series unit: %w", err)
+		return "", fmt.Errorf("read: series unit: %w", err)
 	}
-	if unit == "" && isEnergy(strings.SplitN(name, "@", 2)[0]) {
+	if unit == "" && fleet.IsEnergy(strings.SplitN(name, "@", 2)[0]) {
 		unit = "Wh"
 	}
 	return unit, nil
@@ -371,7 +354,7 @@ func (s *Service) SeriesData(ctx context.Context, p *access.Principal, in Series
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	if _, err := s.ScopedDevice(ctx, p, in.DeviceID); err != nil {
+	if err := s.inScope(ctx, p, in.DeviceID); err != nil {
 		return nil, err
 	}
 	monthly := in.Step == MonthStep
@@ -423,66 +406,6 @@ func (s *Service) SeriesData(ctx context.Context, p *access.Principal, in Series
 			se.Points = append(se.Points, SeriesPoint{Time: k, Avg: a.sum / float64(a.n), Min: a.min, Max: a.max, Count: a.n})
 		}
 		out = append(out, se)
-	}
-	return out, nil
-}
-
-// ConfigItem is a configuration value with the model's description of it.
-type ConfigItem struct {
-	Key        string `json:"key"`
-	Value      string `json:"value"`
-	Readonly   bool   `json:"readonly"`
-	Group      string `json:"group"`
-	Name       string `json:"name"`
-	ReadLevel  int    `json:"readLevel"`
-	WriteLevel int    `json:"writeLevel"`
-	Batch      bool   `json:"batch"`
-	// Writable: the caller may change it (the server's level rules and the device's read-only
-	// flag), so the console shows an edit control only where the server would accept one.
-	Writable  bool  `json:"writable"`
-	UpdatedAt int64 `json:"updatedAt"`
-}
-
-// ConfigValues lists a device's configuration values that the caller may read: config items by
-// the config read level, param items by the parameter level, items the model does not describe
-// at level 5 (everyone reads them). Credentials (AuthorizationKey) are never shown.
-func (s *Service) ConfigValues(ctx context.Context, p *access.Principal, deviceID int64) ([]ConfigItem, error) {
-	dev, err := s.ScopedDevice(ctx, p, deviceID)
-	if err != nil {
-		return nil, err
-	}
-	rules, err := s.newRulesCache().get(ctx, dev.ModelID)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT key, value, readonly, updated_at FROM device_config WHERE device_id = ? ORDER BY key`, deviceID)
-	if err != nil {
-		return nil, fmt.Errorf("fleet: config values: %w", err)
-	}
-	defer rows.Close()
-	out := []ConfigItem{}
-	for rows.Next() {
-		it := ConfigItem{ReadLevel: 5, WriteLevel: 5}
-		var ro int
-		if err := rows.Scan(&it.Key, &it.Value, &ro, &it.UpdatedAt); err != nil {
-			return nil, fmt.Errorf("fleet: config values: %w", err)
-		}
-		it.Readonly = ro == 1
-		if !rules.canRead(p, it.Key) {
-			continue
-		}
-		if listed := rules[strings.ToLower(it.Key)]; len(listed) > 0 {
-			r := listed[0]
-			it.Group, it.Name, it.ReadLevel, it.WriteLevel, it.Batch = r.group, r.name, r.readLevel, r.writeLevel, r.batch
-		}
-		if secret.IsSecretConfigKey(it.Key) {
-			it.Value = secret.Mask
-		}
-		it.Writable = !it.Readonly && rules.canWrite(p, it.Key)
-		out = append(out, it)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("fleet: config values: %w", err)
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package fleet_test
+package read_test
 
 import (
 	"context"
@@ -7,9 +7,8 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
-	"chargeops/internal/setting"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 )
 
@@ -32,16 +31,12 @@ func TestChargingSessionsPageByCursorWithinScope(t *testing.T) {
 			add(a, o.CustomerA, o.SiteA, i+1, at)
 		}
 		add(b, o.CustomerB, o.SiteB, 1, 5000)
-		s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s := read.New(d)
 		customerA := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{o.CustomerA}, AllSites: true}}
 
 		var starts []int64
 		seen := map[int64]bool{}
-		in := fleet.SessionListInput{Size: 2}
+		in := read.SessionListInput{Size: 2}
 		for page := 0; page < 5; page++ {
 			l, err := s.Sessions(ctx, customerA, in)
 			if err != nil {
@@ -62,7 +57,7 @@ func TestChargingSessionsPageByCursorWithinScope(t *testing.T) {
 		if len(starts) != 5 || starts[0] != 4000 || starts[4] != 1000 {
 			t.Fatalf("walked %v, want the five sessions of A newest first", starts)
 		}
-		for _, bad := range []fleet.SessionListInput{{Cursor: "1000.5"}, {Size: 101}} {
+		for _, bad := range []read.SessionListInput{{Cursor: "1000.5"}, {Size: 101}} {
 			_, err := s.Sessions(ctx, customerA, bad)
 			if e, ok := apperr.As(err); !ok || e.Code != apperr.Invalid {
 				t.Errorf("%+v: %v, want invalid", bad, err)

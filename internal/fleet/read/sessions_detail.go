@@ -1,4 +1,4 @@
-package fleet
+package read
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet"
 )
 
 // One charging session with what it measured (docs/sessions.md): the session's row, its flags
@@ -51,10 +52,10 @@ type SessionTimeline struct {
 // SessionDetail is one session with its timeline and signed values.
 type SessionDetail struct {
 	SessionView
-	FlagNames  []string        `json:"flagNames"`
-	DurationMS int64           `json:"durationMs"` // to the stop, or to now while charging
-	Timeline   SessionTimeline `json:"timeline"`
-	Signed     []SignedValue   `json:"signed"`
+	FlagNames  []string            `json:"flagNames"`
+	DurationMS int64               `json:"durationMs"` // to the stop, or to now while charging
+	Timeline   SessionTimeline     `json:"timeline"`
+	Signed     []fleet.SignedValue `json:"signed"`
 }
 
 // session returns the session id within p's scope, else not found.
@@ -104,17 +105,17 @@ func (s *Service) Session(ctx context.Context, p *access.Principal, id int64) (S
 func (s *Service) timeline(ctx context.Context, p *access.Principal, v SessionView, end int64) (SessionTimeline, error) {
 	out := SessionTimeline{Energy: []TimelinePoint{}, Power: []TimelinePoint{}}
 	start := max(v.StartedAt, end-seriesMaxRangeDays*24*3600*1000+60000)
-	in := SeriesInput{DeviceID: v.DeviceID, Names: []string{energyRegister, powerMeasurand}, ConnectorID: v.ConnectorID,
+	in := SeriesInput{DeviceID: v.DeviceID, Names: []string{fleet.EnergyRegister, powerMeasurand}, ConnectorID: v.ConnectorID,
 		Start: start, End: end + 1, Step: timelineStep(end + 1 - start)}
 	series, err := s.SeriesData(ctx, p, in, time.UTC)
 	if err != nil {
-		return out, fmt.Errorf("fleet: session timeline: %w", err)
+		return out, fmt.Errorf("read: session timeline: %w", err)
 	}
 	out.Step = in.stepMS()
 	for _, se := range series {
 		for _, pt := range se.Points {
 			switch se.Name {
-			case energyRegister:
+			case fleet.EnergyRegister:
 				out.Energy = append(out.Energy, TimelinePoint{Time: pt.Time, Value: pt.Max})
 			case powerMeasurand:
 				out.Power = append(out.Power, TimelinePoint{Time: pt.Time, Value: pt.Avg})
@@ -122,7 +123,7 @@ func (s *Service) timeline(ctx context.Context, p *access.Principal, v SessionVi
 		}
 	}
 	// The stop's reading ends the register's line when no sample of its own did.
-	if v.StoppedAt > 0 && v.MeterStop > 0 && v.Flags&FlagUnknownStop == 0 {
+	if v.StoppedAt > 0 && v.MeterStop > 0 && v.Flags&fleet.FlagUnknownStop == 0 {
 		if n := len(out.Energy); n == 0 || out.Energy[n-1].Value < float64(v.MeterStop) {
 			out.Energy = append(out.Energy, TimelinePoint{Time: v.StoppedAt, Value: float64(v.MeterStop)})
 		}
@@ -141,13 +142,13 @@ func timelineStep(ms int64) int64 {
 // SignedFile is the download of a session's signed meter values: every value as the charger
 // sent it, with the session's identity, as JSON.
 type SignedFile struct {
-	SessionID   int64         `json:"sessionId"`
-	SN          string        `json:"sn"`
-	ConnectorID int           `json:"connectorId"`
-	IDTag       string        `json:"idTag"`
-	StartedAt   int64         `json:"startedAt"`
-	StoppedAt   int64         `json:"stoppedAt"`
-	Values      []SignedValue `json:"values"`
+	SessionID   int64               `json:"sessionId"`
+	SN          string              `json:"sn"`
+	ConnectorID int                 `json:"connectorId"`
+	IDTag       string              `json:"idTag"`
+	StartedAt   int64               `json:"startedAt"`
+	StoppedAt   int64               `json:"stoppedAt"`
+	Values      []fleet.SignedValue `json:"values"`
 }
 
 // SessionSigned returns the signed values of session id as a file's content when its device is

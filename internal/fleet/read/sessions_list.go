@@ -1,4 +1,4 @@
-package fleet
+package read
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet"
 )
 
 // Charging sessions read back (docs/sessions.md): the list of the OpenAPI and the console, one
@@ -65,7 +66,7 @@ type SessionList struct {
 // StopReasons are the stop reasons a session may hold: OCPP 1.6's Reason values and the one the
 // server gives a session it closes itself.
 var StopReasons = []string{"DeAuthorized", "EmergencyStop", "EVDisconnected", "HardReset", "Local", "Other", "PowerLoss", "Reboot",
-	"Remote", "SoftReset", "UnlockCommand", reasonUnterminated}
+	"Remote", "SoftReset", "UnlockCommand", fleet.ReasonUnterminated}
 
 // Bounds of the session filters.
 const (
@@ -157,13 +158,13 @@ func scanSession(r db.Scanner) (SessionView, error) {
 func (s *Service) eachSession(ctx context.Context, q string, args []any, fn func(SessionView) error) error {
 	rows, err := s.db.Query(ctx, sessionCols+q, args...)
 	if err != nil {
-		return fmt.Errorf("fleet: sessions: %w", err)
+		return fmt.Errorf("read: sessions: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		v, err := scanSession(rows)
 		if err != nil {
-			return fmt.Errorf("fleet: sessions: %w", err)
+			return fmt.Errorf("read: sessions: %w", err)
 		}
 		if err := fn(v); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package fleet
+package read
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
+	"chargeops/internal/fleet"
 )
 
 // ConnectorOps is a connector as the device page's operator actions see it: its status, the
@@ -39,7 +40,7 @@ func (s *Service) ConnectorOperations(ctx context.Context, p *access.Principal, 
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
 	var n int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device d WHERE d.id = ? AND `+cond, append([]any{in.DeviceID}, args...)...).Scan(&n); err != nil {
-		return out, fmt.Errorf("fleet: connector operations: %w", err)
+		return out, fmt.Errorf("read: connector operations: %w", err)
 	}
 	if n == 0 {
 		return out, apperr.ErrNotFound
@@ -50,21 +51,21 @@ func (s *Service) ConnectorOperations(ctx context.Context, p *access.Principal, 
 		FROM device_connector c
 		LEFT JOIN device_transaction t ON t.id = (SELECT MAX(x.id) FROM device_transaction x WHERE x.device_id = c.device_id AND x.connector_id = c.connector_id AND x.stopped_at = ?)
 		LEFT JOIN reservation r ON r.device_id = c.device_id AND r.connector_id = c.connector_id AND r.status IN (?, ?)
-		WHERE c.device_id = ? AND c.connector_id > ? ORDER BY c.connector_id`, 0, ReservationRequested, ReservationActive, in.DeviceID, 0)
+		WHERE c.device_id = ? AND c.connector_id > ? ORDER BY c.connector_id`, 0, fleet.ReservationRequested, fleet.ReservationActive, in.DeviceID, 0)
 	if err != nil {
-		return out, fmt.Errorf("fleet: connector operations: %w", err)
+		return out, fmt.Errorf("read: connector operations: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var c ConnectorOps
 		if err := rows.Scan(&c.ConnectorID, &c.Status, &c.TransactionID, &c.SessionIDTag, &c.StartedAt,
 			&c.ReservationID, &c.ReservationIDTag, &c.ReservationExpiresAt, &c.ReservationStatus); err != nil {
-			return out, fmt.Errorf("fleet: connector operations: %w", err)
+			return out, fmt.Errorf("read: connector operations: %w", err)
 		}
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("fleet: connector operations: %w", err)
+		return out, fmt.Errorf("read: connector operations: %w", err)
 	}
 	return out, nil
 }

@@ -1,15 +1,15 @@
-package fleet
+package read
 
 import (
 	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet"
 )
 
 // The error log (docs/logs.md): the fleet-wide history of device errors, the alarms and faults
@@ -17,7 +17,7 @@ import (
 // (Events), with the order fields "default, type, status, occurrence time, created time".
 
 // ErrorKinds are the event kinds the error log holds.
-var ErrorKinds = []int{KindAlarm, KindFault}
+var ErrorKinds = []int{fleet.KindAlarm, fleet.KindFault}
 
 // Error-log export bounds.
 const (
@@ -46,10 +46,10 @@ func (in *ErrorLogInput) validate() error {
 	if len(in.Kinds) == 0 {
 		in.Kinds = ErrorKinds
 	}
-	if in.Status != nil && *in.Status != EventOpen && *in.Status != EventEnded {
+	if in.Status != nil && *in.Status != fleet.EventOpen && *in.Status != fleet.EventEnded {
 		return apperr.InvalidField("status", "err.invalid")
 	}
-	if in.Level != nil && (*in.Level < LevelOA || *in.Level > LevelCA) {
+	if in.Level != nil && (*in.Level < fleet.LevelOA || *in.Level > fleet.LevelCA) {
 		return apperr.InvalidField("level", "err.invalid")
 	}
 	if in.Start < 0 || in.End < 0 || (in.End > 0 && in.End <= in.Start) {
@@ -82,24 +82,10 @@ func (s *Service) EachExportedError(ctx context.Context, p *access.Principal, in
 	from, args := eventFrom(p, in.EventListInput)
 	var n int64
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&n); err != nil {
-		return fmt.Errorf("fleet: count error log: %w", err)
+		return fmt.Errorf("read: count error log: %w", err)
 	}
 	if n > MaxErrorExportRows {
 		return apperr.New(apperr.Invalid, "err.log_export_too_many").With(map[string]any{"max": MaxErrorExportRows})
 	}
 	return s.eachEvent(ctx, from+fmt.Sprintf(` ORDER BY %s LIMIT %d`, eventOrder(in.Sort), MaxErrorExportRows), args, fn)
-}
-
-// sqlEndedBefore finds events ended before a time. The state is written into the text (not an
-// argument) so PostgreSQL's planner can use the partial index idx_device_event_ended.
-var sqlEndedBefore = fmt.Sprintf("status = %d AND ended_at > 0 AND ended_at < ?", EventEnded)
-
-// PurgeEndedEvents deletes the alarms, faults and events of every kind that ended more than
-// days ago, in bounded batches (db.Purge); days <= 0 keeps them. An open event is never purged,
-// however old (docs/logs.md, "Retention").
-func PurgeEndedEvents(ctx context.Context, d *db.DB, days int) (int64, error) {
-	if days <= 0 {
-		return 0, nil
-	}
-	return db.Purge(ctx, d, "device_event", "id", sqlEndedBefore, 20, cutOf(time.Now(), days))
 }

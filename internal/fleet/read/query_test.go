@@ -1,4 +1,4 @@
-package fleet_test
+package read_test
 
 import (
 	"cmp"
@@ -7,11 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"chargeops/internal/access"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
-	"chargeops/internal/setting"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 )
 
@@ -35,13 +36,9 @@ func TestProtocolLogListIsWindowed(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s := read.New(d)
 		root := &access.Principal{Root: true, Scope: access.FullScope()}
-		l, err := s.ProtocolLogs(ctx, root, fleet.LogListInput{Page: db.Page{Page: 9999, PageSize: 100}})
+		l, err := s.ProtocolLogs(ctx, root, read.LogListInput{Page: db.Page{Page: 9999, PageSize: 100}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,8 +65,7 @@ func TestProtocolLogKeysetPages(t *testing.T) {
 		if d.Dialect() == db.Postgres {
 			// the last 10 days in partitions of their own, older ones in the default partition
 			for i := int64(1); i <= 10; i++ {
-				lo := utcDayStart(now) - i*dayMS
-				if _, err := d.Exec(ctx, fmt.Sprintf(`CREATE TABLE %s PARTITION OF protocol_log FOR VALUES FROM (%d) TO (%d)`, dayPartition(lo), lo, lo+dayMS)); err != nil {
+				if err := fleet.CreatePartition(ctx, d, "protocol_log", time.UnixMilli(now-i*dayMS)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -118,11 +114,7 @@ func TestProtocolLogKeysetPages(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s, err := fleet.New(ctx, d, setting.NewStore(d), fleet.Options{DataDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s := read.New(d)
 		root := &access.Principal{Root: true, Scope: access.FullScope()}
 		customer := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{1}, AllSites: true}}
 		customer2 := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{2}, AllSites: true}}
@@ -131,17 +123,17 @@ func TestProtocolLogKeysetPages(t *testing.T) {
 		cases := []struct {
 			name  string
 			p     *access.Principal
-			in    fleet.LogListInput
+			in    read.LogListInput
 			match func(r row) bool
 		}{
-			{"all", root, fleet.LogListInput{}, func(row) bool { return true }},
-			{"sn", root, fleet.LogListInput{SN: "KS-5"}, func(r row) bool { return r.sn == "KS-5" }},
-			{"type+time", root, fleet.LogListInput{Type: &two, Start: now - 5*dayMS, End: now - dayMS},
+			{"all", root, read.LogListInput{}, func(row) bool { return true }},
+			{"sn", root, read.LogListInput{SN: "KS-5"}, func(r row) bool { return r.sn == "KS-5" }},
+			{"type+time", root, read.LogListInput{Type: &two, Start: now - 5*dayMS, End: now - dayMS},
 				func(r row) bool { return r.typ == 2 && r.at >= now-5*dayMS && r.at < now-dayMS }},
-			{"scoped", customer, fleet.LogListInput{}, func(r row) bool { return r.sn == "KS-3" }},
-			{"scoped+sn", customer, fleet.LogListInput{SN: "KS-3"}, func(r row) bool { return r.sn == "KS-3" }},
-			{"scoped+other-sn", customer, fleet.LogListInput{SN: "KS-5"}, func(row) bool { return false }},
-			{"scoped-many", customer2, fleet.LogListInput{Type: &two}, func(r row) bool { return r.typ == 2 && r.sn <= "KS-2" }},
+			{"scoped", customer, read.LogListInput{}, func(r row) bool { return r.sn == "KS-3" }},
+			{"scoped+sn", customer, read.LogListInput{SN: "KS-3"}, func(r row) bool { return r.sn == "KS-3" }},
+			{"scoped+other-sn", customer, read.LogListInput{SN: "KS-5"}, func(row) bool { return false }},
+			{"scoped-many", customer2, read.LogListInput{Type: &two}, func(r row) bool { return r.typ == 2 && r.sn <= "KS-2" }},
 		}
 		for _, c := range cases {
 			for _, sort := range []string{"", "sn", "-sn", "type", "-type"} {
@@ -225,11 +217,11 @@ func TestProtocolLogKeysetPages(t *testing.T) {
 			}
 		}
 
-		first, err := s.ProtocolLogs(ctx, root, fleet.LogListInput{Page: db.Page{PageSize: 10}})
+		first, err := s.ProtocolLogs(ctx, root, read.LogListInput{Page: db.Page{PageSize: 10}})
 		if err != nil || first.Next == "" {
 			t.Fatalf("first page: %v", err)
 		}
-		for _, bad := range []fleet.LogListInput{
+		for _, bad := range []read.LogListInput{
 			{Cursor: first.Next, Sort: "sn"}, // another order's cursor
 			{Cursor: "not-a-cursor"},
 			{Cursor: "e30"}, // {}
@@ -240,5 +232,7 @@ func TestProtocolLogKeysetPages(t *testing.T) {
 		}
 	})
 }
+
+const dayMS = int64(24 * time.Hour / time.Millisecond)
 
 func head(ids []int64) []int64 { return ids[:min(len(ids), 8)] }

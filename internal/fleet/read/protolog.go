@@ -1,14 +1,15 @@
-package fleet
+package read
 
 import (
-	"chargeops/internal/access"
-	"chargeops/internal/apperr"
-	"chargeops/internal/db"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
 )
 
 // The protocol-log list: filters, the caller's scope, keyset pages and cursors.
@@ -263,7 +264,7 @@ func (s *Service) ProtocolLogs(ctx context.Context, p *access.Principal, in LogL
 
 	sqlCount, args := q.count()
 	if err := s.db.QueryRow(ctx, sqlCount, args...).Scan(&out.Total); err != nil {
-		return out, fmt.Errorf("fleet: protocol log count: %w", err)
+		return out, fmt.Errorf("read: protocol log count: %w", err)
 	}
 	if out.Total > db.MaxWindow {
 		out.Total, out.TotalMore = db.MaxWindow, true
@@ -280,7 +281,7 @@ func (s *Service) ProtocolLogs(ctx context.Context, p *access.Principal, in LogL
 			return out, nil
 		}
 		if err != nil {
-			return out, fmt.Errorf("fleet: protocol log page: %w", err)
+			return out, fmt.Errorf("read: protocol log page: %w", err)
 		}
 		from, inclusive = &c, true
 	}
@@ -292,18 +293,18 @@ func (s *Service) ProtocolLogs(ctx context.Context, p *access.Principal, in LogL
 	sqlPage, args := q.rows(sqlLogColumns, after, afterArgs, order, limit+1, 0)
 	rows, err := s.db.Query(ctx, sqlPage, args...)
 	if err != nil {
-		return out, fmt.Errorf("fleet: protocol log list: %w", err)
+		return out, fmt.Errorf("read: protocol log list: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var l LogView
 		if err := rows.Scan(&l.ID, &l.SN, &l.Type, &l.Data, &l.Time); err != nil {
-			return out, fmt.Errorf("fleet: protocol log list: %w", err)
+			return out, fmt.Errorf("read: protocol log list: %w", err)
 		}
 		out.List = append(out.List, l)
 	}
 	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("fleet: protocol log list: %w", err)
+		return out, fmt.Errorf("read: protocol log list: %w", err)
 	}
 	if len(out.List) > limit {
 		out.List = out.List[:limit]
@@ -334,7 +335,7 @@ func (s *Service) logQuery(ctx context.Context, sc access.Scope, in LogListInput
 	if s.db.Dialect() == db.Postgres && strings.TrimSpace(in.SN) == "" {
 		var devices int
 		if err := s.db.QueryRow(ctx, fmt.Sprintf(sqlLogScopeDevices, cond), append(append([]any{}, args...), logScopePerDeviceMax+1)...).Scan(&devices); err != nil {
-			return q, fmt.Errorf("fleet: protocol log scope: %w", err)
+			return q, fmt.Errorf("read: protocol log scope: %w", err)
 		}
 		if devices <= logScopePerDeviceMax {
 			q.perDevice, q.scope, q.scopeArgs = true, cond, args

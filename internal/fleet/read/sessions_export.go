@@ -1,4 +1,4 @@
-package fleet
+package read
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func (s *Service) EachExportedSession(ctx context.Context, p *access.Principal, 
 	from, args := sessionFrom(p, in)
 	var n int64
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&n); err != nil {
-		return fmt.Errorf("fleet: count sessions: %w", err)
+		return fmt.Errorf("read: count sessions: %w", err)
 	}
 	if n > MaxSessionExportRows {
 		return apperr.New(apperr.Invalid, "err.log_export_too_many").With(map[string]any{"max": MaxSessionExportRows})

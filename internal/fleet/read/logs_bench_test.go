@@ -1,4 +1,4 @@
-package fleet
+package read_test
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet"
+	"chargeops/internal/fleet/read"
 	"chargeops/internal/testutil"
 )
 
@@ -21,7 +23,7 @@ import (
 // PostgreSQL and tens of GB of disk, so it runs only when CHARGEOPS_BENCH_LOG_ROWS is set:
 //
 //	CHARGEOPS_BENCH_LOG_ROWS=100000000 CHARGEOPS_TEST_PG=postgres://... \
-//	  go test -tags noui -run '^$' -bench ProtocolLogsAtScale -benchtime 200x -timeout 6h ./internal/fleet
+//	  go test -tags noui -run '^$' -bench ProtocolLogsAtScale -benchtime 200x -timeout 6h ./internal/fleet/read
 //
 // The rows (spread over the 30 days before the generation, 20,000 SNs) are generated in the
 // schema bench_logs by INSERT ... SELECT generate_series, one day partition at a time, then
@@ -102,11 +104,10 @@ func benchData(b *testing.B, n int64) (*db.DB, int64) {
 	d = openBenchSchema(b, true)
 	start := time.Now()
 	now := db.NowMS()
-	today, _ := utcDay(time.UnixMilli(now))
+	today := time.UnixMilli(now).UTC().Truncate(24 * time.Hour)
 	// days today-30 .. today-1 in partitions of their own, as a database that has run a month
 	for i := benchDays; i >= 1; i-- {
-		lo := today.AddDate(0, 0, -i)
-		if err := logPartitions.create(ctx, d, lo, lo.AddDate(0, 0, 1)); err != nil {
+		if err := fleet.CreatePartition(ctx, d, "protocol_log", today.AddDate(0, 0, -i)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -215,14 +216,14 @@ func BenchmarkProtocolLogsAtScale(b *testing.B) {
 		}()
 	}
 	ctx := context.Background()
-	s := &Service{db: d}
+	s := read.New(d)
 	root := &access.Principal{Root: true, Scope: access.FullScope()}
 	few := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{1}, AllSites: true}}
 	some := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{2}, AllSites: true}}
 	many := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{3}, AllSites: true}}
 	day := int64(24 * time.Hour / time.Millisecond)
 	mid := genDay - 15*day // a cursor half-way down the table
-	deep := func(p *access.Principal, in LogListInput) LogListInput {
+	deep := func(p *access.Principal, in read.LogListInput) read.LogListInput {
 		in.End = mid
 		first, err := s.ProtocolLogs(ctx, p, in)
 		if err != nil || first.Next == "" {
@@ -235,24 +236,24 @@ func BenchmarkProtocolLogsAtScale(b *testing.B) {
 	cases := []struct {
 		name string
 		p    *access.Principal
-		in   LogListInput
+		in   read.LogListInput
 	}{
-		{"newest-page", root, LogListInput{}},
-		{"page-500x20", root, LogListInput{Page: db.Page{Page: 500, PageSize: 20}}},
-		{"cursor-15-days-deep", root, deep(root, LogListInput{})},
-		{"sn", root, LogListInput{SN: "CP00004242"}},
-		{"sn/cursor-15-days-deep", root, deep(root, LogListInput{SN: "CP00004242"})},
-		{"sn/sort-type", root, LogListInput{SN: "CP00004242", Sort: "type"}},
-		{"type-open/one-day", root, LogListInput{Type: &zero, Start: mid - day, End: mid}},
-		{"type-received/one-hour", root, LogListInput{Type: &two, Start: mid - 3600_000, End: mid}},
-		{"sort-sn", root, LogListInput{Sort: "sn"}},
-		{"sort-sn/page-500x20", root, LogListInput{Sort: "sn", Page: db.Page{Page: 500, PageSize: 20}}},
-		{"scope-20-devices", few, LogListInput{}},
-		{"scope-20-devices/cursor-deep", few, deep(few, LogListInput{})},
-		{"scope-200-devices", some, LogListInput{}},
-		{"scope-200-devices/page-500x20", some, LogListInput{Page: db.Page{Page: 500, PageSize: 20}}},
-		{"scope-1000-devices", many, LogListInput{}},
-		{"scope-1000-devices/page-500x20", many, LogListInput{Page: db.Page{Page: 500, PageSize: 20}}},
+		{"newest-page", root, read.LogListInput{}},
+		{"page-500x20", root, read.LogListInput{Page: db.Page{Page: 500, PageSize: 20}}},
+		{"cursor-15-days-deep", root, deep(root, read.LogListInput{})},
+		{"sn", root, read.LogListInput{SN: "CP00004242"}},
+		{"sn/cursor-15-days-deep", root, deep(root, read.LogListInput{SN: "CP00004242"})},
+		{"sn/sort-type", root, read.LogListInput{SN: "CP00004242", Sort: "type"}},
+		{"type-open/one-day", root, read.LogListInput{Type: &zero, Start: mid - day, End: mid}},
+		{"type-received/one-hour", root, read.LogListInput{Type: &two, Start: mid - 3600_000, End: mid}},
+		{"sort-sn", root, read.LogListInput{Sort: "sn"}},
+		{"sort-sn/page-500x20", root, read.LogListInput{Sort: "sn", Page: db.Page{Page: 500, PageSize: 20}}},
+		{"scope-20-devices", few, read.LogListInput{}},
+		{"scope-20-devices/cursor-deep", few, deep(few, read.LogListInput{})},
+		{"scope-200-devices", some, read.LogListInput{}},
+		{"scope-200-devices/page-500x20", some, read.LogListInput{Page: db.Page{Page: 500, PageSize: 20}}},
+		{"scope-1000-devices", many, read.LogListInput{}},
+		{"scope-1000-devices/page-500x20", many, read.LogListInput{Page: db.Page{Page: 500, PageSize: 20}}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -298,16 +299,12 @@ func BenchmarkProtocolLogsAtScale(b *testing.B) {
 func benchRetention(b *testing.B, d *db.DB) {
 	ctx := context.Background()
 	day := int64(24 * time.Hour / time.Millisecond)
-	parts, err := listPartitions(ctx, d, "protocol_log")
-	if err != nil {
+	// the oldest day's partition starts at the oldest row's UTC midnight (benchData fills whole days)
+	var first int64
+	if err := d.QueryRow(ctx, `SELECT MIN(created_at) FROM protocol_log`).Scan(&first); err != nil {
 		b.Fatal(err)
 	}
-	var oldest int64 = -1
-	for _, p := range parts {
-		if !p.def && (oldest < 0 || p.lo < oldest) {
-			oldest = p.lo
-		}
-	}
+	oldest := first - first%day
 	var lat []time.Duration
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -331,10 +328,10 @@ func benchRetention(b *testing.B, d *db.DB) {
 	}()
 	time.Sleep(500 * time.Millisecond)
 	t0 := time.Now()
-	dropped, err := purgePostgres(ctx, d, logPartitions, oldest+day)
+	dropped, err := fleet.PurgeLogsBefore(ctx, d, oldest+day)
 	dropTook := time.Since(t0)
 	t0 = time.Now()
-	trimmed, err2 := purgePostgres(ctx, d, logPartitions, oldest+day+3600_000)
+	trimmed, err2 := fleet.PurgeLogsBefore(ctx, d, oldest+day+3600_000)
 	trimTook := time.Since(t0)
 	time.Sleep(500 * time.Millisecond)
 	close(stop)
@@ -364,7 +361,7 @@ func benchBatch(n int) (string, []any) {
 		}
 		sb.WriteString("(?,?,?,?)")
 		benchSeq++
-		args = append(args, fmt.Sprintf("CP%08d", benchSeq%benchSNs), LogReceived,
+		args = append(args, fmt.Sprintf("CP%08d", benchSeq%benchSNs), fleet.LogReceived,
 			`[2,"`+strconv.FormatInt(benchSeq, 10)+`","MeterValues",{"connectorId":1,"meterValue":[{"timestamp":"2026-11-01T00:00:00Z","sampledValue":[{"value":"230.5","measurand":"Voltage"}]}]}]`, now)
 	}
 	return sb.String(), args
@@ -375,7 +372,7 @@ func benchBatch(n int) (string, []any) {
 // monthly partitions), in the schema bench_series, dropped at the end:
 //
 //	CHARGEOPS_BENCH_SERIES_ROWS=100000000 CHARGEOPS_TEST_PG=postgres://... \
-//	  go test -tags noui -run '^$' -bench SeriesAtScale -benchtime 200x -timeout 6h ./internal/fleet
+//	  go test -tags noui -run '^$' -bench SeriesAtScale -benchtime 200x -timeout 6h ./internal/fleet/read
 const (
 	seriesBenchSchema  = "bench_series"
 	seriesBenchDevices = 2000
@@ -434,8 +431,9 @@ func BenchmarkSeriesAtScale(b *testing.B) {
 	start := time.Now()
 	type span struct{ lo, hi int64 }
 	var spans []span
-	for m, _ := utcMonth(time.UnixMilli(first)); m.UnixMilli() <= end; m = m.AddDate(0, 1, 0) {
-		if err := seriesPartitions.create(ctx, d, m, m.AddDate(0, 1, 0)); err != nil && !strings.Contains(err.Error(), "already exists") {
+	f := time.UnixMilli(first).UTC()
+	for m := time.Date(f.Year(), f.Month(), 1, 0, 0, 0, 0, time.UTC); m.UnixMilli() <= end; m = m.AddDate(0, 1, 0) {
+		if err := fleet.CreatePartition(ctx, d, "device_series", m); err != nil && !strings.Contains(err.Error(), "already exists") {
 			b.Fatal(err)
 		}
 		lo := max(first, (m.UnixMilli()+seriesBenchStepMS-1)/seriesBenchStepMS*seriesBenchStepMS)
@@ -485,20 +483,20 @@ func BenchmarkSeriesAtScale(b *testing.B) {
 		}
 	}
 
-	s := &Service{db: d}
+	s := read.New(d)
 	root := &access.Principal{Root: true, Scope: access.FullScope()}
 	day := int64(24 * time.Hour / time.Millisecond)
 	at := end + seriesBenchStepMS // a bucket start after the last point, so every bucket is whole
 	cases := []struct {
 		name  string
-		in    SeriesInput
+		in    read.SeriesInput
 		names int
 	}{
-		{"one-day/1-min-step", SeriesInput{Start: at - day, End: at, Step: 1}, 1},
-		{"7-days/1-hour-step", SeriesInput{Start: at - 7*day, End: at, Step: 60}, 1},
-		{"30-days/1-hour-step/2-names", SeriesInput{Start: at - 30*day, End: at, Step: 60}, 2},
-		{"all/1-day-step", SeriesInput{Start: first, End: at, Step: 1440}, 1},
-		{"all/monthly", SeriesInput{Start: first, End: at, Step: MonthStep}, 1},
+		{"one-day/1-min-step", read.SeriesInput{Start: at - day, End: at, Step: 1}, 1},
+		{"7-days/1-hour-step", read.SeriesInput{Start: at - 7*day, End: at, Step: 60}, 1},
+		{"30-days/1-hour-step/2-names", read.SeriesInput{Start: at - 30*day, End: at, Step: 60}, 2},
+		{"all/1-day-step", read.SeriesInput{Start: first, End: at, Step: 1440}, 1},
+		{"all/monthly", read.SeriesInput{Start: first, End: at, Step: read.MonthStep}, 1},
 	}
 	for _, c := range cases {
 		c.in.ConnectorID, c.in.Names = 1, []string{"Voltage", "Power.Active.Import"}[:c.names]
