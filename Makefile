@@ -9,6 +9,7 @@ FUZZTIME  ?= 10s
 .PHONY: build web web-deps run test test-go test-web test-e2e fuzz openapi lint clean bench
 
 build: web
+	@echo "== go build starts $$(date +%T)"
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/chargeops ./cmd/chargeops
 
 web-deps:
@@ -21,16 +22,20 @@ run: build
 	bin/chargeops demo --data-dir ./data --addr $(ADDR)
 
 test: build test-go test-web test-e2e
+	@echo "== test ends $$(date +%T)"
 
 test-go:
+	@echo "== test-go starts $$(date +%T)"
 	scripts/ensure-postgres.sh
 	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 -timeout 30m ./...
 
 test-web: web-deps
+	@echo "== test-web starts $$(date +%T)"
 	cd web && npm run gen:api && git diff --exit-code -- src/services/api.gen.d.ts src/permissions.gen.ts
 	cd web && npm test
 
 test-e2e: build
+	@echo "== test-e2e starts $$(date +%T)"
 	scripts/ensure-chromium.sh
 	scripts/ensure-node-deps.sh e2e
 	cd e2e && npm test

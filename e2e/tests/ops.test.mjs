@@ -48,7 +48,7 @@ async function shot(page, name) {
 async function until(what, cond, ms = 15000) {
   const deadline = Date.now() + ms;
   while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the charger was called: ${calls.join(', ') || 'never'}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

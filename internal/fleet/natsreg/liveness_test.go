@@ -45,10 +45,10 @@ func TestCrashedNodeChargersGoOffline(t *testing.T) {
 			}
 			return n
 		}
-		time.Sleep(3 * opts.Lapse()) // both alive: nothing lapses
-		if online, _, _ := c.state(id); !online || offlineEvents() != 0 {
-			t.Fatalf("with both nodes alive the charger went offline (events %d)", offlineEvents())
-		}
+		testutil.Never(t, 3*opts.Lapse(), "with both nodes alive the charger goes offline", func() bool {
+			online, _, _ := c.state(id)
+			return !online || offlineEvents() != 0
+		})
 
 		killA()
 		<-doneA
@@ -58,7 +58,8 @@ func TestCrashedNodeChargersGoOffline(t *testing.T) {
 			return !online
 		})
 		t.Logf("offline %s after the crash (lapse %s)", took, opts.Lapse())
-		time.Sleep(3 * opts.Beat) // the survivor looks again a few times
+		// the survivor looks again a few times: no second Offline event
+		testutil.Never(t, 3*opts.Beat, "a second Offline event", func() bool { return offlineEvents() > 1 })
 		if n, err := c.nodes[1].App.Fleet.ExpireLapsedNodes(ctx, opts.Lapse()); err != nil || n != 0 {
 			t.Fatalf("expiring again: %d ended, %v (want nothing left)", n, err)
 		}

@@ -58,7 +58,9 @@ func TestTwoNodesOverNATS(t *testing.T) {
 		id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, sn)
 		status := func() int {
 			var s int
-			_ = d.QueryRow(context.Background(), `SELECT status FROM device WHERE id = ?`, id).Scan(&s)
+			if err := d.QueryRow(context.Background(), `SELECT status FROM device WHERE id = ?`, id).Scan(&s); err != nil {
+				t.Fatalf("device status: %v", err)
+			}
 			return s
 		}
 		wait := func(what string, cond func() bool) {
@@ -109,10 +111,17 @@ func TestTwoNodesOverNATS(t *testing.T) {
 		defer c2.Close()
 		_ = c1.SetReadDeadline(time.Now().Add(5 * time.Second))
 		wait("node A's socket closed", func() bool { return a.App.Fleet.Registry.Count() == 0 })
-		time.Sleep(200 * time.Millisecond)
-		if s := status(); s != fleet.StatusIdle {
-			t.Fatalf("after moving to node B the device is %d", s)
-		}
+		wait("the device idle on node B", func() bool { return status() == fleet.StatusIdle })
+		testutil.Never(t, 200*time.Millisecond, "the device leaving idle after the move", func() bool {
+			st := status()
+			if st != fleet.StatusIdle {
+				var online int
+				var conn string
+				_ = d.QueryRow(context.Background(), `SELECT online, conn_id FROM device_state WHERE device_id = ?`, id).Scan(&online, &conn)
+				t.Logf("status %d online %d conn %s", st, online, conn)
+			}
+			return st != fleet.StatusIdle
+		})
 		if v := send(a); v.Result != fleet.ResultSuccess {
 			t.Fatalf("command through node A to node B: %+v", v)
 		}
