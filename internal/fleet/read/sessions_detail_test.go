@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -83,18 +84,6 @@ func ids(l read.SessionList) []int64 {
 	return out
 }
 
-func sameIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestChargingSessionFilters: each console filter narrows the list, newest first, with names.
 func TestChargingSessionFilters(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
@@ -123,7 +112,7 @@ func TestChargingSessionFilters(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := ids(l); !sameIDs(got, c.want) {
+				if got := ids(l); !slices.Equal(got, c.want) {
 					t.Errorf("got %v, want %v", got, c.want)
 				}
 			})
@@ -176,7 +165,7 @@ func TestChargingSessionScope(t *testing.T) {
 				t.Errorf("A lists B's sessions: %v %v", err, ids(l))
 			}
 			l, err = w.s.Sessions(ctx, w.customerA, read.SessionListInput{})
-			if err != nil || !sameIDs(ids(l), []int64{w.open, w.remoteA, w.endedA}) {
+			if err != nil || !slices.Equal(ids(l), []int64{w.open, w.remoteA, w.endedA}) {
 				t.Errorf("A lists %v (%v), want only its own", ids(l), err)
 			}
 		})
@@ -252,7 +241,7 @@ func TestChargingSessionExport(t *testing.T) {
 		ended := rows[3]
 		want := []string{"SESSD-A", "Site A", "1", "TAG-ONE", "Ended", "2026-03-01 08:00:00", "2026-03-01 10:00:00", "2:00:00", "1000", "13500", "12.5", "EVDisconnected"}
 		got := append([]string{ended[1]}, ended[3:14]...)
-		if !sameStrings(got, want) {
+		if !slices.Equal(got, want) {
 			t.Errorf("ended row %v, want %v", got, want)
 		}
 		if ended[14] != "Charger clock wrong: server time used; Stop without a valid id, matched to the open session" {
@@ -270,18 +259,6 @@ func TestChargingSessionExport(t *testing.T) {
 			t.Errorf("csv: %v, want the format refused", err)
 		}
 	})
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestChargingSessionTimeline: the detail's timeline is the register and power of the session's
@@ -335,7 +312,7 @@ func TestChargingSessionTimeline(t *testing.T) {
 		if last.Time != v.StoppedAt || last.Value != 13500 {
 			t.Errorf("register ends at %+v, want the stop's 13500 Wh", last)
 		}
-		if v.DurationMS != 2*3600_000 || !sameStrings(v.FlagNames, []string{"clock", "matchedStop"}) {
+		if v.DurationMS != 2*3600_000 || !slices.Equal(v.FlagNames, []string{"clock", "matchedStop"}) {
 			t.Errorf("duration %d flags %v", v.DurationMS, v.FlagNames)
 		}
 		if _, err := w.s.Session(ctx, w.customerA, 0); err == nil {
