@@ -51,19 +51,13 @@ func TestDeviceDeleteIsItsOwnKey(t *testing.T) {
 			}
 		})
 		t.Run("the delete is in the action log", func(t *testing.T) {
-			var logs struct {
-				List []struct {
-					Action string
-					Code   int
-				}
-			}
-			apitest.Must(t, o.root.Call("POST", "/api/auth/sys/logs/action/list", map[string]any{"userName": "dev_remover", "pageSize": 50})).Into(t, &logs)
+			logs := actionRows(t, o.root, map[string]any{"userName": "dev_remover"})
 			found := false
-			for _, l := range logs.List {
+			for _, l := range logs {
 				found = found || (l.Action == "POST /api/auth/sys/dev/basic/delete" && l.Code == 0)
 			}
 			if !found {
-				t.Fatalf("the delete is not in the action log: %+v", logs.List)
+				t.Fatalf("the delete is not in the action log: %+v", logs)
 			}
 		})
 	})

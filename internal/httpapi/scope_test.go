@@ -178,19 +178,13 @@ func TestDataScopeMatrix(t *testing.T) {
 			}
 		})
 		t.Run("the refused read of B's site is in the action log", func(t *testing.T) {
-			var logs struct {
-				List []struct {
-					Action, Data string
-					Code         int
-				}
-			}
-			apitest.Must(t, o.root.Call("POST", "/api/auth/sys/logs/action/list", map[string]any{"userName": "alpha_admin", "pageSize": 100})).Into(t, &logs)
+			logs := actionRows(t, o.root, map[string]any{"userName": "alpha_admin"})
 			found := false
-			for _, l := range logs.List {
+			for _, l := range logs {
 				found = found || (l.Action == "GET /api/auth/sys/site/detail" && l.Code == apperr.NotFound && l.Data == fmt.Sprintf("id=%d", o.siteB))
 			}
 			if !found {
-				t.Fatalf("the refused read of B's site is not in the action log: %+v", logs.List)
+				t.Fatalf("the refused read of B's site is not in the action log: %+v", logs)
 			}
 		})
 	})
