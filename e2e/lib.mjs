@@ -27,6 +27,22 @@ function freePort() {
   });
 }
 
+/**
+ * Passes when cond() stays false for ms milliseconds and fails as soon as it turns true, naming
+ * what came: the twin of testutil.Never, a watch for something that must not happen instead of a
+ * fixed wait before one assertion. cond may be async; it is polled every 20 ms and once more at
+ * the end of the window.
+ */
+export async function never(cond, ms, what) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await cond()) throw new Error(`${what} (within ${ms} ms)`);
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    await new Promise((r) => setTimeout(r, Math.min(20, left)));
+  }
+}
+
 /** Starts chargeops with a root user; extraArgs go to `serve`. Call stop() when done. */
 export async function startServer(extraArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'chargeops-e2e-'));

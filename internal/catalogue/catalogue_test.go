@@ -18,23 +18,31 @@ func TestSeededCatalogueIsNamedInBothLanguages(t *testing.T) {
 		if err != nil || groups.Total == 0 {
 			t.Fatalf("groups %+v, %v", groups, err)
 		}
-		for _, g := range groups.List {
-			if g.NameZh == "" || g.DescriptionZh == "" {
-				t.Errorf("group %s lacks its Chinese name or description", g.Name)
-			}
-		}
 		items, err := s.Items(ctx, root, ItemFilter{Page: db.Page{Page: 1, PageSize: 100}})
 		if err != nil || items.Total == 0 {
 			t.Fatalf("items %+v, %v", items, err)
 		}
-		for _, it := range items.List {
-			if it.LabelEn == "" || it.LabelZh == "" || it.GroupNameZh == "" {
-				t.Errorf("item %s: labels %q / %q, group %q", it.Name, it.LabelEn, it.LabelZh, it.GroupNameZh)
+		t.Run("every group has its Chinese name and description", func(t *testing.T) {
+			for _, g := range groups.List {
+				if g.NameZh == "" || g.DescriptionZh == "" {
+					t.Errorf("group %s lacks its Chinese name or description", g.Name)
+				}
 			}
-			if it.Unit == "Celsius" {
-				t.Errorf("item %s: unit Celsius, want °C", it.Name)
+		})
+		t.Run("every item has both labels and its group's Chinese name", func(t *testing.T) {
+			for _, it := range items.List {
+				if it.LabelEn == "" || it.LabelZh == "" || it.GroupNameZh == "" {
+					t.Errorf("item %s: labels %q / %q, group %q", it.Name, it.LabelEn, it.LabelZh, it.GroupNameZh)
+				}
 			}
-		}
+		})
+		t.Run("units are display units", func(t *testing.T) {
+			for _, it := range items.List {
+				if it.Unit == "Celsius" {
+					t.Errorf("item %s: unit Celsius, want °C", it.Name)
+				}
+			}
+		})
 	})
 }
 
@@ -48,16 +56,20 @@ func TestItemLabelsRoundTripAndFindByLabel(t *testing.T) {
 		if _, err := s.AddItem(ctx, root, ItemInput{GroupID: gid, Name: "Cabinet.Humidity", LabelEn: "Cabinet humidity", LabelZh: "机柜湿度", DataType: "int", Unit: "%"}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.Items(ctx, root, ItemFilter{Page: db.Page{Page: 1, PageSize: 10}, Name: "湿度"})
-		if err != nil || got.Total != 1 {
-			t.Fatalf("find by Chinese label: %+v, %v", got, err)
-		}
-		if it := got.List[0]; it.LabelEn != "Cabinet humidity" || it.LabelZh != "机柜湿度" || it.GroupNameZh != "机柜" {
-			t.Fatalf("item %+v", it)
-		}
-		long := strings.Repeat("字", 101)
-		if _, err := s.AddItem(ctx, root, ItemInput{Name: "Too.Long", LabelZh: long, DataType: "int"}); err == nil {
-			t.Fatal("a 101-character label was accepted")
-		}
+		t.Run("an item is found by its Chinese label with both labels and its group's name", func(t *testing.T) {
+			got, err := s.Items(ctx, root, ItemFilter{Page: db.Page{Page: 1, PageSize: 10}, Name: "湿度"})
+			if err != nil || got.Total != 1 {
+				t.Fatalf("find by Chinese label: %+v, %v", got, err)
+			}
+			if it := got.List[0]; it.LabelEn != "Cabinet humidity" || it.LabelZh != "机柜湿度" || it.GroupNameZh != "机柜" {
+				t.Fatalf("item %+v", it)
+			}
+		})
+		t.Run("a label over 100 characters is refused", func(t *testing.T) {
+			long := strings.Repeat("字", 101)
+			if _, err := s.AddItem(ctx, root, ItemInput{Name: "Too.Long", LabelZh: long, DataType: "int"}); err == nil {
+				t.Fatal("a 101-character label was accepted")
+			}
+		})
 	})
 }

@@ -144,13 +144,6 @@ func checkSN(sn string) error {
 	return nil
 }
 
-func checkCycle(days int) error {
-	if days < 0 || days > MaxMaintenanceCycle {
-		return apperr.InvalidField("maintenanceCycle", "err.invalid")
-	}
-	return nil
-}
-
 // normalise trims the input and checks it, one check per field.
 func (in *Input) normalise() error {
 	in.SN, in.Name = strings.TrimSpace(in.SN), strings.TrimSpace(in.Name)
@@ -164,7 +157,7 @@ func (in *Input) normalise() error {
 		kit.ID("siteId", in.SiteID),
 		kit.Date("installDate", in.InstallDate),
 		kit.Date("arrivalDate", in.ArrivalDate),
-		checkCycle(in.MaintenanceCycle),
+		kit.Range("maintenanceCycle", in.MaintenanceCycle, 0, MaxMaintenanceCycle),
 		kit.MaxBytes("softwareVersion", in.SoftwareVersion, 64),
 		kit.Count("images", in.Images, 10),
 	)

@@ -15,11 +15,13 @@ import (
 // Findings of the access review (docs/decisions.md, "Permissions and data scope"): each test
 // replays the attack and asserts it now fails.
 
+// actionRow is a row of the action log as the tests read it.
 type actionRow struct {
 	UserName, Action, Data, IP string
-	Type                       int
+	Type, Code                 int
 }
 
+// actionRows lists the action log's first 100 rows that filter selects, as c.
 func actionRows(t *testing.T, c *apitest.Client, filter map[string]any) []actionRow {
 	t.Helper()
 	filter["pageSize"] = 100

@@ -35,29 +35,31 @@ func TestDeviceDeleteIsItsOwnKey(t *testing.T) {
 			return c.Call("POST", "/api/auth/sys/dev/basic/delete", map[string]any{"ids": []int64{o.devA}})
 		}
 
-		apitest.WantCode(t, del(editor), apperr.NoPermission)
-		apitest.Must(t, editor.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{o.devA}, "enabled": true}))
-		if n := countDevices(t, d, o.devA); n != 1 {
-			t.Fatalf("a refused delete removed the device")
-		}
-		apitest.Must(t, del(remover))
-		if n := countDevices(t, d, o.devA); n != 0 {
-			t.Fatalf("the device is still there after the delete")
-		}
-		var logs struct {
-			List []struct {
-				Action string
-				Code   int
+		t.Run("a role that edits devices but lacks the key is refused the delete", func(t *testing.T) {
+			apitest.WantCode(t, del(editor), apperr.NoPermission)
+			if n := countDevices(t, d, o.devA); n != 1 {
+				t.Fatalf("a refused delete removed the device")
 			}
-		}
-		apitest.Must(t, o.root.Call("POST", "/api/auth/sys/logs/action/list", map[string]any{"userName": "dev_remover", "pageSize": 50})).Into(t, &logs)
-		found := false
-		for _, l := range logs.List {
-			found = found || (l.Action == "POST /api/auth/sys/dev/basic/delete" && l.Code == 0)
-		}
-		if !found {
-			t.Fatalf("the delete is not in the action log: %+v", logs.List)
-		}
+		})
+		t.Run("that role still edits devices", func(t *testing.T) {
+			apitest.Must(t, editor.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{o.devA}, "enabled": true}))
+		})
+		t.Run("a role with the key deletes the device", func(t *testing.T) {
+			apitest.Must(t, del(remover))
+			if n := countDevices(t, d, o.devA); n != 0 {
+				t.Fatalf("the device is still there after the delete")
+			}
+		})
+		t.Run("the delete is in the action log", func(t *testing.T) {
+			logs := actionRows(t, o.root, map[string]any{"userName": "dev_remover"})
+			found := false
+			for _, l := range logs {
+				found = found || (l.Action == "POST /api/auth/sys/dev/basic/delete" && l.Code == 0)
+			}
+			if !found {
+				t.Fatalf("the delete is not in the action log: %+v", logs)
+			}
+		})
 	})
 }
 
@@ -103,6 +105,9 @@ func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
 				t.Fatal(err)
 			}
 			names = append(names, n)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
 		}
 		if len(names) != 1 || names[0] != "old role 0" {
 			t.Fatalf("roles holding auth_device_delete after the upgrade: %v, want [old role 0]", names)

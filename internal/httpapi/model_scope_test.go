@@ -202,19 +202,13 @@ func TestDeviceSNClashAcrossCustomers(t *testing.T) {
 			apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/dev/basic/add", map[string]any{"sn": "ALPHA-0002", "name": "Alpha 1", "modelId": o.model, "siteId": o.siteA}), apperr.Conflict)
 		})
 		t.Run("the refused attempt is in the action log", func(t *testing.T) {
-			var logs struct {
-				List []struct {
-					Action, Data string
-					Code         int
-				}
-			}
-			apitest.Must(t, o.root.Call("POST", "/api/auth/sys/logs/action/list", map[string]any{"userName": "beta_admin", "pageSize": 100})).Into(t, &logs)
-			for _, l := range logs.List {
+			logs := actionRows(t, o.root, map[string]any{"userName": "beta_admin"})
+			for _, l := range logs {
 				if l.Action == "POST /api/auth/sys/dev/basic/add" && l.Code == apperr.Invalid && strings.Contains(l.Data, "ALPHA-0001") {
 					return
 				}
 			}
-			t.Fatalf("B's attempt with A's SN is not in the action log: %+v", logs.List)
+			t.Fatalf("B's attempt with A's SN is not in the action log: %+v", logs)
 		})
 	})
 }

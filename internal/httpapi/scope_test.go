@@ -95,96 +95,98 @@ func TestDataScopeMatrix(t *testing.T) {
 		lists := map[string]string{"customer": "/api/auth/sys/customer/list", "site": "/api/auth/sys/site/list",
 			"device": "/api/auth/sys/dev/basic/list", "user": "/api/auth/sys/user/list"}
 
-		// Root sees everything.
-		for kind, path := range lists {
-			ids := listIDs(t, o.root, path, map[string]any{})
-			if kind != "user" && len(ids) != 2 {
-				t.Errorf("root %s list: %v", kind, ids)
-			}
-		}
-		for _, u := range users {
-			// Lists hold only the user's own customer's objects.
+		t.Run("root sees everything", func(t *testing.T) {
 			for kind, path := range lists {
-				ids := listIDs(t, u.c, path, map[string]any{})
-				for _, got := range ids {
-					if got == u.others[kind] {
-						t.Errorf("%s sees the other customer's %s %d in %s", u.name, kind, got, path)
+				ids := listIDs(t, o.root, path, map[string]any{})
+				if kind != "user" && len(ids) != 2 {
+					t.Errorf("root %s list: %v", kind, ids)
+				}
+			}
+		})
+		for _, u := range users {
+			other := u.others
+			t.Run(u.name+"'s lists hold only its own customer's objects", func(t *testing.T) {
+				for kind, path := range lists {
+					ids := listIDs(t, u.c, path, map[string]any{})
+					for _, got := range ids {
+						if got == u.others[kind] {
+							t.Errorf("%s sees the other customer's %s %d in %s", u.name, kind, got, path)
+						}
+					}
+					if kind != "user" && (len(ids) != 1 || ids[0] != u.own[kind]) {
+						t.Errorf("%s %s list = %v, want [%d]", u.name, kind, ids, u.own[kind])
 					}
 				}
-				if kind != "user" && (len(ids) != 1 || ids[0] != u.own[kind]) {
-					t.Errorf("%s %s list = %v, want [%d]", u.name, kind, ids, u.own[kind])
+			})
+			t.Run(u.name+"'s every read and change of the other customer's objects is refused", func(t *testing.T) {
+				calls := []struct {
+					method, path string
+					body         map[string]any
+				}{
+					{"GET", "/api/auth/sys/customer/detail", map[string]any{"id": other["customer"]}},
+					{"POST", "/api/auth/sys/customer/update", map[string]any{"id": other["customer"], "name": "Hijacked", "code": "HJ"}},
+					{"POST", "/api/auth/sys/customer/delete", map[string]any{"ids": []int64{other["customer"]}}},
+					{"GET", "/api/auth/sys/site/detail", map[string]any{"id": other["site"]}},
+					{"GET", "/api/auth/sys/site/overview", map[string]any{"id": other["site"]}},
+					{"POST", "/api/auth/sys/site/update", map[string]any{"id": other["site"], "customerId": other["customer"], "name": "Hijacked", "code": "HJ-1"}},
+					{"POST", "/api/auth/sys/site/update", map[string]any{"id": u.own["site"], "customerId": other["customer"], "name": "Moved", "code": "MV-1"}},
+					{"POST", "/api/auth/sys/site/status", map[string]any{"ids": []int64{other["site"]}, "status": 0}},
+					{"POST", "/api/auth/sys/site/delete", map[string]any{"ids": []int64{other["site"]}}},
+					{"POST", "/api/auth/sys/site/add", map[string]any{"customerId": other["customer"], "name": "Intruder", "code": "INTR"}},
+					{"GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": other["device"]}},
+					{"POST", "/api/auth/sys/dev/basic/update", map[string]any{"id": other["device"], "sn": "X", "name": "Hijacked", "modelId": o.model, "siteId": other["site"]}},
+					{"POST", "/api/auth/sys/dev/basic/delete", map[string]any{"ids": []int64{other["device"]}}},
+					{"POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{other["device"]}, "enabled": false}},
+					{"POST", "/api/auth/sys/dev/basic/maintain", map[string]any{"ids": []int64{other["device"]}, "on": true}},
+					{"POST", "/api/auth/sys/dev/basic/maintained", map[string]any{"ids": []int64{other["device"]}}},
+					{"GET", "/api/auth/sys/user/detail", map[string]any{"id": other["user"]}},
+					{"POST", "/api/auth/sys/user/update", map[string]any{"id": other["user"], "nickName": "Hijacked"}},
+					{"POST", "/api/auth/sys/user/status", map[string]any{"ids": []int64{other["user"]}, "status": 0}},
+					{"POST", "/api/auth/sys/user/assign", map[string]any{"id": other["user"], "customerIds": []int64{}, "siteIds": []int64{}}},
+					{"POST", "/api/auth/sys/user/assign", map[string]any{"id": u.own["user"], "customerIds": []int64{other["customer"]}}},
 				}
-			}
-			other := u.others
-			// Every read and change of the other customer's objects is "not found".
-			calls := []struct {
-				method, path string
-				body         map[string]any
-			}{
-				{"GET", "/api/auth/sys/customer/detail", map[string]any{"id": other["customer"]}},
-				{"POST", "/api/auth/sys/customer/update", map[string]any{"id": other["customer"], "name": "Hijacked", "code": "HJ"}},
-				{"POST", "/api/auth/sys/customer/delete", map[string]any{"ids": []int64{other["customer"]}}},
-				{"GET", "/api/auth/sys/site/detail", map[string]any{"id": other["site"]}},
-				{"GET", "/api/auth/sys/site/overview", map[string]any{"id": other["site"]}},
-				{"POST", "/api/auth/sys/site/update", map[string]any{"id": other["site"], "customerId": other["customer"], "name": "Hijacked", "code": "HJ-1"}},
-				{"POST", "/api/auth/sys/site/update", map[string]any{"id": u.own["site"], "customerId": other["customer"], "name": "Moved", "code": "MV-1"}},
-				{"POST", "/api/auth/sys/site/status", map[string]any{"ids": []int64{other["site"]}, "status": 0}},
-				{"POST", "/api/auth/sys/site/delete", map[string]any{"ids": []int64{other["site"]}}},
-				{"POST", "/api/auth/sys/site/add", map[string]any{"customerId": other["customer"], "name": "Intruder", "code": "INTR"}},
-				{"GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": other["device"]}},
-				{"POST", "/api/auth/sys/dev/basic/update", map[string]any{"id": other["device"], "sn": "X", "name": "Hijacked", "modelId": o.model, "siteId": other["site"]}},
-				{"POST", "/api/auth/sys/dev/basic/delete", map[string]any{"ids": []int64{other["device"]}}},
-				{"POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{other["device"]}, "enabled": false}},
-				{"POST", "/api/auth/sys/dev/basic/maintain", map[string]any{"ids": []int64{other["device"]}, "on": true}},
-				{"POST", "/api/auth/sys/dev/basic/maintained", map[string]any{"ids": []int64{other["device"]}}},
-				{"GET", "/api/auth/sys/user/detail", map[string]any{"id": other["user"]}},
-				{"POST", "/api/auth/sys/user/update", map[string]any{"id": other["user"], "nickName": "Hijacked"}},
-				{"POST", "/api/auth/sys/user/status", map[string]any{"ids": []int64{other["user"]}, "status": 0}},
-				{"POST", "/api/auth/sys/user/assign", map[string]any{"id": other["user"], "customerIds": []int64{}, "siteIds": []int64{}}},
-				{"POST", "/api/auth/sys/user/assign", map[string]any{"id": u.own["user"], "customerIds": []int64{other["customer"]}}},
-			}
-			for _, call := range calls {
-				a := u.c.Call(call.method, call.path, call.body)
-				if a.Code != apperr.NotFound && a.Code != apperr.NoPermission && a.Code != apperr.Invalid {
-					t.Errorf("%s %s %s %v: code %d %q, want not found / no permission", u.name, call.method, call.path, call.body, a.Code, a.Message)
+				for _, call := range calls {
+					a := u.c.Call(call.method, call.path, call.body)
+					if a.Code != apperr.NotFound && a.Code != apperr.NoPermission && a.Code != apperr.Invalid {
+						t.Errorf("%s %s %s %v: code %d %q, want not found / no permission", u.name, call.method, call.path, call.body, a.Code, a.Message)
+					}
 				}
+			})
+			t.Run(u.name+" cannot add a device to the other customer's site (an invalid site)", func(t *testing.T) {
+				apitest.WantCode(t, u.c.Call("POST", "/api/auth/sys/dev/basic/add", map[string]any{"sn": "INTRUDER-1", "name": "Intruder",
+					"modelId": o.model, "siteId": other["site"]}), apperr.Invalid)
+			})
+			t.Run(u.name+" cannot add a user to the other customer", func(t *testing.T) {
+				k := u.c.Key()
+				apitest.WantCode(t, u.c.Call("POST", "/api/auth/sys/user/add", map[string]any{"userName": "intruder_x", "keyId": k.KeyID,
+					"password": k.NewPassword(t, "Scope#Pass123"), "roleId": 0, "customerId": other["customer"]}), apperr.NotFound)
+			})
+		}
+		t.Run("nothing of B changed", func(t *testing.T) {
+			var dev struct {
+				Name    string
+				Enabled bool
 			}
-			// Adding a device to the other customer's site is refused as an invalid site.
-			apitest.WantCode(t, u.c.Call("POST", "/api/auth/sys/dev/basic/add", map[string]any{"sn": "INTRUDER-1", "name": "Intruder",
-				"modelId": o.model, "siteId": other["site"]}), apperr.Invalid)
-			// Adding a user to the other customer is refused too.
-			k := u.c.Key()
-			apitest.WantCode(t, u.c.Call("POST", "/api/auth/sys/user/add", map[string]any{"userName": "intruder_x", "keyId": k.KeyID,
-				"password": k.NewPassword(t, "Scope#Pass123"), "roleId": 0, "customerId": other["customer"]}), apperr.NotFound)
-		}
-		// Nothing of B changed, and the refused reads were logged.
-		var dev struct {
-			Name    string
-			Enabled bool
-		}
-		apitest.Must(t, o.root.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": o.devB})).Into(t, &dev)
-		if dev.Name != "Beta 1" || !dev.Enabled {
-			t.Fatalf("B's device changed: %+v", dev)
-		}
-		var cust struct{ Name string }
-		apitest.Must(t, o.root.Call("GET", "/api/auth/sys/customer/detail", map[string]any{"id": o.custB})).Into(t, &cust)
-		if cust.Name != "Beta Energy" {
-			t.Fatalf("B's customer changed: %+v", cust)
-		}
-		var logs struct {
-			List []struct {
-				Action, Data string
-				Code         int
+			apitest.Must(t, o.root.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": o.devB})).Into(t, &dev)
+			if dev.Name != "Beta 1" || !dev.Enabled {
+				t.Fatalf("B's device changed: %+v", dev)
 			}
-		}
-		apitest.Must(t, o.root.Call("POST", "/api/auth/sys/logs/action/list", map[string]any{"userName": "alpha_admin", "pageSize": 100})).Into(t, &logs)
-		found := false
-		for _, l := range logs.List {
-			found = found || (l.Action == "GET /api/auth/sys/site/detail" && l.Code == apperr.NotFound && l.Data == fmt.Sprintf("id=%d", o.siteB))
-		}
-		if !found {
-			t.Fatalf("the refused read of B's site is not in the action log: %+v", logs.List)
-		}
+			var cust struct{ Name string }
+			apitest.Must(t, o.root.Call("GET", "/api/auth/sys/customer/detail", map[string]any{"id": o.custB})).Into(t, &cust)
+			if cust.Name != "Beta Energy" {
+				t.Fatalf("B's customer changed: %+v", cust)
+			}
+		})
+		t.Run("the refused read of B's site is in the action log", func(t *testing.T) {
+			logs := actionRows(t, o.root, map[string]any{"userName": "alpha_admin"})
+			found := false
+			for _, l := range logs {
+				found = found || (l.Action == "GET /api/auth/sys/site/detail" && l.Code == apperr.NotFound && l.Data == fmt.Sprintf("id=%d", o.siteB))
+			}
+			if !found {
+				t.Fatalf("the refused read of B's site is not in the action log: %+v", logs)
+			}
+		})
 	})
 }
 
@@ -204,23 +206,35 @@ func TestNoEscalationThroughRoles(t *testing.T) {
 			t.Fatalf("customer admin sees roles %+v", roles.List)
 		}
 		platformRole := roles.List[0].ID
-		apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": platformRole, "keys": []string{"auth_site"}}), apperr.NoPermission)
+		t.Run("the platform role a customer admin holds is not its to change", func(t *testing.T) {
+			apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": platformRole, "keys": []string{"auth_site"}}), apperr.NoPermission)
+		})
 		own := id(t, o.a.Call("POST", "/api/auth/sys/role/add", map[string]any{"name": "alpha operators"}))
-		apitest.Must(t, o.a.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": own, "keys": []string{"auth_site", "auth_site_list"}}))
-		apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": own, "keys": []string{"auth_menu"}}), apperr.NoPermission)
-		apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": own, "customerAccess": 0, "siteAccess": 0,
-			"webSshLevel": 5, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 5, "docLevel": 5, "attachLevel": 5}), apperr.NoPermission)
-		apitest.Must(t, o.a.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": own, "customerAccess": 1, "siteAccess": 0,
-			"webSshLevel": 5, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 5, "docLevel": 5, "attachLevel": 5}))
-		// B's admin does not even see A's role.
-		apitest.WantCode(t, o.b.Call("GET", "/api/auth/sys/role/detail", map[string]any{"id": own}), apperr.NotFound)
-		apitest.WantCode(t, o.b.Call("POST", "/api/auth/sys/role/delete", map[string]any{"ids": []int64{own}}), apperr.NotFound)
-		// A role holding keys the admin lacks cannot be given to a user.
-		superRole := id(t, o.root.Call("POST", "/api/auth/sys/role/add", map[string]any{"name": "super"}))
-		apitest.Must(t, o.root.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": superRole, "keys": []string{"auth_menu", "auth_user_add"}}))
-		k := o.a.Key()
-		apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/user/add", map[string]any{"userName": "sneaky_one", "keyId": k.KeyID,
-			"password": k.NewPassword(t, "Scope#Pass123"), "roleId": superRole, "customerId": o.custA}), apperr.NoPermission)
+		t.Run("a customer admin grants its own role keys it holds", func(t *testing.T) {
+			apitest.Must(t, o.a.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": own, "keys": []string{"auth_site", "auth_site_list"}}))
+		})
+		t.Run("a customer admin cannot grant a key it lacks", func(t *testing.T) {
+			apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": own, "keys": []string{"auth_menu"}}), apperr.NoPermission)
+		})
+		t.Run("a customer admin cannot grant wider data access than its own", func(t *testing.T) {
+			apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": own, "customerAccess": 0, "siteAccess": 0,
+				"webSshLevel": 5, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 5, "docLevel": 5, "attachLevel": 5}), apperr.NoPermission)
+		})
+		t.Run("a customer admin grants data access within its own", func(t *testing.T) {
+			apitest.Must(t, o.a.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": own, "customerAccess": 1, "siteAccess": 0,
+				"webSshLevel": 5, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 5, "docLevel": 5, "attachLevel": 5}))
+		})
+		t.Run("B's admin does not even see A's role", func(t *testing.T) {
+			apitest.WantCode(t, o.b.Call("GET", "/api/auth/sys/role/detail", map[string]any{"id": own}), apperr.NotFound)
+			apitest.WantCode(t, o.b.Call("POST", "/api/auth/sys/role/delete", map[string]any{"ids": []int64{own}}), apperr.NotFound)
+		})
+		t.Run("a role holding keys the admin lacks cannot be given to a user", func(t *testing.T) {
+			superRole := id(t, o.root.Call("POST", "/api/auth/sys/role/add", map[string]any{"name": "super"}))
+			apitest.Must(t, o.root.Call("POST", "/api/auth/sys/role/auth/menu", map[string]any{"id": superRole, "keys": []string{"auth_menu", "auth_user_add"}}))
+			k := o.a.Key()
+			apitest.WantCode(t, o.a.Call("POST", "/api/auth/sys/user/add", map[string]any{"userName": "sneaky_one", "keyId": k.KeyID,
+				"password": k.NewPassword(t, "Scope#Pass123"), "roleId": superRole, "customerId": o.custA}), apperr.NoPermission)
+		})
 	})
 }
 
@@ -229,8 +243,14 @@ func TestReadOnlyCustomerCanLookButNotChange(t *testing.T) {
 		o := newOrg(t, d)
 		apitest.Must(t, o.root.Call("POST", "/api/auth/sys/customer/update", map[string]any{"id": o.custA, "name": "Alpha Charging", "code": "ALPHA", "readOnly": true}))
 		a := o.env.Client().MustLogin("alpha_admin", "Scope#Pass123")
-		apitest.Must(t, a.Call("POST", "/api/auth/sys/dev/basic/list", map[string]any{}))
-		apitest.WantCode(t, a.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{o.devA}, "enabled": false}), apperr.NoPermission)
-		apitest.Must(t, a.Call("POST", "/api/auth/sys/user/owner/update", map[string]any{"nickName": "Still me"}))
+		t.Run("its user can list devices", func(t *testing.T) {
+			apitest.Must(t, a.Call("POST", "/api/auth/sys/dev/basic/list", map[string]any{}))
+		})
+		t.Run("its user cannot change a device", func(t *testing.T) {
+			apitest.WantCode(t, a.Call("POST", "/api/auth/sys/dev/basic/enable", map[string]any{"ids": []int64{o.devA}, "enabled": false}), apperr.NoPermission)
+		})
+		t.Run("its user can still change its own profile", func(t *testing.T) {
+			apitest.Must(t, a.Call("POST", "/api/auth/sys/user/owner/update", map[string]any{"nickName": "Still me"}))
+		})
 	})
 }

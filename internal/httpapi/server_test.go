@@ -27,42 +27,51 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	if err := json.Unmarshal(served.Body.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, rt := range s.Routes() {
-		op, ok := doc.Paths[rt.Path][strings.ToLower(rt.Method)]
-		if !ok {
-			t.Errorf("%s %s is registered but missing from /api/openapi.json", rt.Method, rt.Path)
-			continue
+	t.Run("every route is in the served document with its summary and keys", func(t *testing.T) {
+		for _, rt := range s.Routes() {
+			op, ok := doc.Paths[rt.Path][strings.ToLower(rt.Method)]
+			if !ok {
+				t.Errorf("%s %s is registered but missing from /api/openapi.json", rt.Method, rt.Path)
+				continue
+			}
+			if op.Summary == "" || (rt.Access == Keys && len(op.PermissionKeys) == 0) {
+				t.Errorf("%s %s lacks a summary or its permission keys in the document", rt.Method, rt.Path)
+			}
 		}
-		if op.Summary == "" || (rt.Access == Keys && len(op.PermissionKeys) == 0) {
-			t.Errorf("%s %s lacks a summary or its permission keys in the document", rt.Method, rt.Path)
+	})
+	t.Run("the committed api/openapi.json is the one served", func(t *testing.T) {
+		committed, err := os.ReadFile("../../api/openapi.json")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	committed, err := os.ReadFile("../../api/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(committed, s.OpenAPI()) {
-		t.Error("api/openapi.json is stale: run `make openapi` and commit it")
-	}
+		if !bytes.Equal(committed, s.OpenAPI()) {
+			t.Error("api/openapi.json is stale: run `make openapi` and commit it")
+		}
+	})
 }
 
 func TestEveryAuthRouteNamesKnownKeys(t *testing.T) {
 	s := New(Deps{}, Options{}, nil)
-	for _, rt := range s.Routes() {
-		isAuth := strings.HasPrefix(rt.Path, "/api/auth/")
-		isV1 := strings.HasPrefix(rt.Path, "/openapi/v1/")
-		if isV1 != rt.Signed {
-			t.Errorf("%s: /openapi/v1 routes and only they are signed", rt.Path)
-		}
-		if !isV1 && isAuth == (rt.Access == Public) {
-			t.Errorf("%s: /api/auth routes need a session, /api/unauth routes none", rt.Path)
-		}
-		if isV1 && rt.Access == Public {
-			t.Errorf("%s: an OpenAPI route needs a signature", rt.Path)
-		}
-		if rt.Access == Keys && len(rt.Keys) == 0 {
-			t.Errorf("%s declares key access with no keys", rt.Path)
-		}
+	isV1 := func(rt Route) bool { return strings.HasPrefix(rt.Path, "/openapi/v1/") }
+	// Each rule over every route, so a failure names the rule and the route that breaks it.
+	for _, rule := range []struct {
+		name  string
+		holds func(rt Route) bool
+	}{
+		{"/openapi/v1 routes and only they are signed", func(rt Route) bool { return isV1(rt) == rt.Signed }},
+		{"/api/auth routes need a session, /api/unauth routes none", func(rt Route) bool {
+			return isV1(rt) || strings.HasPrefix(rt.Path, "/api/auth/") != (rt.Access == Public)
+		}},
+		{"an OpenAPI route needs a signature", func(rt Route) bool { return !isV1(rt) || rt.Access != Public }},
+		{"key access names its keys", func(rt Route) bool { return rt.Access != Keys || len(rt.Keys) > 0 }},
+	} {
+		t.Run(rule.name, func(t *testing.T) {
+			for _, rt := range s.Routes() {
+				if !rule.holds(rt) {
+					t.Errorf("%s %s", rt.Method, rt.Path)
+				}
+			}
+		})
 	}
 }
 
@@ -90,20 +99,22 @@ func TestBadBodiesAreRefused(t *testing.T) {
 		"form post":  httptest.NewRequest("POST", "/api/unauth/login", strings.NewReader(`userName=a`)),
 		"wrong type": httptest.NewRequest("POST", "/api/unauth/password/valid", strings.NewReader(`{"token": 5}`)),
 	} {
-		if name != "form post" {
-			req.Header.Set("Content-Type", "application/json")
-		} else {
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
-		var env Envelope
-		if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
-			t.Fatal(err)
-		}
-		if env.Code != apperr.Invalid || env.Message == "" {
-			t.Errorf("%s: %+v", name, env)
-		}
+		t.Run(name, func(t *testing.T) {
+			if name != "form post" {
+				req.Header.Set("Content-Type", "application/json")
+			} else {
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			}
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			var env Envelope
+			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
+				t.Fatal(err)
+			}
+			if env.Code != apperr.Invalid || env.Message == "" {
+				t.Errorf("%s: %+v", name, env)
+			}
+		})
 	}
 }
 
@@ -120,15 +131,21 @@ func TestConsoleIsServedForEveryNonAPIPath(t *testing.T) {
 		return rec
 	}
 	for _, p := range []string{"/", "/login", "/manage/site/detail/42", "/no/such/page"} {
-		rec := get(p)
-		if rec.Code != 200 || !strings.Contains(rec.Body.String(), "console") || rec.Header().Get("Cache-Control") != "no-cache" {
-			t.Errorf("%s: %d %q %q", p, rec.Code, rec.Body.String(), rec.Header().Get("Cache-Control"))
+		t.Run("the console answers "+p+" uncached", func(t *testing.T) {
+			rec := get(p)
+			if rec.Code != 200 || !strings.Contains(rec.Body.String(), "console") || rec.Header().Get("Cache-Control") != "no-cache" {
+				t.Errorf("%s: %d %q %q", p, rec.Code, rec.Body.String(), rec.Header().Get("Cache-Control"))
+			}
+		})
+	}
+	t.Run("a hashed asset is cached for good", func(t *testing.T) {
+		if rec := get("/assets/app-1a2b.js"); !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
+			t.Errorf("hashed asset not cached: %q", rec.Header().Get("Cache-Control"))
 		}
-	}
-	if rec := get("/assets/app-1a2b.js"); !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
-		t.Errorf("hashed asset not cached: %q", rec.Header().Get("Cache-Control"))
-	}
-	if rec := get("/api/no/such"); rec.Code != 404 || !strings.Contains(rec.Body.String(), `"code":10002`) {
-		t.Errorf("unknown API path: %d %s", rec.Code, rec.Body.String())
-	}
+	})
+	t.Run("an unknown API path answers 404 with code 10002", func(t *testing.T) {
+		if rec := get("/api/no/such"); rec.Code != 404 || !strings.Contains(rec.Body.String(), `"code":10002`) {
+			t.Errorf("unknown API path: %d %s", rec.Code, rec.Body.String())
+		}
+	})
 }

@@ -73,6 +73,22 @@ func Count[T any](field string, list []T, max int) error {
 	return nil
 }
 
+// Range: v lies in [lo, hi] (err.invalid).
+func Range(field string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return apperr.InvalidField(field, "err.invalid")
+	}
+	return nil
+}
+
+// AtLeast: v is lo or more, with no upper bound (err.invalid).
+func AtLeast(field string, v, lo int) error {
+	if v < lo {
+		return apperr.InvalidField(field, "err.invalid")
+	}
+	return nil
+}
+
 // OneOf: v is one of the allowed values (err.invalid).
 func OneOf[T comparable](field string, v T, allowed ...T) error {
 	for _, a := range allowed {

@@ -151,13 +151,6 @@ func checkKey(key string) error {
 	return nil
 }
 
-func checkSort(sort int) error {
-	if sort < 0 || sort > MaxSort {
-		return apperr.InvalidField("sort", "err.invalid")
-	}
-	return nil
-}
-
 func checkHidden(key string, hidden bool) error {
 	if hidden && keepVisible[key] {
 		return apperr.InvalidField("hidden", "err.menu_keep_visible")
@@ -180,7 +173,7 @@ func (s *Service) validate(ctx context.Context, in *MenuInput) error {
 		required("nameEn", in.NameEn, MaxMenuName),
 		required("nameZh", in.NameZh, MaxMenuName),
 		kit.MaxBytes("url", in.URL, MaxURL),
-		checkSort(in.Sort),
+		kit.Range("sort", in.Sort, 0, MaxSort),
 		checkHidden(in.Key, in.Hidden),
 	); err != nil {
 		return err

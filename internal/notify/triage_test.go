@@ -48,34 +48,45 @@ func TestFlappingChargerFoldsIntoOneUnreadRow(t *testing.T) {
 		testutil.EventuallyWithin(t, 20*time.Second, "all flaps handled", func() bool {
 			return f.count(t, `SELECT COUNT(*) FROM notify_event n JOIN device_event e ON e.id = n.event_id WHERE e.device_id = ? AND n.done = 1`, dev) == flaps
 		})
-		rows := f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev)
-		unread, err := f.svc.Unread(ctx, me)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rows != 1 || unread != 1 {
-			t.Fatalf("%d flaps of one charger left %d rows and %d unread, want 1 and 1", flaps, rows, unread)
-		}
-		list, err := f.svc.List(ctx, me, notify.ListInput{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := list.List[0]
-		if m.Repeats != flaps-1 || m.StartedAt != start || m.LastAt != start+(flaps-1)*60_000 || m.SN != "SN-FLAP-1" || m.SiteName == "" {
-			t.Fatalf("the folded row: repeats %d (want %d), first %d last %d, sn %q site %q", m.Repeats, flaps-1, m.StartedAt, m.LastAt, m.SN, m.SiteName)
-		}
-
-		// once read, a later flap outside the window is news again: one new unread row
-		if err := f.svc.MarkRead(ctx, me, nil); err != nil {
-			t.Fatal(err)
-		}
-		f.flap(t, dev, db.NowMS())
-		testutil.EventuallyWithin(t, 10*time.Second, "the flap after reading", func() bool {
-			return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev) == 2
+		t.Run("the flaps of one charger fold into one unread row", func(t *testing.T) {
+			rows := f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev)
+			unread, err := f.svc.Unread(ctx, me)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows != 1 || unread != 1 {
+				t.Fatalf("%d flaps of one charger left %d rows and %d unread, want 1 and 1", flaps, rows, unread)
+			}
 		})
-		if unread, _ := f.svc.Unread(ctx, me); unread != 1 {
-			t.Fatalf("unread %d after a new flap, want 1", unread)
-		}
+		t.Run("the folded row counts the repeats, spans the first to the last flap and names charger and site", func(t *testing.T) {
+			list, err := f.svc.List(ctx, me, notify.ListInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list.List) == 0 {
+				t.Fatal("no row in the list")
+			}
+			m := list.List[0]
+			if m.Repeats != flaps-1 || m.StartedAt != start || m.LastAt != start+(flaps-1)*60_000 || m.SN != "SN-FLAP-1" || m.SiteName == "" {
+				t.Fatalf("the folded row: repeats %d (want %d), first %d last %d, sn %q site %q", m.Repeats, flaps-1, m.StartedAt, m.LastAt, m.SN, m.SiteName)
+			}
+		})
+		t.Run("once read, a later flap outside the window is one new unread row", func(t *testing.T) {
+			if err := f.svc.MarkRead(ctx, me, nil); err != nil {
+				t.Fatal(err)
+			}
+			f.flap(t, dev, db.NowMS())
+			testutil.EventuallyWithin(t, 10*time.Second, "the flap after reading", func() bool {
+				return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND device_id = ?`, f.user, dev) == 2
+			})
+			unread, err := f.svc.Unread(ctx, me)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if unread != 1 {
+				t.Fatalf("unread %d after a new flap, want 1", unread)
+			}
+		})
 	})
 }
 
@@ -96,7 +107,7 @@ func TestMessageListNewestFirstAndSortable(t *testing.T) {
 		testutil.EventuallyWithin(t, 10*time.Second, "A's repeat", func() bool {
 			return f.count(t, `SELECT COUNT(*) FROM message WHERE user_id = ? AND repeats = 1`, f.user) == 1
 		})
-		sns := func(in notify.ListInput) []string {
+		sns := func(t *testing.T, in notify.ListInput) []string {
 			t.Helper()
 			l, err := f.svc.List(ctx, me, in)
 			if err != nil {
@@ -109,25 +120,36 @@ func TestMessageListNewestFirstAndSortable(t *testing.T) {
 			return out
 		}
 		for _, c := range []struct {
+			name string
 			in   notify.ListInput
 			want string
 		}{
-			{notify.ListInput{}, "SN-ORDER-A,SN-ORDER-B"},
-			{notify.ListInput{Sort: "lastAt", Order: "asc"}, "SN-ORDER-B,SN-ORDER-A"},
-			{notify.ListInput{Sort: "startedAt", Order: "desc"}, "SN-ORDER-B,SN-ORDER-A"},
-			{notify.ListInput{Sort: "startedAt", Order: "asc"}, "SN-ORDER-A,SN-ORDER-B"},
+			{"by default the latest repeat comes first", notify.ListInput{}, "SN-ORDER-A,SN-ORDER-B"},
+			{"by latest repeat ascending", notify.ListInput{Sort: "lastAt", Order: "asc"}, "SN-ORDER-B,SN-ORDER-A"},
+			{"by first occurrence descending", notify.ListInput{Sort: "startedAt", Order: "desc"}, "SN-ORDER-B,SN-ORDER-A"},
+			{"by first occurrence ascending", notify.ListInput{Sort: "startedAt", Order: "asc"}, "SN-ORDER-A,SN-ORDER-B"},
 		} {
-			got := sns(c.in)
-			if len(got) != 2 || got[0]+","+got[1] != c.want {
-				t.Errorf("sort %q order %q: %v, want %s", c.in.Sort, c.in.Order, got, c.want)
-			}
+			t.Run(c.name, func(t *testing.T) {
+				got := sns(t, c.in)
+				if len(got) != 2 || got[0]+","+got[1] != c.want {
+					t.Errorf("sort %q order %q: %v, want %s", c.in.Sort, c.in.Order, got, c.want)
+				}
+			})
 		}
-		for _, bad := range []notify.ListInput{{Sort: "id; DROP TABLE message"}, {Order: "sideways"}} {
-			_, err := f.svc.List(ctx, me, bad)
-			var fe *apperr.Error
-			if err == nil || !errors.As(err, &fe) {
-				t.Errorf("sort %q order %q: %v, want an invalid-field error", bad.Sort, bad.Order, err)
-			}
+		for _, c := range []struct {
+			name string
+			bad  notify.ListInput
+		}{
+			{"an unknown sort column is refused", notify.ListInput{Sort: "id; DROP TABLE message"}},
+			{"an unknown order is refused", notify.ListInput{Order: "sideways"}},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				_, err := f.svc.List(ctx, me, c.bad)
+				var fe *apperr.Error
+				if err == nil || !errors.As(err, &fe) {
+					t.Errorf("sort %q order %q: %v, want an invalid-field error", c.bad.Sort, c.bad.Order, err)
+				}
+			})
 		}
 	})
 }
@@ -141,10 +163,15 @@ func TestAlarmMailNamesTheEventLikeTheConsole(t *testing.T) {
 		f.fault(t, "SN-NAME-1", true)
 		testutil.EventuallyWithin(t, 10*time.Second, "the mail", func() bool { return len(f.outbox(t)) == 1 })
 		got := f.outbox(t)[0]
-		for _, want := range []string{"Site A 的 SN-NAME-1 (Charger SN-NAME-1)：接地故障（级别 CA） · GroundFailure", "故障  Site A"} {
-			if !strings.Contains(got, want) {
-				t.Errorf("the zh-CN mail lacks %q:\n%s", want, got)
-			}
+		for _, c := range []struct{ name, want string }{
+			{"the mail names the event and its level on the site's charger, the vendor's code beside", "Site A 的 SN-NAME-1 (Charger SN-NAME-1)：接地故障（级别 CA） · GroundFailure"},
+			{"the mail names the event kind and the site", "故障  Site A"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				if !strings.Contains(got, c.want) {
+					t.Errorf("the zh-CN mail lacks %q:\n%s", c.want, got)
+				}
+			})
 		}
 	})
 }

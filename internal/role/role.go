@@ -255,26 +255,19 @@ const (
 	MaxWebSSHAccess   = 3 // disabled, root, web admin, web engineer
 )
 
-func inRange(field string, v, hi int) error {
-	if v < 0 || v > hi {
-		return apperr.InvalidField(field, "err.invalid")
-	}
-	return nil
-}
-
 // checkSettings checks each setting, naming it.
 func checkSettings(st access.RoleSettings) error {
 	return kit.First(
-		inRange("customerAccess", st.CustomerAccess, MaxCustomerAccess),
-		inRange("siteAccess", st.SiteAccess, MaxSiteAccess),
-		inRange("webSshAccess", st.WebSSHAccess, MaxWebSSHAccess),
-		inRange("webSshLevel", st.WebSSHLevel, LowestLevel),
-		inRange("cfgReadLevel", st.CfgReadLevel, LowestLevel),
-		inRange("cfgWriteLevel", st.CfgWriteLevel, LowestLevel),
-		inRange("cfgDownloadLevel", st.CfgDownloadLevel, LowestLevel),
-		inRange("paramLevel", st.ParamLevel, LowestLevel),
-		inRange("docLevel", st.DocLevel, LowestLevel),
-		inRange("attachLevel", st.AttachLevel, LowestLevel),
+		kit.Range("customerAccess", st.CustomerAccess, 0, MaxCustomerAccess),
+		kit.Range("siteAccess", st.SiteAccess, 0, MaxSiteAccess),
+		kit.Range("webSshAccess", st.WebSSHAccess, 0, MaxWebSSHAccess),
+		kit.Range("webSshLevel", st.WebSSHLevel, 0, LowestLevel),
+		kit.Range("cfgReadLevel", st.CfgReadLevel, 0, LowestLevel),
+		kit.Range("cfgWriteLevel", st.CfgWriteLevel, 0, LowestLevel),
+		kit.Range("cfgDownloadLevel", st.CfgDownloadLevel, 0, LowestLevel),
+		kit.Range("paramLevel", st.ParamLevel, 0, LowestLevel),
+		kit.Range("docLevel", st.DocLevel, 0, LowestLevel),
+		kit.Range("attachLevel", st.AttachLevel, 0, LowestLevel),
 	)
 }
 

@@ -137,13 +137,6 @@ func checkEmail(email string) error {
 	return nil
 }
 
-func checkMaxSites(n int) error {
-	if n < 0 {
-		return apperr.InvalidField("maxSites", "err.invalid")
-	}
-	return nil
-}
-
 // checkRole: every account but root's holds a role.
 func checkRole(root bool, roleID int64) error {
 	if !root && roleID == 0 {
@@ -160,7 +153,7 @@ func (in *CreateInput) validate() error {
 		CheckPassword(in.Password),
 		checkEmail(in.Email),
 		checkRole(in.Root, in.RoleID),
-		checkMaxSites(in.MaxSites),
+		kit.AtLeast("maxSites", in.MaxSites, 0),
 		kit.MaxBytes("nickName", in.NickName, MaxText),
 		kit.MaxBytes("contact", in.Contact, MaxText),
 	)
@@ -226,7 +219,7 @@ func (in *UpdateInput) validate() error {
 	in.Email = strings.TrimSpace(in.Email)
 	return kit.First(
 		checkEmail(in.Email),
-		checkMaxSites(in.MaxSites),
+		kit.AtLeast("maxSites", in.MaxSites, 0),
 		kit.MaxBytes("nickName", in.NickName, MaxText),
 		kit.MaxBytes("contact", in.Contact, MaxText),
 	)

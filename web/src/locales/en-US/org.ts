@@ -85,7 +85,6 @@ export default {
   'device.model': 'Model',
   'device.site': 'Site',
   'device.customer': 'Customer',
-  'device.enabled': 'Enabled',
   'device.keyword': 'SN or name',
   'device.keywordHint': 'Starts with…',
   'device.lastRefresh': 'Last refresh',

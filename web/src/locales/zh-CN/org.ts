@@ -85,7 +85,6 @@ export default {
   'device.model': '型号',
   'device.site': '站点',
   'device.customer': '客户',
-  'device.enabled': '启用',
   'device.keyword': 'SN 或名称',
   'device.keywordHint': '开头为…',
   'device.lastRefresh': '最后刷新',
