@@ -18,11 +18,18 @@ import { beginSignOut } from '../services/request';
 import { useObjectUrl } from '../services/storage';
 import { menuIcons } from '../components/icons';
 import LanguageSwitch from '../components/LanguageSwitch';
-import PrivacyModal from '../components/PrivacyModal';
+import { deferred } from '../components/deferred';
 import RouteBreadcrumb from '../components/RouteBreadcrumb';
 import HistoryTabs from '../components/HistoryTabs';
 import MessageBell from '../components/MessageBell';
 import { holdsAll, type PermissionKey } from '../access';
+
+/** The privacy policy (with its sanitiser) is fetched only for a user who must accept it; until
+ * it arrives a mask keeps the console behind it out of reach, as the modal does. */
+const PrivacyModal = deferred(
+  () => import('../components/PrivacyModal'),
+  () => <div data-testid="privacy-pending" style={{ position: 'fixed', inset: 0, zIndex: 1000, background: 'rgba(0, 0, 0, 0.45)' }} />,
+);
 
 /** Keys of the notification centre's route: the header's bell is shown to their holders. */
 const MESSAGE_KEYS: PermissionKey[] = ['auth_message', 'auth_message_list'];
@@ -153,7 +160,7 @@ export default function ManageLayout() {
           <Outlet />
         </Layout.Content>
       </Layout>
-      <PrivacyModal />
+      {session?.privacy?.needConfirm && <PrivacyModal />}
     </Layout>
   );
 }
