@@ -38,10 +38,18 @@ export default defineConfig({
     },
   },
   test: {
-    environment: 'jsdom',
     setupFiles: ['./vitest.setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
     // Routing tests render the whole console; a loaded 2-core CI machine needs more than 5 s.
     testTimeout: 20_000,
+    // Two projects, told apart by the file name (web/README.md#tests):
+    // - `*.test.ts`: pure functions on the node environment, no DOM (a jsdom per file is most of
+    //   the run's cost). Using `document`, `window` or storage there fails with "... is not
+    //   defined"; a .ts file that does need the DOM says so in its first line:
+    //   `// @vitest-environment jsdom`.
+    // - `*.test.tsx`: anything that renders, on jsdom.
+    projects: [
+      { extends: true, test: { name: 'node', environment: 'node', include: ['src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'jsdom', environment: 'jsdom', include: ['src/**/*.test.tsx'] } },
+    ],
   },
 });
