@@ -14,10 +14,10 @@ import (
 // vendor codes stored as sent; a Faulted connector a critical fault (CA) named by its error
 // code ("Faulted" without one); another error code an alarm, major (MA) for the hardware
 // failures, ordinary (OA) otherwise, named by the vendor's code where the error is OtherError;
-// an Unavailable connector out of service.
+// the connector's state from its status (connectorState).
 func StatusReport(dev *fleet.Device, req *core.StatusNotificationRequest) fleet.ConnectorReport {
-	r := fleet.ConnectorReport{Device: dev, Connector: req.ConnectorId, Status: string(req.Status), ErrorCode: string(req.ErrorCode),
-		VendorCode: req.VendorErrorCode, Info: req.Info, At: ms(req.Timestamp), Unavailable: req.Status == core.ChargePointStatusUnavailable}
+	r := fleet.ConnectorReport{Device: dev, Connector: req.ConnectorId, Status: string(req.Status), State: connectorState(req.Status),
+		ErrorCode: string(req.ErrorCode), VendorCode: req.VendorErrorCode, Info: req.Info, At: ms(req.Timestamp)}
 	faulted := req.Status == core.ChargePointStatusFaulted
 	hasError := req.ErrorCode != "" && req.ErrorCode != core.NoError
 	if !faulted && !hasError {
@@ -35,6 +35,23 @@ func StatusReport(dev *fleet.Device, req *core.StatusNotificationRequest) fleet.
 		r.Problem.Name = req.VendorErrorCode
 	}
 	return r
+}
+
+// connectorState is the core's state of a ChargePointStatus: Preparing, Charging, SuspendedEV,
+// SuspendedEVSE, Finishing and Reserved take the connector (the device is Working), Faulted
+// and Unavailable are theirs, Available (and a name OCPP 1.6 does not have) is idle.
+// Migration 0047 gave the connectors stored before it the same states.
+func connectorState(st core.ChargePointStatus) int {
+	switch st {
+	case core.ChargePointStatusPreparing, core.ChargePointStatusCharging, core.ChargePointStatusSuspendedEV, core.ChargePointStatusSuspendedEVSE,
+		core.ChargePointStatusFinishing, core.ChargePointStatusReserved:
+		return fleet.ConnectorWorking
+	case core.ChargePointStatusFaulted:
+		return fleet.ConnectorFaulted
+	case core.ChargePointStatusUnavailable:
+		return fleet.ConnectorUnavailable
+	}
+	return fleet.ConnectorIdle
 }
 
 // errorLevel is the level of an alarm with a ChargePointErrorCode: hardware failures are

@@ -10,44 +10,73 @@ import (
 )
 
 // A StatusNotification becomes the core's report: the words stored as sent, the problem and
-// the out-of-service flag in the core's terms.
+// the connector's state in the core's terms.
 func TestStatusReport(t *testing.T) {
 	dev := &fleet.Device{ID: 1, SN: "SN-WORDS"}
 	cases := []struct {
-		name        string
-		req         core.StatusNotificationRequest
-		want        fleet.Problem
-		unavailable bool
+		name  string
+		req   core.StatusNotificationRequest
+		want  fleet.Problem
+		state int
 	}{
 		{"an available connector without error has no problem",
-			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusAvailable, ErrorCode: core.NoError}, fleet.Problem{}, false},
+			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusAvailable, ErrorCode: core.NoError}, fleet.Problem{}, fleet.ConnectorIdle},
 		{"a hardware failure is a major alarm",
 			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusAvailable, ErrorCode: core.GroundFailure},
-			fleet.Problem{Kind: fleet.KindAlarm, Level: fleet.LevelMA, Code: "GroundFailure", Name: "GroundFailure"}, false},
+			fleet.Problem{Kind: fleet.KindAlarm, Level: fleet.LevelMA, Code: "GroundFailure", Name: "GroundFailure"}, fleet.ConnectorIdle},
 		{"another error code is an ordinary alarm",
 			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusCharging, ErrorCode: core.EVCommunicationError},
-			fleet.Problem{Kind: fleet.KindAlarm, Level: fleet.LevelOA, Code: "EVCommunicationError", Name: "EVCommunicationError"}, false},
+			fleet.Problem{Kind: fleet.KindAlarm, Level: fleet.LevelOA, Code: "EVCommunicationError", Name: "EVCommunicationError"}, fleet.ConnectorWorking},
 		{"OtherError is named by the vendor's code",
 			core.StatusNotificationRequest{ConnectorId: 2, Status: core.ChargePointStatusAvailable, ErrorCode: core.OtherError, VendorErrorCode: "E42"},
-			fleet.Problem{Kind: fleet.KindAlarm, Level: fleet.LevelOA, Code: "OtherError", Name: "E42"}, false},
+			fleet.Problem{Kind: fleet.KindAlarm, Level: fleet.LevelOA, Code: "OtherError", Name: "E42"}, fleet.ConnectorIdle},
 		{"a Faulted connector is a critical fault, named Faulted without an error code",
 			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusFaulted, ErrorCode: core.NoError},
-			fleet.Problem{Kind: fleet.KindFault, Level: fleet.LevelCA, Code: "Faulted", Name: "Faulted"}, false},
+			fleet.Problem{Kind: fleet.KindFault, Level: fleet.LevelCA, Code: "Faulted", Name: "Faulted"}, fleet.ConnectorFaulted},
 		{"a Faulted connector with an error code is a fault of that code",
 			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusFaulted, ErrorCode: core.HighTemperature},
-			fleet.Problem{Kind: fleet.KindFault, Level: fleet.LevelCA, Code: "HighTemperature", Name: "HighTemperature"}, false},
+			fleet.Problem{Kind: fleet.KindFault, Level: fleet.LevelCA, Code: "HighTemperature", Name: "HighTemperature"}, fleet.ConnectorFaulted},
 		{"an Unavailable connector is out of service",
-			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusUnavailable, ErrorCode: core.NoError}, fleet.Problem{}, true},
+			core.StatusNotificationRequest{ConnectorId: 1, Status: core.ChargePointStatusUnavailable, ErrorCode: core.NoError}, fleet.Problem{}, fleet.ConnectorUnavailable},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := ocpp16.StatusReport(dev, &c.req)
-			if r.Problem != c.want || r.Unavailable != c.unavailable {
-				t.Fatalf("problem %+v unavailable %v, want %+v %v", r.Problem, r.Unavailable, c.want, c.unavailable)
+			if r.Problem != c.want || r.State != c.state {
+				t.Fatalf("problem %+v state %d, want %+v %d", r.Problem, r.State, c.want, c.state)
 			}
 			if r.Device != dev || r.Connector != c.req.ConnectorId || r.Status != string(c.req.Status) || r.ErrorCode != string(c.req.ErrorCode) ||
 				r.VendorCode != c.req.VendorErrorCode || r.At == 0 {
 				t.Fatalf("stored words changed: %+v", r)
+			}
+		})
+	}
+}
+
+// Every ChargePointStatus maps to the state the core's status rule reads; migration 0047 gives
+// the names stored before it the same states.
+func TestStatusReportStates(t *testing.T) {
+	dev := &fleet.Device{ID: 1, SN: "SN-STATES"}
+	for _, c := range []struct {
+		name   string
+		status core.ChargePointStatus
+		want   int
+	}{
+		{"Available is idle", core.ChargePointStatusAvailable, fleet.ConnectorIdle},
+		{"Preparing is working", core.ChargePointStatusPreparing, fleet.ConnectorWorking},
+		{"Charging is working", core.ChargePointStatusCharging, fleet.ConnectorWorking},
+		{"SuspendedEV is working", core.ChargePointStatusSuspendedEV, fleet.ConnectorWorking},
+		{"SuspendedEVSE is working", core.ChargePointStatusSuspendedEVSE, fleet.ConnectorWorking},
+		{"Finishing is working", core.ChargePointStatusFinishing, fleet.ConnectorWorking},
+		{"Reserved is working", core.ChargePointStatusReserved, fleet.ConnectorWorking},
+		{"Unavailable is unavailable", core.ChargePointStatusUnavailable, fleet.ConnectorUnavailable},
+		{"Faulted is faulted", core.ChargePointStatusFaulted, fleet.ConnectorFaulted},
+		{"a name OCPP 1.6 lacks is idle", core.ChargePointStatus("Occupied"), fleet.ConnectorIdle},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := ocpp16.StatusReport(dev, &core.StatusNotificationRequest{ConnectorId: 1, Status: c.status, ErrorCode: core.NoError})
+			if r.State != c.want || r.Status != string(c.status) {
+				t.Fatalf("state %d status %q, want %d %q", r.State, r.Status, c.want, c.status)
 			}
 		})
 	}
