@@ -92,12 +92,3 @@ const (
 	EventOffline     = "Offline"
 	EventUnavailable = "Unavailable"
 )
-
-// FirmwareJobRunning reports whether a FirmwareStatusNotification status means the job goes on.
-func FirmwareJobRunning(status string) bool {
-	switch status {
-	case "Downloading", "Downloaded", "Installing":
-		return true
-	}
-	return false
-}

@@ -2,6 +2,7 @@ package ocpp16
 
 import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 
 	"chargeops/internal/fleet"
 )
@@ -63,4 +64,32 @@ func errorLevel(code core.ChargePointErrorCode) int {
 		return fleet.LevelMA
 	}
 	return fleet.LevelOA
+}
+
+// FirmwareReport is a FirmwareStatusNotification of dev in the core's terms: the status stored
+// as sent, with the phase it puts the upgrade in (firmwarePhase).
+func FirmwareReport(dev *fleet.Device, req *firmware.FirmwareStatusNotificationRequest) fleet.FirmwareReport {
+	return fleet.FirmwareReport{Device: dev, Status: string(req.Status), Phase: firmwarePhase(req.Status)}
+}
+
+// firmwarePhase is the core's phase of a FirmwareStatus: Downloading, Downloaded and
+// Installing run the job, Installed ends it, DownloadFailed and InstallationFailed fail it;
+// Idle (the answer to a TriggerMessage) is no step. Migration 0048 ended the commands stored
+// before it on the same names.
+func firmwarePhase(st firmware.FirmwareStatus) fleet.FirmwarePhase {
+	switch st {
+	case firmware.FirmwareStatusDownloading, firmware.FirmwareStatusDownloaded, firmware.FirmwareStatusInstalling:
+		return fleet.FirmwareRunning
+	case firmware.FirmwareStatusInstalled:
+		return fleet.FirmwareInstalled
+	case firmware.FirmwareStatusDownloadFailed, firmware.FirmwareStatusInstallationFailed:
+		return fleet.FirmwareFailed
+	}
+	return fleet.FirmwareNone
+}
+
+// DiagnosticsReport is a DiagnosticsStatusNotification of dev in the core's terms: the status
+// stored as sent; UploadFailed (the charger gave up, after its retries) ends the job.
+func DiagnosticsReport(dev *fleet.Device, req *firmware.DiagnosticsStatusNotificationRequest) fleet.DiagnosticsReport {
+	return fleet.DiagnosticsReport{Device: dev, Status: string(req.Status), Ended: req.Status == firmware.DiagnosticsStatusUploadFailed}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 
 	"chargeops/internal/fleet"
 	"chargeops/internal/gateway/ocpp16"
@@ -77,6 +78,56 @@ func TestStatusReportStates(t *testing.T) {
 			r := ocpp16.StatusReport(dev, &core.StatusNotificationRequest{ConnectorId: 1, Status: c.status, ErrorCode: core.NoError})
 			if r.State != c.want || r.Status != string(c.status) {
 				t.Fatalf("state %d status %q, want %d %q", r.State, r.Status, c.want, c.status)
+			}
+		})
+	}
+}
+
+// Every FirmwareStatus maps to the phase the core decides on (the job runs, the command's
+// progress ends); the status is kept as sent. Migration 0048 ends the commands stored before it
+// on the same names.
+func TestFirmwareReportPhases(t *testing.T) {
+	dev := &fleet.Device{ID: 1, SN: "SN-PHASES"}
+	for _, c := range []struct {
+		name   string
+		status firmware.FirmwareStatus
+		want   fleet.FirmwarePhase
+	}{
+		{"Idle is no step", firmware.FirmwareStatusIdle, fleet.FirmwareNone},
+		{"Downloading runs", firmware.FirmwareStatusDownloading, fleet.FirmwareRunning},
+		{"Downloaded runs", firmware.FirmwareStatusDownloaded, fleet.FirmwareRunning},
+		{"Installing runs", firmware.FirmwareStatusInstalling, fleet.FirmwareRunning},
+		{"Installed is installed", firmware.FirmwareStatusInstalled, fleet.FirmwareInstalled},
+		{"DownloadFailed fails", firmware.FirmwareStatusDownloadFailed, fleet.FirmwareFailed},
+		{"InstallationFailed fails", firmware.FirmwareStatusInstallationFailed, fleet.FirmwareFailed},
+		{"a name OCPP 1.6 lacks is no step", firmware.FirmwareStatus("Verifying"), fleet.FirmwareNone},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := ocpp16.FirmwareReport(dev, &firmware.FirmwareStatusNotificationRequest{Status: c.status})
+			if r.Phase != c.want || r.Status != string(c.status) || r.Device != dev {
+				t.Fatalf("phase %d status %q, want %d %q", r.Phase, r.Status, c.want, c.status)
+			}
+		})
+	}
+}
+
+// Only UploadFailed ends a diagnostics job; every status is kept as sent.
+func TestDiagnosticsReportEnds(t *testing.T) {
+	dev := &fleet.Device{ID: 1, SN: "SN-DIAG"}
+	for _, c := range []struct {
+		name   string
+		status firmware.DiagnosticsStatus
+		ended  bool
+	}{
+		{"Idle goes on", firmware.DiagnosticsStatusIdle, false},
+		{"Uploading goes on", firmware.DiagnosticsStatusUploading, false},
+		{"Uploaded leaves the job to the upload", firmware.DiagnosticsStatusUploaded, false},
+		{"UploadFailed ends the job", firmware.DiagnosticsStatusUploadFailed, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := ocpp16.DiagnosticsReport(dev, &firmware.DiagnosticsStatusNotificationRequest{Status: c.status})
+			if r.Ended != c.ended || r.Status != string(c.status) || r.Device != dev {
+				t.Fatalf("ended %v status %q, want %v %q", r.Ended, r.Status, c.ended, c.status)
 			}
 		})
 	}

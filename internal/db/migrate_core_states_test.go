@@ -53,3 +53,46 @@ func TestConnectorStateBackfill(t *testing.T) {
 		}
 	})
 }
+
+// Migration 0048 ends the progress of the upgrades stored before it on their OCPP 1.6 step
+// names (installed or failed), so a late step does not move them; the others go on.
+func TestCommandProgressEndBackfill(t *testing.T) {
+	cases := []struct {
+		progress string
+		want     int
+	}{
+		{"", 0},
+		{"Accepted", 0},
+		{"Downloading", 0},
+		{"Downloaded", 0},
+		{"Installing", 0},
+		{"Installed", 1},
+		{"DownloadFailed", 1},
+		{"InstallationFailed", 1},
+	}
+	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
+		ctx := context.Background()
+		d := testutil.OpenMigratedTo(t, migrated.Dialect(), 47)
+		ids := make([]int64, len(cases))
+		for i, c := range cases {
+			if err := d.QueryRow(ctx, `INSERT INTO command (device_id, sn, control_type, result, progress, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+				1, "SN-0048", 5, devstate.ResultSuccess, c.progress, db.NowMS()).Scan(&ids[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cases {
+			t.Run(fmt.Sprintf("progress %q", c.progress), func(t *testing.T) {
+				var end int
+				if err := d.QueryRow(ctx, `SELECT progress_end FROM command WHERE id = ?`, ids[i]).Scan(&end); err != nil {
+					t.Fatal(err)
+				}
+				if end != c.want {
+					t.Fatalf("progress_end of %q after the migration: %d, want %d", c.progress, end, c.want)
+				}
+			})
+		}
+	})
+}
