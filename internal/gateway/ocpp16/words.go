@@ -3,6 +3,7 @@ package ocpp16
 import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
 
 	"chargeops/internal/fleet"
 )
@@ -92,4 +93,24 @@ func firmwarePhase(st firmware.FirmwareStatus) fleet.FirmwarePhase {
 // stored as sent; UploadFailed (the charger gave up, after its retries) ends the job.
 func DiagnosticsReport(dev *fleet.Device, req *firmware.DiagnosticsStatusNotificationRequest) fleet.DiagnosticsReport {
 	return fleet.DiagnosticsReport{Device: dev, Status: string(req.Status), Ended: req.Status == firmware.DiagnosticsStatusUploadFailed}
+}
+
+// messageTrigger is the MessageTrigger of a message the core asks to trigger; false: OCPP 1.6
+// has none for it.
+func messageTrigger(t fleet.Trigger) (remotetrigger.MessageTrigger, bool) {
+	switch t {
+	case fleet.TriggerBootNotification:
+		return core.BootNotificationFeatureName, true
+	case fleet.TriggerDiagnosticsStatusNotification:
+		return firmware.DiagnosticsStatusNotificationFeatureName, true
+	case fleet.TriggerFirmwareStatusNotification:
+		return firmware.FirmwareStatusNotificationFeatureName, true
+	case fleet.TriggerHeartbeat:
+		return core.HeartbeatFeatureName, true
+	case fleet.TriggerMeterValues:
+		return core.MeterValuesFeatureName, true
+	case fleet.TriggerStatusNotification:
+		return core.StatusNotificationFeatureName, true
+	}
+	return "", false
 }
