@@ -114,3 +114,9 @@ func messageTrigger(t fleet.Trigger) (remotetrigger.MessageTrigger, bool) {
 	}
 	return "", false
 }
+
+// StopReasons are the stop reasons an OCPP 1.6 charger may give a session (StopTransaction's
+// Reason), stored as sent: the values the session filter accepts (read.Options.StopReasons).
+var StopReasons = []string{string(core.ReasonDeAuthorized), string(core.ReasonEmergencyStop), string(core.ReasonEVDisconnected),
+	string(core.ReasonHardReset), string(core.ReasonLocal), string(core.ReasonOther), string(core.ReasonPowerLoss), string(core.ReasonReboot),
+	string(core.ReasonRemote), string(core.ReasonSoftReset), string(core.ReasonUnlockCommand)}
