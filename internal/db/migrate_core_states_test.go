@@ -10,13 +10,48 @@ import (
 	"chargeops/internal/testutil"
 )
 
+// backfill is a named case of a migration that fills a new column from a stored name.
+type backfill struct {
+	stored string
+	want   int
+}
+
+// checkBackfill migrates a database up to version before, stores one row per case (insert
+// returns the row's id), applies the rest and checks the new column of each row (read).
+func checkBackfill(t *testing.T, before int, cases []backfill, insert func(d *db.DB, i int, stored string) (int64, error), read string) {
+	t.Helper()
+	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
+		ctx := context.Background()
+		d := testutil.OpenMigratedTo(t, migrated.Dialect(), before)
+		ids := make([]int64, len(cases))
+		for i, c := range cases {
+			id, err := insert(d, i, c.stored)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[i] = id
+		}
+		if _, err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cases {
+			t.Run(fmt.Sprintf("stored %q", c.stored), func(t *testing.T) {
+				var got int
+				if err := d.QueryRow(ctx, read, ids[i]).Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if got != c.want {
+					t.Fatalf("after the migration %q has %d, want %d", c.stored, got, c.want)
+				}
+			})
+		}
+	})
+}
+
 // Migration 0047 gives every connector stored before it the state of its OCPP 1.6 name, so an
 // upgraded database computes the same device statuses (ocpp16.StatusReport maps the same).
 func TestConnectorStateBackfill(t *testing.T) {
-	cases := []struct {
-		status string
-		want   int
-	}{
+	checkBackfill(t, 46, []backfill{
 		{"Available", devstate.ConnectorIdle},
 		{"Preparing", devstate.ConnectorWorking},
 		{"Charging", devstate.ConnectorWorking},
@@ -28,39 +63,18 @@ func TestConnectorStateBackfill(t *testing.T) {
 		{"Unavailable", devstate.ConnectorUnavailable},
 		{"", devstate.ConnectorIdle},
 		{"Occupied", devstate.ConnectorIdle},
-	}
-	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
-		ctx := context.Background()
-		d := testutil.OpenMigratedTo(t, migrated.Dialect(), 46)
-		for i, c := range cases {
-			if _, err := d.Exec(ctx, `INSERT INTO device_connector (device_id, connector_id, status, updated_at) VALUES (?, ?, ?, ?)`, 1, i+1, c.status, db.NowMS()); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := d.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		for i, c := range cases {
-			t.Run(fmt.Sprintf("status %q", c.status), func(t *testing.T) {
-				var state int
-				if err := d.QueryRow(ctx, `SELECT state FROM device_connector WHERE device_id = ? AND connector_id = ?`, 1, i+1).Scan(&state); err != nil {
-					t.Fatal(err)
-				}
-				if state != c.want {
-					t.Fatalf("state of %q after the migration: %d, want %d", c.status, state, c.want)
-				}
-			})
-		}
-	})
+	}, func(d *db.DB, i int, status string) (int64, error) {
+		// one device, connector i+1: the connector is the row's id
+		_, err := d.Exec(context.Background(), `INSERT INTO device_connector (device_id, connector_id, status, updated_at) VALUES (?, ?, ?, ?)`,
+			1, i+1, status, db.NowMS())
+		return int64(i + 1), err
+	}, `SELECT state FROM device_connector WHERE device_id = 1 AND connector_id = ?`)
 }
 
 // Migration 0048 ends the progress of the upgrades stored before it on their OCPP 1.6 step
 // names (installed or failed), so a late step does not move them; the others go on.
 func TestCommandProgressEndBackfill(t *testing.T) {
-	cases := []struct {
-		progress string
-		want     int
-	}{
+	checkBackfill(t, 47, []backfill{
 		{"", 0},
 		{"Accepted", 0},
 		{"Downloading", 0},
@@ -69,30 +83,10 @@ func TestCommandProgressEndBackfill(t *testing.T) {
 		{"Installed", 1},
 		{"DownloadFailed", 1},
 		{"InstallationFailed", 1},
-	}
-	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
-		ctx := context.Background()
-		d := testutil.OpenMigratedTo(t, migrated.Dialect(), 47)
-		ids := make([]int64, len(cases))
-		for i, c := range cases {
-			if err := d.QueryRow(ctx, `INSERT INTO command (device_id, sn, control_type, result, progress, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-				1, "SN-0048", 5, devstate.ResultSuccess, c.progress, db.NowMS()).Scan(&ids[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := d.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		for i, c := range cases {
-			t.Run(fmt.Sprintf("progress %q", c.progress), func(t *testing.T) {
-				var end int
-				if err := d.QueryRow(ctx, `SELECT progress_end FROM command WHERE id = ?`, ids[i]).Scan(&end); err != nil {
-					t.Fatal(err)
-				}
-				if end != c.want {
-					t.Fatalf("progress_end of %q after the migration: %d, want %d", c.progress, end, c.want)
-				}
-			})
-		}
-	})
+	}, func(d *db.DB, _ int, progress string) (int64, error) {
+		var id int64
+		err := d.QueryRow(context.Background(), `INSERT INTO command (device_id, sn, control_type, result, progress, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			1, "SN-0048", 5, devstate.ResultSuccess, progress, db.NowMS()).Scan(&id)
+		return id, err
+	}, `SELECT progress_end FROM command WHERE id = ?`)
 }

@@ -54,15 +54,32 @@ func TestStatusReport(t *testing.T) {
 	}
 }
 
+// mapping is a named case of a table from an OCPP 1.6 word to the core's value.
+type mapping[W ~string, V comparable] struct {
+	name string
+	word W
+	want V
+}
+
+// checkMappings runs each case through report, which returns the core's value and the word
+// the report stores: the value must be the case's and the word kept as sent.
+func checkMappings[W ~string, V comparable](t *testing.T, cases []mapping[W, V], report func(W) (V, string)) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, stored := report(c.word)
+			if got != c.want || stored != string(c.word) {
+				t.Fatalf("%q → %v, stored %q; want %v, stored as sent", c.word, got, stored, c.want)
+			}
+		})
+	}
+}
+
 // Every ChargePointStatus maps to the state the core's status rule reads; migration 0047 gives
 // the names stored before it the same states.
 func TestStatusReportStates(t *testing.T) {
 	dev := &fleet.Device{ID: 1, SN: "SN-STATES"}
-	for _, c := range []struct {
-		name   string
-		status core.ChargePointStatus
-		want   int
-	}{
+	checkMappings(t, []mapping[core.ChargePointStatus, int]{
 		{"Available is idle", core.ChargePointStatusAvailable, fleet.ConnectorIdle},
 		{"Preparing is working", core.ChargePointStatusPreparing, fleet.ConnectorWorking},
 		{"Charging is working", core.ChargePointStatusCharging, fleet.ConnectorWorking},
@@ -73,14 +90,10 @@ func TestStatusReportStates(t *testing.T) {
 		{"Unavailable is unavailable", core.ChargePointStatusUnavailable, fleet.ConnectorUnavailable},
 		{"Faulted is faulted", core.ChargePointStatusFaulted, fleet.ConnectorFaulted},
 		{"a name OCPP 1.6 lacks is idle", core.ChargePointStatus("Occupied"), fleet.ConnectorIdle},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			r := ocpp16.StatusReport(dev, &core.StatusNotificationRequest{ConnectorId: 1, Status: c.status, ErrorCode: core.NoError})
-			if r.State != c.want || r.Status != string(c.status) {
-				t.Fatalf("state %d status %q, want %d %q", r.State, r.Status, c.want, c.status)
-			}
-		})
-	}
+	}, func(st core.ChargePointStatus) (int, string) {
+		r := ocpp16.StatusReport(dev, &core.StatusNotificationRequest{ConnectorId: 1, Status: st, ErrorCode: core.NoError})
+		return r.State, r.Status
+	})
 }
 
 // Every FirmwareStatus maps to the phase the core decides on (the job runs, the command's
@@ -88,11 +101,7 @@ func TestStatusReportStates(t *testing.T) {
 // on the same names.
 func TestFirmwareReportPhases(t *testing.T) {
 	dev := &fleet.Device{ID: 1, SN: "SN-PHASES"}
-	for _, c := range []struct {
-		name   string
-		status firmware.FirmwareStatus
-		want   fleet.FirmwarePhase
-	}{
+	checkMappings(t, []mapping[firmware.FirmwareStatus, fleet.FirmwarePhase]{
 		{"Idle is no step", firmware.FirmwareStatusIdle, fleet.FirmwareNone},
 		{"Downloading runs", firmware.FirmwareStatusDownloading, fleet.FirmwareRunning},
 		{"Downloaded runs", firmware.FirmwareStatusDownloaded, fleet.FirmwareRunning},
@@ -101,34 +110,22 @@ func TestFirmwareReportPhases(t *testing.T) {
 		{"DownloadFailed fails", firmware.FirmwareStatusDownloadFailed, fleet.FirmwareFailed},
 		{"InstallationFailed fails", firmware.FirmwareStatusInstallationFailed, fleet.FirmwareFailed},
 		{"a name OCPP 1.6 lacks is no step", firmware.FirmwareStatus("Verifying"), fleet.FirmwareNone},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			r := ocpp16.FirmwareReport(dev, &firmware.FirmwareStatusNotificationRequest{Status: c.status})
-			if r.Phase != c.want || r.Status != string(c.status) || r.Device != dev {
-				t.Fatalf("phase %d status %q, want %d %q", r.Phase, r.Status, c.want, c.status)
-			}
-		})
-	}
+	}, func(st firmware.FirmwareStatus) (fleet.FirmwarePhase, string) {
+		r := ocpp16.FirmwareReport(dev, &firmware.FirmwareStatusNotificationRequest{Status: st})
+		return r.Phase, r.Status
+	})
 }
 
 // Only UploadFailed ends a diagnostics job; every status is kept as sent.
 func TestDiagnosticsReportEnds(t *testing.T) {
 	dev := &fleet.Device{ID: 1, SN: "SN-DIAG"}
-	for _, c := range []struct {
-		name   string
-		status firmware.DiagnosticsStatus
-		ended  bool
-	}{
+	checkMappings(t, []mapping[firmware.DiagnosticsStatus, bool]{
 		{"Idle goes on", firmware.DiagnosticsStatusIdle, false},
 		{"Uploading goes on", firmware.DiagnosticsStatusUploading, false},
 		{"Uploaded leaves the job to the upload", firmware.DiagnosticsStatusUploaded, false},
 		{"UploadFailed ends the job", firmware.DiagnosticsStatusUploadFailed, true},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			r := ocpp16.DiagnosticsReport(dev, &firmware.DiagnosticsStatusNotificationRequest{Status: c.status})
-			if r.Ended != c.ended || r.Status != string(c.status) || r.Device != dev {
-				t.Fatalf("ended %v status %q, want %v %q", r.Ended, r.Status, c.ended, c.status)
-			}
-		})
-	}
+	}, func(st firmware.DiagnosticsStatus) (bool, string) {
+		r := ocpp16.DiagnosticsReport(dev, &firmware.DiagnosticsStatusNotificationRequest{Status: st})
+		return r.Ended, r.Status
+	})
 }
