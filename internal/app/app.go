@@ -193,7 +193,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Fleet.OnCommandResults(a.Webhooks.OnCommandResult)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
-		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Reads: read.New(d), Gateway: a.Gateway,
+		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Reads: read.New(d, read.Options{StopReasons: ocpp16.StopReasons}), Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
 		Tickets: ticket.New(d, uploads, a.Limiter), Apps: apps, Signatures: openapi.NewGuard(d, apps, a.Auth, openapi.Options{RatePerMinute: cfg.OpenAPIRate}),
 		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks, Tokens: a.Tokens},

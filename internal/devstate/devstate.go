@@ -40,6 +40,25 @@ const (
 	EventEnded = 1
 )
 
+// Connector states (device_connector.state): what the status rule reads of a connector. An
+// adapter sets one with each status it reports (ocpp16.StatusReport maps OCPP 1.6's names);
+// the status name itself is stored beside it as the charger sent it, for the console.
+const (
+	ConnectorIdle        = 0 // free (OCPP 1.6 Available); also a name the adapter does not know
+	ConnectorWorking     = 1 // taken: preparing, charging, suspended, finishing or reserved
+	ConnectorFaulted     = 2
+	ConnectorUnavailable = 3 // out of service (an Unavailable event while it lasts)
+)
+
+// The core's own words for a connector it marks itself (a charger restarting after a console
+// Reset, docs/gateway.md "Commands"): the status and error code stored and shown until the
+// charger reports the connector again. They read as OCPP 1.6's, so the console shows one
+// vocabulary, but they are the core's: no adapter's name is decided on.
+const (
+	ConnectorUnavailableName = "Unavailable"
+	ConnectorNoErrorName     = "NoError"
+)
+
 // Command results (command.result).
 const (
 	ResultWaiting = 1

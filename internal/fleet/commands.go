@@ -225,11 +225,10 @@ func validateParams(ct int, p *Params) error {
 			return apperr.InvalidField("params.firmwareId", "err.required")
 		}
 	case CtlTriggerMessage:
-		switch p.Message {
-		case "":
-			p.Message = "MeterValues"
-		case "BootNotification", "DiagnosticsStatusNotification", "FirmwareStatusNotification", "Heartbeat", "MeterValues", "StatusNotification":
-		default:
+		switch {
+		case p.Message == "":
+			p.Message = TriggerMeterValues
+		case !slices.Contains(Triggers, p.Message):
 			return apperr.InvalidField("params.message", "err.invalid")
 		}
 	case CtlChangeConfig:

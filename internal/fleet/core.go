@@ -82,8 +82,8 @@ type Reports interface {
 	SessionStatus(dev *Device, id int64, verdict TokenVerdict, status string)
 	UseReservation(ctx context.Context, dev *Device, reservationID *int, txID int64)
 	FirmwareAccepted(ctx context.Context, dev *Device, commandID int64) error
-	FirmwareStatus(ctx context.Context, dev *Device, status string) error
-	DiagnosticsStatus(ctx context.Context, dev *Device, status string) error
+	FirmwareStatus(ctx context.Context, r FirmwareReport) error
+	DiagnosticsStatus(ctx context.Context, r DiagnosticsReport) error
 	FirmwareURL(base string, fileID int64) string
 	DiagnosticsURL(base string, deviceID, commandID int64) string
 	OpenDiagnosticsJob(ctx context.Context, deviceID, commandID int64) error

@@ -26,8 +26,8 @@ const anyConnector = -1
 
 // ConnectorReport is what a charger says of one connector, in the core's terms (the OCPP 1.6
 // adapter builds it from a StatusNotification: ocpp16.StatusReport). Status, ErrorCode,
-// VendorCode and Info are stored and shown as the charger sent them; Problem and Unavailable
-// are what the core acts on.
+// VendorCode and Info are stored and shown as the charger sent them; State and Problem are
+// what the core acts on.
 type ConnectorReport struct {
 	Device     *Device
 	Connector  int
@@ -38,9 +38,10 @@ type ConnectorReport struct {
 	// Problem is the alarm or fault the report says the connector has (zero: none; a report
 	// without one ends the alarm or fault open on the connector).
 	Problem Problem
-	// Unavailable: the connector is out of service (an Unavailable event while it lasts).
-	Unavailable bool
-	At          int64 // unix ms; 0 means now
+	// State is the connector's state in the core's terms (Connector*): the status rule reads
+	// it, and ConnectorUnavailable opens an Unavailable event while it lasts.
+	State int
+	At    int64 // unix ms; 0 means now
 }
 
 // Problem is an alarm or a fault of a connector: the event the core opens for it.
@@ -85,8 +86,9 @@ type eventKey struct {
 // Event and status SQL.
 const (
 	// a report older than the stored status changes nothing (applied: one row affected)
-	sqlConnectorUpsert = `INSERT INTO device_connector (device_id, connector_id, status, error_code, vendor_code, info, updated_at, status_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (device_id, connector_id) DO UPDATE SET status = excluded.status, error_code = excluded.error_code, vendor_code = excluded.vendor_code,
+	sqlConnectorUpsert = `INSERT INTO device_connector (device_id, connector_id, status, state, error_code, vendor_code, info, updated_at, status_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (device_id, connector_id) DO UPDATE SET status = excluded.status, state = excluded.state, error_code = excluded.error_code, vendor_code = excluded.vendor_code,
 		  info = excluded.info, updated_at = excluded.updated_at, status_at = excluded.status_at
 		WHERE device_connector.status_at <= excluded.status_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
@@ -97,7 +99,7 @@ const (
 	sqlEventsEnded  = ` RETURNING id, kind, level, code, name, vendor_code, site_id, customer_id, started_at`
 	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
 		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`
-	sqlConnectorStates = `SELECT status FROM device_connector WHERE device_id = ?`
+	sqlConnectorStates = `SELECT state FROM device_connector WHERE device_id = ?`
 	sqlWorstOpenEvent  = `SELECT MAX(kind) FROM device_event WHERE device_id = ? AND status = ? AND kind IN (?, ?)`
 	sqlStatusUpdate    = `UPDATE device SET status = ?, alarm_status = ? WHERE id = ?`
 )
@@ -117,7 +119,7 @@ func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error 
 
 func (s *Service) connectorStatus(ctx context.Context, b *ingest.Batch, r ConnectorReport, now int64) error {
 	tx, dev := b.Tx, r.Device
-	res, err := tx.Exec(ctx, sqlConnectorUpsert, dev.ID, r.Connector, r.Status, r.ErrorCode, r.VendorCode, r.Info, now, r.At)
+	res, err := tx.Exec(ctx, sqlConnectorUpsert, dev.ID, r.Connector, r.Status, r.State, r.ErrorCode, r.VendorCode, r.Info, now, r.At)
 	if err != nil {
 		return fmt.Errorf("fleet: connector status: %w", err)
 	}
@@ -144,7 +146,7 @@ func (s *Service) connectorStatus(ctx context.Context, b *ingest.Batch, r Connec
 			return err
 		}
 	}
-	if r.Unavailable {
+	if r.State == ConnectorUnavailable {
 		err = s.openEvent(ctx, b, eventOpen{Device: dev, Kind: KindUnavailable, Level: LevelOA, Connector: r.Connector, Code: EventUnavailable, Name: EventUnavailable, At: r.At})
 	} else {
 		err = s.endEvents(ctx, b, eventEnd{DeviceID: dev.ID, SN: dev.SN, Kinds: []int{KindUnavailable}, Connector: r.Connector, At: r.At})
@@ -257,19 +259,8 @@ func (s *Service) recompute(ctx context.Context, b *ingest.Batch, deviceID int64
 	}
 	in.Enabled, in.Maintain, in.Online, in.FirmwareJob = en == 1, mt == 1, online == 1, fwJob == 1
 	if in.Online {
-		rows, err := tx.Query(ctx, sqlConnectorStates, deviceID)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var st string
-			if err := rows.Scan(&st); err == nil {
-				in.Connectors = append(in.Connectors, st)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
+		if in.Connectors, err = db.Column[int](ctx, tx, sqlConnectorStates, deviceID); err != nil {
+			return fmt.Errorf("fleet: connector states: %w", err)
 		}
 	}
 	var worst sql.NullInt64

@@ -7,15 +7,62 @@ import (
 	"chargeops/internal/fleet/ingest"
 )
 
-// Firmware and diagnostics jobs as the charger reports them.
+// Firmware and diagnostics jobs as the charger reports them: the adapter passes each step's
+// name as the charger sent it (stored and shown) with where the job stands in the core's terms
+// (FirmwarePhase, DiagnosticsReport.Ended), which is what the core decides on.
 
-// DiagnosticsUploadFailed is the DiagnosticsStatus of a charger that gave up uploading.
-const DiagnosticsUploadFailed = "UploadFailed"
+// FirmwarePhase is where an upgrade stands after a firmware step, in the core's terms.
+type FirmwarePhase int
+
+const (
+	// FirmwareNone: the report is no step of an upgrade (OCPP 1.6 Idle, the answer to a
+	// TriggerMessage; or a name the adapter does not know).
+	FirmwareNone FirmwarePhase = iota
+	// FirmwareRunning: the job goes on (downloading, downloaded, installing); the device
+	// status is Firmware update meanwhile.
+	FirmwareRunning
+	// FirmwareInstalled: the upgrade ended, installed.
+	FirmwareInstalled
+	// FirmwareFailed: the upgrade ended, its download or installation failed.
+	FirmwareFailed
+)
+
+// ended reports whether the phase ends the upgrade: its command's progress moves no more.
+func (p FirmwarePhase) ended() bool { return p == FirmwareInstalled || p == FirmwareFailed }
+
+// FirmwareReport is a firmware step of a charger (a FirmwareStatusNotification in OCPP 1.6).
+type FirmwareReport struct {
+	Device *Device
+	Status string // the step as the charger named it: stored, shown, the command's progress
+	Phase  FirmwarePhase
+}
+
+// DiagnosticsReport is a diagnostics step of a charger (a DiagnosticsStatusNotification in
+// OCPP 1.6).
+type DiagnosticsReport struct {
+	Device *Device
+	Status string // the step as the charger named it: stored and shown
+	// Ended: the charger gave up the upload (OCPP 1.6 UploadFailed, after its retries); the
+	// open diagnostics job closes, so its URL takes no upload.
+	Ended bool
+}
+
+// The core's own words of a firmware job: the status of a job whose UpdateFirmware the charger
+// accepted (until it reports a step) and the progress of that command meanwhile.
+const (
+	FirmwareScheduled    = "Scheduled"
+	FirmwareAcceptedStep = "Accepted"
+)
 
 const (
 	sqlFirmwareJob      = `UPDATE device_state SET firmware_job = ?, firmware_status = ?, updated_at = ? WHERE device_id = ?`
 	sqlDiagnostics      = `UPDATE device_state SET diagnostics_status = ?, updated_at = ? WHERE device_id = ?`
 	sqlDiagnosticsEnded = `UPDATE device_state SET diagnostics_status = ?, updated_at = ?, diagnostics_job = 0 WHERE device_id = ?`
+	sqlFirmwareAccepted = `UPDATE command SET progress = ?, progress_at = ? WHERE id = ? AND progress = ''`
+	// the device's latest UpdateFirmware (waiting for or given its answer), unless it ended
+	sqlFirmwareProgress = `UPDATE command SET progress = ?, progress_at = ?, progress_end = ?
+		WHERE id = (SELECT MAX(id) FROM command WHERE device_id = ? AND control_type = ? AND result IN (?, ?))
+		AND progress_end = ?`
 )
 
 // FirmwareAccepted starts the firmware job of an accepted UpdateFirmware and marks the
@@ -23,71 +70,51 @@ const (
 func (s *Service) FirmwareAccepted(ctx context.Context, dev *Device, commandID int64) error {
 	deviceID := dev.ID
 	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
-		if _, err := b.Tx.Exec(ctx, sqlFirmwareJob, db.BoolInt(true), "Scheduled", db.NowMS(), deviceID); err != nil {
+		if _, err := b.Tx.Exec(ctx, sqlFirmwareJob, db.BoolInt(true), FirmwareScheduled, db.NowMS(), deviceID); err != nil {
 			return err
 		}
 		if _, err := b.Tx.Exec(ctx, sqlFirmwareAccepted, FirmwareAcceptedStep, db.NowMS(), commandID); err != nil {
 			return err
 		}
-		runtimeValue(b, deviceID, "FirmwareStatus", "Scheduled")
+		runtimeValue(b, deviceID, "FirmwareStatus", FirmwareScheduled)
 		return s.recompute(ctx, b, deviceID)
 	}})
 }
 
-// FirmwareStatus records a FirmwareStatusNotification: the job runs while the status is
-// Downloading, Downloaded or Installing. A step of an upgrade is also the progress of the
-// device's latest UpdateFirmware (waiting for or given its answer) until that ends with
-// Installed or a failure; Idle (the answer to a TriggerMessage) is no step.
-func (s *Service) FirmwareStatus(ctx context.Context, dev *Device, status string) error {
+// FirmwareStatus records a firmware step: the job runs while its phase is FirmwareRunning. A
+// step of an upgrade (any phase but FirmwareNone) is also the progress of the device's latest
+// UpdateFirmware (waiting for or given its answer) until a step installed or failed ends it.
+func (s *Service) FirmwareStatus(ctx context.Context, r FirmwareReport) error {
+	dev := r.Device
 	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		now := db.NowMS()
-		if _, err := b.Tx.Exec(ctx, sqlFirmwareJob, db.BoolInt(FirmwareJobRunning(status)), status, now, dev.ID); err != nil {
+		if _, err := b.Tx.Exec(ctx, sqlFirmwareJob, db.BoolInt(r.Phase == FirmwareRunning), r.Status, now, dev.ID); err != nil {
 			return err
 		}
-		if FirmwareStep(status) {
-			if _, err := b.Tx.Exec(ctx, sqlFirmwareProgress, status, now, dev.ID, CtlUpdateFirmware, ResultWaiting, ResultSuccess,
-				"Installed", "DownloadFailed", "InstallationFailed"); err != nil {
+		if r.Phase != FirmwareNone {
+			if _, err := b.Tx.Exec(ctx, sqlFirmwareProgress, r.Status, now, db.BoolInt(r.Phase.ended()), dev.ID, CtlUpdateFirmware,
+				ResultWaiting, ResultSuccess, db.BoolInt(false)); err != nil {
 				return err
 			}
 		}
-		runtimeValue(b, dev.ID, "FirmwareStatus", status)
+		runtimeValue(b, dev.ID, "FirmwareStatus", r.Status)
 		return s.recompute(ctx, b, dev.ID)
 	}})
 }
 
-// FirmwareAcceptedStep is the progress of an UpdateFirmware the charger accepted, before it
-// reports a step of its own.
-const FirmwareAcceptedStep = "Accepted"
-
-// FirmwareStep reports whether a FirmwareStatusNotification status is a step of an upgrade
-// (not Idle, nor a value OCPP 1.6 does not name).
-func FirmwareStep(status string) bool {
-	switch status {
-	case "Downloading", "Downloaded", "Installing", "Installed", "DownloadFailed", "InstallationFailed":
-		return true
-	}
-	return false
-}
-
-const (
-	sqlFirmwareAccepted = `UPDATE command SET progress = ?, progress_at = ? WHERE id = ? AND progress = ''`
-	sqlFirmwareProgress = `UPDATE command SET progress = ?, progress_at = ?
-		WHERE id = (SELECT MAX(id) FROM command WHERE device_id = ? AND control_type = ? AND result IN (?, ?))
-		AND progress NOT IN (?, ?, ?)`
-)
-
-// DiagnosticsStatus records a DiagnosticsStatusNotification. UploadFailed (the charger gave
-// up, after its retries) also closes the open diagnostics job, so its URL takes no upload.
-func (s *Service) DiagnosticsStatus(ctx context.Context, dev *Device, status string) error {
+// DiagnosticsStatus records a diagnostics step; one that ended the job closes the open
+// diagnostics job.
+func (s *Service) DiagnosticsStatus(ctx context.Context, r DiagnosticsReport) error {
 	q := sqlDiagnostics
-	if status == DiagnosticsUploadFailed {
+	if r.Ended {
 		q = sqlDiagnosticsEnded
 	}
+	dev := r.Device
 	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
-		if _, err := b.Tx.Exec(ctx, q, status, db.NowMS(), dev.ID); err != nil {
+		if _, err := b.Tx.Exec(ctx, q, r.Status, db.NowMS(), dev.ID); err != nil {
 			return err
 		}
-		runtimeValue(b, dev.ID, "DiagnosticsStatus", status)
+		runtimeValue(b, dev.ID, "DiagnosticsStatus", r.Status)
 		return nil
 	}})
 }

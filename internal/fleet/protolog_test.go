@@ -29,21 +29,25 @@ func TestPurgeLogs(t *testing.T) {
 	})
 }
 
+// The status rule of decisions §2 on the connectors' neutral states, highest first.
 func TestComputeStatus(t *testing.T) {
 	for _, c := range []struct {
+		name string
 		in   fleet.StatusInput
 		want int
 	}{
-		{fleet.StatusInput{Enabled: false, Online: true}, fleet.StatusDisabled},
-		{fleet.StatusInput{Enabled: true, Online: false, FirmwareJob: true}, fleet.StatusOffline},
-		{fleet.StatusInput{Enabled: true, Online: true, FirmwareJob: true, Maintain: true}, fleet.StatusFirmware},
-		{fleet.StatusInput{Enabled: true, Online: true, Maintain: true, Connectors: []string{"Faulted"}}, fleet.StatusMaintain},
-		{fleet.StatusInput{Enabled: true, Online: true, Connectors: []string{"Charging", "Faulted"}}, fleet.StatusFaulted},
-		{fleet.StatusInput{Enabled: true, Online: true, Connectors: []string{"Available", "SuspendedEV"}}, fleet.StatusWorking},
-		{fleet.StatusInput{Enabled: true, Online: true, Connectors: []string{"Available", "Unavailable"}}, fleet.StatusIdle},
+		{"disabled beats online", fleet.StatusInput{Enabled: false, Online: true}, fleet.StatusDisabled},
+		{"offline beats a firmware job", fleet.StatusInput{Enabled: true, Online: false, FirmwareJob: true}, fleet.StatusOffline},
+		{"a firmware job beats maintenance", fleet.StatusInput{Enabled: true, Online: true, FirmwareJob: true, Maintain: true}, fleet.StatusFirmware},
+		{"maintenance beats a faulted connector", fleet.StatusInput{Enabled: true, Online: true, Maintain: true, Connectors: []int{fleet.ConnectorFaulted}}, fleet.StatusMaintain},
+		{"a faulted connector beats a working one", fleet.StatusInput{Enabled: true, Online: true, Connectors: []int{fleet.ConnectorWorking, fleet.ConnectorFaulted}}, fleet.StatusFaulted},
+		{"a working connector makes the device working", fleet.StatusInput{Enabled: true, Online: true, Connectors: []int{fleet.ConnectorIdle, fleet.ConnectorWorking}}, fleet.StatusWorking},
+		{"idle and unavailable connectors leave it idle", fleet.StatusInput{Enabled: true, Online: true, Connectors: []int{fleet.ConnectorIdle, fleet.ConnectorUnavailable}}, fleet.StatusIdle},
 	} {
-		if got := fleet.ComputeStatus(c.in); got != c.want {
-			t.Errorf("%+v → %d, want %d", c.in, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := fleet.ComputeStatus(c.in); got != c.want {
+				t.Errorf("%+v → %d, want %d", c.in, got, c.want)
+			}
+		})
 	}
 }

@@ -43,7 +43,7 @@ type Params struct {
 	FirmwareID    int64    `json:"firmwareId,omitempty"`    // 5: an uploaded firmware file
 	Retries       int      `json:"retries,omitempty"`       // 5, 6
 	Keys          []string `json:"keys,omitempty"`          // 9: keys to read (empty: all)
-	Message       string   `json:"message,omitempty"`       // 10: TriggerMessage requestedMessage (default MeterValues)
+	Message       Trigger  `json:"message,omitempty"`       // 10: the message to trigger (Triggers; default TriggerMeterValues)
 	Items         []KV     `json:"items,omitempty"`         // 11: key/value pairs to set
 	VendorID      string   `json:"vendorId,omitempty"`      // 7, 8: DataTransfer vendor (default "chargeops")
 	Link          string   `json:"link,omitempty"`          // 7, 8: "web" (default) or "ssh" (access.LinkWeb, access.LinkSSH)
@@ -58,6 +58,25 @@ type Params struct {
 	// Filled by the core for the adapter, not by the caller.
 	Location string `json:"location,omitempty"` // 5: signed download URL; 6: upload URL
 }
+
+// Trigger is a message a TriggerMessage command (control type 10) asks the charger to send:
+// params.message of the API, whose values are the contract's; the adapter maps each to its
+// protocol's (ocpp16: a MessageTrigger).
+type Trigger string
+
+// The messages a TriggerMessage may ask for.
+const (
+	TriggerBootNotification              Trigger = "BootNotification"
+	TriggerDiagnosticsStatusNotification Trigger = "DiagnosticsStatusNotification"
+	TriggerFirmwareStatusNotification    Trigger = "FirmwareStatusNotification"
+	TriggerHeartbeat                     Trigger = "Heartbeat"
+	TriggerMeterValues                   Trigger = "MeterValues"
+	TriggerStatusNotification            Trigger = "StatusNotification"
+)
+
+// Triggers are the values params.message accepts (empty: TriggerMeterValues).
+var Triggers = []Trigger{TriggerBootNotification, TriggerDiagnosticsStatusNotification, TriggerFirmwareStatusNotification,
+	TriggerHeartbeat, TriggerMeterValues, TriggerStatusNotification}
 
 // KV is one configuration key and value.
 type KV struct {

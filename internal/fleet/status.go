@@ -35,6 +35,11 @@ const (
 	ResultFailed  = devstate.ResultFailed
 	ResultTimeout = devstate.ResultTimeout
 	ResultOffline = devstate.ResultOffline
+
+	ConnectorIdle        = devstate.ConnectorIdle
+	ConnectorWorking     = devstate.ConnectorWorking
+	ConnectorFaulted     = devstate.ConnectorFaulted
+	ConnectorUnavailable = devstate.ConnectorUnavailable
 )
 
 // Protocol-log communication types (docs/gateway.md#protocol-logs-and-backpressure).
@@ -51,7 +56,7 @@ type StatusInput struct {
 	Online      bool
 	FirmwareJob bool
 	Maintain    bool
-	Connectors  []string // OCPP-style connector statuses (Available, Charging, Faulted, ...)
+	Connectors  []int // the connectors' states (Connector*)
 }
 
 // ComputeStatus applies the rule of decisions §2, highest first: Disabled > Offline >
@@ -70,9 +75,9 @@ func ComputeStatus(in StatusInput) int {
 	working := false
 	for _, c := range in.Connectors {
 		switch c {
-		case "Faulted":
+		case ConnectorFaulted:
 			return StatusFaulted
-		case "Preparing", "Charging", "SuspendedEV", "SuspendedEVSE", "Finishing", "Reserved":
+		case ConnectorWorking:
 			working = true
 		}
 	}
@@ -87,12 +92,3 @@ const (
 	EventOffline     = "Offline"
 	EventUnavailable = "Unavailable"
 )
-
-// FirmwareJobRunning reports whether a FirmwareStatusNotification status means the job goes on.
-func FirmwareJobRunning(status string) bool {
-	switch status {
-	case "Downloading", "Downloaded", "Installing":
-		return true
-	}
-	return false
-}

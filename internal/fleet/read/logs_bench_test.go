@@ -216,7 +216,7 @@ func BenchmarkProtocolLogsAtScale(b *testing.B) {
 		}()
 	}
 	ctx := context.Background()
-	s := read.New(d)
+	s := read.New(d, read.Options{})
 	root := &access.Principal{Root: true, Scope: access.FullScope()}
 	few := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{1}, AllSites: true}}
 	some := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{2}, AllSites: true}}
@@ -483,7 +483,7 @@ func BenchmarkSeriesAtScale(b *testing.B) {
 		}
 	}
 
-	s := read.New(d)
+	s := read.New(d, read.Options{})
 	root := &access.Principal{Root: true, Scope: access.FullScope()}
 	day := int64(24 * time.Hour / time.Millisecond)
 	at := end + seriesBenchStepMS // a bucket start after the last point, so every bucket is whole

@@ -36,7 +36,7 @@ func TestProtocolLogListIsWindowed(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s := read.New(d)
+		s := read.New(d, read.Options{})
 		root := &access.Principal{Root: true, Scope: access.FullScope()}
 		l, err := s.ProtocolLogs(ctx, root, read.LogListInput{Page: db.Page{Page: 9999, PageSize: 100}})
 		if err != nil {
@@ -114,7 +114,7 @@ func TestProtocolLogKeysetPages(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s := read.New(d)
+		s := read.New(d, read.Options{})
 		root := &access.Principal{Root: true, Scope: access.FullScope()}
 		customer := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{1}, AllSites: true}}
 		customer2 := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{2}, AllSites: true}}

@@ -8,19 +8,32 @@ package read
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/fleet"
 )
 
 // Service answers the read models' queries.
 type Service struct {
-	db *db.DB
+	db          *db.DB
+	stopReasons []string
+}
+
+// Options are the adapters' words the read models accept in filters.
+type Options struct {
+	// StopReasons are the stop reasons a charger may give a session (ocpp16.StopReasons); the
+	// session filter also accepts the core's own, fleet.ReasonUnterminated.
+	StopReasons []string
 }
 
 // New returns the read models over d.
-func New(d *db.DB) *Service { return &Service{db: d} }
+func New(d *db.DB, opt Options) *Service {
+	reasons := append(slices.Clone(opt.StopReasons), fleet.ReasonUnterminated)
+	return &Service{db: d, stopReasons: reasons}
+}
 
 const sqlDeviceInScope = `SELECT COUNT(*) FROM device d WHERE d.id = ? AND `
 

@@ -69,7 +69,8 @@ func newSessionWorld(t *testing.T, d *db.DB) *sessionWorld {
 		meterStart: 13500, started: base + 5*h})
 	w.sessB = insertSession(t, d, sessionRow{dev: w.devB, customer: o.CustomerB, site: o.SiteB, connector: 1, tag: "TAG-ONE",
 		meterStart: 0, meterStop: 700, wh: 700, started: base + h, stopped: base + 2*h, reason: "Local"})
-	w.s = read.New(d)
+	// the stop reasons an adapter gives the read models: here the three the sessions hold
+	w.s = read.New(d, read.Options{StopReasons: []string{"EVDisconnected", "Local", "Remote"}})
 	w.customerA = &access.Principal{Scope: access.Scope{CustomerIDs: []int64{o.CustomerA}, AllSites: true}}
 	w.customerB = &access.Principal{Scope: access.Scope{CustomerIDs: []int64{o.CustomerB}, AllSites: true}}
 	w.root = &access.Principal{Scope: access.Scope{AllCustomers: true, AllSites: true}}
@@ -103,6 +104,7 @@ func TestChargingSessionFilters(t *testing.T) {
 			{"device SN", read.SessionListInput{SN: "SESSD-A"}, []int64{w.open, w.remoteA, w.endedA}},
 			{"idTag", read.SessionListInput{IDTag: "TAG-TWO"}, []int64{w.remoteA}},
 			{"stop reason", read.SessionListInput{Reason: "Remote"}, []int64{w.remoteA}},
+			{"the core's own stop reason", read.SessionListInput{Reason: fleet.ReasonUnterminated}, nil},
 			{"charging", read.SessionListInput{Open: &yes}, []int64{w.open}},
 			{"ended", read.SessionListInput{Open: &no, SiteID: w.o.SiteA}, []int64{w.remoteA, w.endedA}},
 			{"start-time range", read.SessionListInput{Start: base + 3600_000, End: base + 5*3600_000}, []int64{w.remoteA, w.sessB}},
@@ -132,6 +134,7 @@ func TestChargingSessionFilters(t *testing.T) {
 			in          read.SessionListInput
 		}{
 			{"unknown stop reason", "reason", read.SessionListInput{Reason: "Whatever"}},
+			{"a stop reason the adapter did not give", "reason", read.SessionListInput{Reason: "PowerLoss"}},
 			{"end before start", "endTime", read.SessionListInput{Start: 2000, End: 1000}},
 			{"negative start", "startTime", read.SessionListInput{Start: -1}},
 			{"too long an idTag", "idTag", read.SessionListInput{IDTag: string(make([]byte, 65))}},

@@ -27,7 +27,7 @@ type SessionExportInput struct {
 // bounded.
 func (s *Service) EachExportedSession(ctx context.Context, p *access.Principal, in SessionListInput, fn func(SessionView) error) error {
 	in.Size, in.Cursor = 0, ""
-	if err := in.validate(); err != nil {
+	if err := in.validate(s.stopReasons); err != nil {
 		return err
 	}
 	from, args := sessionFrom(p, in)

@@ -9,7 +9,6 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
-	"chargeops/internal/fleet"
 )
 
 // Charging sessions read back (docs/sessions.md): the list of the OpenAPI and the console, one
@@ -24,7 +23,7 @@ type SessionListInput struct {
 	SN string `json:"sn"`
 	// IDTag is the token that started the session (exact).
 	IDTag string `json:"idTag"`
-	// Reason is the stop reason (OCPP 1.6 Reason, or "Unterminated").
+	// Reason is the stop reason (a charger's, as its adapter names them, or "Unterminated").
 	Reason string `json:"reason"`
 	// Start and End bound the session's start time (unix ms; 0: open).
 	Start int64 `json:"startTime"`
@@ -63,11 +62,6 @@ type SessionList struct {
 	Next string        `json:"next"`
 }
 
-// StopReasons are the stop reasons a session may hold: OCPP 1.6's Reason values and the one the
-// server gives a session it closes itself.
-var StopReasons = []string{"DeAuthorized", "EmergencyStop", "EVDisconnected", "HardReset", "Local", "Other", "PowerLoss", "Reboot",
-	"Remote", "SoftReset", "UnlockCommand", fleet.ReasonUnterminated}
-
 // Bounds of the session filters.
 const (
 	sessionMaxPage   = 100
@@ -75,8 +69,9 @@ const (
 	sessionPageDeflt = 50
 )
 
-// validate checks each filter on its own, naming it.
-func (in SessionListInput) validate() error {
+// validate checks each filter on its own, naming it; reasons are the stop reasons a session
+// may hold (Service.stopReasons).
+func (in SessionListInput) validate(reasons []string) error {
 	switch {
 	case in.CustomerID < 0:
 		return apperr.InvalidField("customerId", "err.invalid")
@@ -88,7 +83,7 @@ func (in SessionListInput) validate() error {
 		return apperr.InvalidField("sn", "err.invalid")
 	case len(in.IDTag) > sessionMaxText:
 		return apperr.InvalidField("idTag", "err.invalid")
-	case in.Reason != "" && !slices.Contains(StopReasons, in.Reason):
+	case in.Reason != "" && !slices.Contains(reasons, in.Reason):
 		return apperr.InvalidField("reason", "err.session_reason")
 	case in.Start < 0:
 		return apperr.InvalidField("startTime", "err.invalid")
@@ -177,7 +172,7 @@ func (s *Service) eachSession(ctx context.Context, q string, args []any, fn func
 // on (start time, id): the same cost at any depth.
 func (s *Service) Sessions(ctx context.Context, p *access.Principal, in SessionListInput) (SessionList, error) {
 	out := SessionList{List: []SessionView{}}
-	if err := in.validate(); err != nil {
+	if err := in.validate(s.stopReasons); err != nil {
 		return out, err
 	}
 	size := in.Size

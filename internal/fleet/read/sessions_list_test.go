@@ -31,7 +31,7 @@ func TestChargingSessionsPageByCursorWithinScope(t *testing.T) {
 			add(a, o.CustomerA, o.SiteA, i+1, at)
 		}
 		add(b, o.CustomerB, o.SiteB, 1, 5000)
-		s := read.New(d)
+		s := read.New(d, read.Options{})
 		customerA := &access.Principal{Scope: access.Scope{CustomerIDs: []int64{o.CustomerA}, AllSites: true}}
 
 		var starts []int64

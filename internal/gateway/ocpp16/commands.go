@@ -124,7 +124,11 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw, Message: fmt.Sprintf("%d keys", len(items))}
 		}
 	case fleet.CtlTriggerMessage:
-		req := remotetrigger.NewTriggerMessageRequest(remotetrigger.MessageTrigger(p.Message))
+		trigger, ok := messageTrigger(p.Message)
+		if !ok {
+			return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
+		}
+		req := remotetrigger.NewTriggerMessageRequest(trigger)
 		if p.ConnectorID > 0 {
 			req.ConnectorId = &p.ConnectorID
 		}

@@ -147,7 +147,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.FirmwareStatus(ctx, dev, string(req.Status)); err != nil {
+		if err := f.FirmwareStatus(ctx, FirmwareReport(dev, &req)); err != nil {
 			return nil, err
 		}
 		return firmware.NewFirmwareStatusNotificationConfirmation(), nil
@@ -156,7 +156,7 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 		if err := decode(raw, &req); err != nil {
 			return nil, err
 		}
-		if err := f.DiagnosticsStatus(ctx, dev, string(req.Status)); err != nil {
+		if err := f.DiagnosticsStatus(ctx, DiagnosticsReport(dev, &req)); err != nil {
 			return nil, err
 		}
 		return firmware.NewDiagnosticsStatusNotificationConfirmation(), nil
