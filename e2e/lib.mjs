@@ -43,6 +43,22 @@ export async function never(cond, ms, what) {
   }
 }
 
+/**
+ * Clicks a confirm dialog's OK and waits for the dialog to close. Twice in CI on a fully loaded
+ * machine the click was lost (the dialog stayed, its OK not loading); a lost click is tried once
+ * more after 5 s. A click that did land shows OK loading, which takes no second click.
+ */
+export async function confirmOk(page) {
+  const ok = page.getByTestId('confirm-ok');
+  await ok.click();
+  try {
+    await ok.waitFor({ state: 'detached', timeout: 5000 });
+  } catch {
+    if (await ok.count()) await ok.click().catch(() => {});
+    await ok.waitFor({ state: 'detached' });
+  }
+}
+
 /** Starts chargeops with a root user; extraArgs go to `serve`. Call stop() when done. */
 export async function startServer(extraArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'chargeops-e2e-'));

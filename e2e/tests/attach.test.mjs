@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setUp, tearDown, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { setUp, tearDown, openBrowser, Api, signIn, confirmOk, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 import { pdf } from '../files.mjs';
 
 let server;
@@ -194,8 +194,7 @@ test('root renames, moves and deletes a file; a user below a folder\'s read leve
 
   // root deletes the archived file
   await row.getByTestId('attach-delete').click();
-  await page.getByTestId('confirm-ok').click();
-  await page.getByTestId('confirm-ok').waitFor({ state: 'detached' });
+  await confirmOk(page);
   await row.waitFor({ state: 'detached' });
   const left = await root.must('POST', '/api/auth/sys/attach/file/list', { customerId: customer.id, page: 1, pageSize: 20 });
   assert.equal(left.total, 1, 'only the secret file is left');

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { setUp, tearDown, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { setUp, tearDown, Api, signIn, confirmOk, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 import { xlsx as workbook } from '../files.mjs';
 
 const shots = process.env.CHARGEOPS_E2E_SHOTS;
@@ -75,8 +75,7 @@ test('root adds, blocks and imports tokens; a customer-limited user sees only it
   await box.check();
   assert.ok(await box.isChecked(), 'the row is selected');
   await page.getByTestId('token-block').click();
-  await page.getByTestId('confirm-ok').click();
-  await page.getByTestId('confirm-ok').waitFor({ state: 'detached' });
+  await confirmOk(page);
   await page.locator('[data-testid="token-status-ALPHA-CARD-1"]', { hasText: 'Blocked' }).waitFor({ timeout: 30_000 }).catch(async (e) => {
     // say what the server holds and what the page said, so that a failure can be told apart
     const held = await root.must('POST', '/api/auth/sys/token/list', { idTag: 'ALPHA-CARD-1' });
