@@ -6,7 +6,7 @@ PG_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 ADDR      ?= 127.0.0.1:8080
 FUZZTIME  ?= 10s
 
-.PHONY: build web web-deps run test test-go test-web test-e2e fuzz openapi lint clean bench
+.PHONY: build web web-deps run test test-go test-ui test-web test-e2e e2e fuzz openapi lint clean bench
 
 build: web
 	@echo "== go build starts $$(date +%T)"
@@ -21,8 +21,17 @@ web: web-deps
 run: build
 	bin/chargeops demo --data-dir ./data --addr $(ADDR)
 
-test: build test-go test-web test-e2e
+# The Go suite waits on sockets and timers more than it computes: it runs beside the console's
+# build, Vitest and the browser tests (two make jobs; each job's output is printed when it ends).
+test:
+	@echo "== test starts $$(date +%T)"
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-ui
 	@echo "== test ends $$(date +%T)"
+
+# The console's build, Vitest and the browser tests, one after the other.
+test-ui: build
+	$(MAKE) --no-print-directory test-web
+	$(MAKE) --no-print-directory e2e
 
 test-go:
 	@echo "== test-go starts $$(date +%T)"
@@ -35,6 +44,10 @@ test-web: web-deps
 	cd web && npm test
 
 test-e2e: build
+	$(MAKE) --no-print-directory e2e
+
+# The browser tests on the binary already built (test-e2e builds it first).
+e2e:
 	@echo "== test-e2e starts $$(date +%T)"
 	scripts/ensure-chromium.sh
 	scripts/ensure-node-deps.sh e2e

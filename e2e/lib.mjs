@@ -133,6 +133,10 @@ export async function openBrowser(locale = 'en-US') {
     headless: true,
     locale,
     viewport: { width: 1366, height: 860 },
+    // the console honours "reduce motion" (web/src/utils/motion.ts): dialogs, drawers and toasts
+    // appear without animation, so a click never lands on a dialog still zooming in, and the
+    // software renderer draws far fewer frames
+    reducedMotion: 'reduce',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });

@@ -17,6 +17,7 @@ import (
 
 // A restarted demo lists the sign-ins that still exist (the seed prints them only once).
 func TestSignInsListTheSeededAccounts(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		cfg := config.Default()
@@ -62,6 +63,7 @@ func TestSignInsListTheSeededAccounts(t *testing.T) {
 // remote operations on their customer's chargers but delete none; only the platform
 // administrator deletes devices (auth_device_delete).
 func TestDemoRolesDoWhatTheirJobNeeds(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		env := apitest.New(t, d, nil)

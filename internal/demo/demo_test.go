@@ -14,6 +14,7 @@ import (
 )
 
 func TestSeedBuildsTheDemoOrganisationOnce(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		cfg := config.Default()
@@ -74,6 +75,7 @@ func TestSeedBuildsTheDemoOrganisationOnce(t *testing.T) {
 }
 
 func TestSeedNamesModelItemsInTheConsoleLanguage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ locale, param, group, control, enum string }{
 		{"en-US", "Heartbeat interval (s)", "Core", "Soft reboot", "Yes|true|boolean\nNo|false|boolean"},
 		{"zh-CN", "心跳间隔（秒）", "基本参数", "软重启", "是|true|boolean\n否|false|boolean"},

@@ -31,6 +31,7 @@ func actionRows(t *testing.T, c *apitest.Client, filter map[string]any) []action
 }
 
 func TestFinding1ActionLogScopedAndMasked(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		logKeys := append([]string{"auth_logs", "auth_logs_action"}, orgKeys...)
@@ -78,6 +79,7 @@ func TestFinding1ActionLogScopedAndMasked(t *testing.T) {
 }
 
 func TestFinding4SharedRoleCannotEscapeTheTenant(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		// A platform role with customer access "All" and only keys A's admin holds.
@@ -103,6 +105,7 @@ func TestFinding4SharedRoleCannotEscapeTheTenant(t *testing.T) {
 }
 
 func TestFinding5NoTakeOverOfStrongerUsers(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		// An A user whose role holds a key A's admin lacks (auth_menu), and one with a higher
@@ -150,6 +153,7 @@ func roleOf(t *testing.T, o *org, userID int64) int64 {
 }
 
 func TestFinding12LockedInterfacesFollowTheCode(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()
@@ -203,6 +207,7 @@ func TestFinding12LockedInterfacesFollowTheCode(t *testing.T) {
 }
 
 func TestFinding16HeadersAndMetrics(t *testing.T) {
+	t.Parallel()
 	d := testutil.OpenSQLite(t)
 	env := apitest.New(t, d, func(c *config.Config) { c.MetricsToken = "scrape-secret" })
 	call := func(method, path, auth string) *http.Response {

@@ -12,6 +12,7 @@ import (
 // Issue 30 item 19: an action-log row names its action as the route table does, in the
 // caller's language, with the raw "METHOD path" kept; the export carries both.
 func TestActionLogNamesActions(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

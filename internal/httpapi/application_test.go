@@ -22,6 +22,7 @@ type madeApp struct {
 }
 
 func TestApplications(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, appKeys...)

@@ -19,6 +19,7 @@ import (
 // A concurrent burst of 30 wrong codes over real sockets must compare at most 5 (each compared
 // code leaves a wrong_code row in the share's access log) and leave the share locked.
 func TestShareCodeBurstComparesAtMostFive(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, attachKeys...)

@@ -49,6 +49,7 @@ func attachUser(t *testing.T, o *org, name string, customer int64, level int) *a
 }
 
 func TestAttachments(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, attachKeys...)

@@ -16,6 +16,7 @@ import (
 // category, the device type of their model (1 EV charger ... 6 V2G charger), each within the
 // caller's scope: a site's figures hold only its devices, home only the sites the caller sees.
 func TestDeviceCategories(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

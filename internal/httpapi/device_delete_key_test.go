@@ -15,6 +15,7 @@ import (
 // devices (auth_device_edit) but lacks it is refused the delete and changes nothing; with it
 // the delete goes through and is an action-log row.
 func TestDeviceDeleteIsItsOwnKey(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		const pw = "Delete#Pass123"
@@ -75,6 +76,7 @@ func countDevices(t *testing.T, d *db.DB, id int64) int {
 // An upgrade takes nobody's right away: every role that held auth_device_edit (and so could
 // delete devices) before migration 0045 holds auth_device_delete after it; other roles do not.
 func TestUpgradeKeepsTheRightToDeleteDevices(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, migrated *db.DB) {
 		ctx := context.Background()
 		d := testutil.OpenMigratedTo(t, migrated.Dialect(), 44)

@@ -69,6 +69,7 @@ func hitIDs(hits []docHit) []int64 {
 }
 
 func TestDocs(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		r, env := o.root, o.env

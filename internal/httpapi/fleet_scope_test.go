@@ -59,6 +59,7 @@ func sameIDs(got []int64, want ...int64) bool {
 
 // A customer's firmware is its own: another customer neither lists, downloads nor installs it.
 func TestFirmwareFilesAreScoped(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		fwA := uploadFirmware(t, o, o.a, "alpha.bin", 0)
@@ -117,6 +118,7 @@ func TestFirmwareFilesAreScoped(t *testing.T) {
 // Blacklist, refusals and pending devices: known SNs follow their device's customer, unknown
 // SNs are the platform's.
 func TestBlacklistRefusalsAndPendingAreScoped(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, "auth_black_device", "auth_logs_protocol")
@@ -182,6 +184,7 @@ func TestBlacklistRefusalsAndPendingAreScoped(t *testing.T) {
 
 // The gateway's counters are node-wide: only platform callers read them.
 func TestGatewayStatsArePlatformOnly(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, "auth_system_dashboard")

@@ -6,6 +6,7 @@ import (
 )
 
 func TestInboundRateMeter(t *testing.T) {
+	t.Parallel()
 	var m rateMeter
 	start := time.Unix(1000, 0)
 	if got := m.rate(500, start.Add(10*time.Second), start); got != 50 {

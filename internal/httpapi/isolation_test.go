@@ -412,6 +412,7 @@ func leaks(text string) []string {
 }
 
 func TestRouteIsolation(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		w := newIsoWorld(t, d)
 		routes := w.env.App.Server.Routes()

@@ -189,6 +189,7 @@ func lvConfig() []map[string]any {
 // parameter level, read-only keys, value ranges and WEB/SSH access hold on the server, whatever
 // the console offers.
 func TestConfigLevelsEnforcedByServer(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 3*time.Second, t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -336,6 +337,7 @@ func TestConfigLevelsEnforcedByServer(t *testing.T) {
 // no command row, command answer or config value shows it; only root or config write level 0
 // may set it.
 func TestChargerKeyNeverShown(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 3*time.Second, t.TempDir() })
@@ -415,6 +417,7 @@ func TestChargerKeyNeverShown(t *testing.T) {
 // TestSeriesInputsBounded (issue 7, finding 15): every number of a series call is bounded, with
 // a 10001 naming the field, before any arithmetic (a huge step divided by zero: 10500).
 func TestSeriesInputsBounded(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		org := fleettest.Seed(t, d)

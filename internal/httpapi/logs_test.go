@@ -76,6 +76,7 @@ func logsUser(t *testing.T, o *org, name string, sites ...int64) *apitest.Client
 }
 
 func TestErrorLog(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		r := o.root
@@ -213,6 +214,7 @@ func TestErrorLog(t *testing.T) {
 }
 
 func TestActionLogExportAndUserFilter(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		r := o.root
@@ -273,6 +275,7 @@ func TestActionLogExportAndUserFilter(t *testing.T) {
 }
 
 func TestLogRetention(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		ctx := context.Background()

@@ -31,6 +31,7 @@ func sidebarOf(t *testing.T, c *apitest.Client) map[string]sidebarEntry {
 // Menu management reaches the sidebar: session info carries the caller's menus as the
 // menu screen left them (renamed, re-sorted, hidden), and only the menus the caller holds.
 func TestSidebarMenusFollowMenuManagement(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

@@ -57,6 +57,7 @@ func importFile(t *testing.T, rows ...[]any) string {
 // customer's models stay within that customer, and devices use only the models of their own
 // customer or the platform's (docs/decisions.md#device-models).
 func TestDeviceModelOwnership(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		// The shared model of newOrg is a platform model; root gives it a firmware control at level 3.
@@ -176,6 +177,7 @@ func TestDeviceModelOwnership(t *testing.T) {
 // TestDeviceSNClashAcrossCustomers: SNs and names stay unique across the platform, but a clash
 // with another customer's device does not say that it exists, and the attempt is logged.
 func TestDeviceSNClashAcrossCustomers(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		neutral := func(t *testing.T, a apitest.Answer) {

@@ -42,6 +42,7 @@ func (p consoleRequestPage) ids() []int64 {
 }
 
 func TestOpenAPIConsole(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, append([]string{"auth_openapi_app"}, appKeys...)...)

@@ -17,6 +17,7 @@ import (
 // the limit only further wrong ones from that address are refused, and a right signature is
 // never refused by the count, from any address.
 func TestOpenAPIWrongSignaturesDoNotLockOutTheApplication(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrgOn(t, apitest.New(t, d, func(c *config.Config) { c.TrustProxy = true }))
 		app := newThirdParty(t, o, "Alpha billing", o.userA)
@@ -55,6 +56,7 @@ func TestOpenAPIWrongSignaturesDoNotLockOutTheApplication(t *testing.T) {
 // queries a handler reads differently: duplicate keys in another order, ";" for "%3B". Such
 // queries are refused before the signature is checked, with a localised message naming the key.
 func TestOpenAPIAmbiguousQueryRefused(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		app := newThirdParty(t, o, "Alpha billing", o.userA)

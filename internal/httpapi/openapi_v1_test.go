@@ -178,6 +178,7 @@ func newThirdParty(t *testing.T, o *org, name string, userID int64) *thirdParty 
 }
 
 func TestOpenAPIThirdPartyClient(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		app := newThirdParty(t, o, "Alpha billing", o.userA)
@@ -370,6 +371,7 @@ func waitOnline(t *testing.T, app *thirdParty, id int64) {
 }
 
 func TestOpenAPINonceOnceAcrossNodes(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		app := newThirdParty(t, o, "Alpha billing", o.userA)
@@ -387,6 +389,7 @@ func TestOpenAPINonceOnceAcrossNodes(t *testing.T) {
 }
 
 func TestOpenAPILimits(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrgOn(t, apitest.New(t, d, func(c *config.Config) { c.OpenAPIRate = 5 }))
 		app := newThirdParty(t, o, "Alpha billing", o.userA)

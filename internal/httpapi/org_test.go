@@ -38,6 +38,7 @@ func xlsxOf(t *testing.T, rows [][]any) string {
 var header = []any{"SN", "Name", "Model", "Site code", "Software version", "Install date", "Arrival date", "Maintenance cycle"}
 
 func TestDeviceRegister(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		r := o.root
@@ -128,6 +129,7 @@ func TestDeviceRegister(t *testing.T) {
 }
 
 func TestDeviceImportIsAllOrNothing(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		imp := func(t *testing.T, c *apitest.Client, rows [][]any) apitest.Answer {
@@ -248,6 +250,7 @@ func templateBytes(t *testing.T, o *org) []byte {
 }
 
 func TestDeviceExportAndTemplate(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		get := func(t *testing.T, c *apitest.Client, method, path, body string) *http.Response {
@@ -295,6 +298,7 @@ func TestDeviceExportAndTemplate(t *testing.T) {
 }
 
 func TestModelItemsAndCatalogue(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		r := o.root
@@ -360,6 +364,7 @@ func TestModelItemsAndCatalogue(t *testing.T) {
 }
 
 func TestMenusAndInterfaces(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		r := env.Root()

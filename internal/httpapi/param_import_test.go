@@ -19,6 +19,7 @@ import (
 // is "Upload file format error, only JSON" (localised) or names what is wrong, and nothing is
 // changed.
 func TestParamImportOnlyJSON(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

@@ -3,6 +3,7 @@ package httpapi
 import "testing"
 
 func TestPlainSummary(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Add a customer": "Add a customer",
 		`Send a remote operation (control type 1-20; docs/gateway.md, "Commands") to one or more devices`: "Send a remote operation to one or more devices",

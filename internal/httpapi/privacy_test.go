@@ -16,6 +16,7 @@ import (
 // session info and sign-out still answer. Accepted, the same calls succeed; a new policy
 // version held by the operator locks every user again until they accept it.
 func TestPrivacyHeldUntilAccepted(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

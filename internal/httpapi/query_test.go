@@ -6,6 +6,7 @@ import (
 )
 
 func TestDecodeQuery(t *testing.T) {
+	t.Parallel()
 	type filter struct {
 		Name   string `json:"name"`
 		Status *int   `json:"status"`

@@ -16,6 +16,7 @@ import (
 // default region, "China, Guangdong, Shenzhen" / "中国，广东，深圳", stored as its code and named in
 // the reader's language (the export names it with the same function).
 func TestRegionAllAndActionLogLocation(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

@@ -9,6 +9,7 @@ import (
 // Every interface has a name in both languages: the English Summary of the route table and a
 // Chinese name in internal/i18n (the interface list shows the caller's language).
 func TestEveryRouteHasBothNames(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{}, Options{}, nil)
 	for _, rt := range s.Routes() {
 		t.Run(rt.Method+" "+rt.Path, func(t *testing.T) {

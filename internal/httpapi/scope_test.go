@@ -77,6 +77,7 @@ func listIDs(t *testing.T, c *apitest.Client, path string, body map[string]any) 
 }
 
 func TestDataScopeMatrix(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		type who struct {
@@ -191,6 +192,7 @@ func TestDataScopeMatrix(t *testing.T) {
 }
 
 func TestNoEscalationThroughRoles(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		// A customer admin manages its own customer's roles only, and cannot grant keys or data
@@ -239,6 +241,7 @@ func TestNoEscalationThroughRoles(t *testing.T) {
 }
 
 func TestReadOnlyCustomerCanLookButNotChange(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		apitest.Must(t, o.root.Call("POST", "/api/auth/sys/customer/update", map[string]any{"id": o.custA, "name": "Alpha Charging", "code": "ALPHA", "readOnly": true}))

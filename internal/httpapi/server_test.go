@@ -14,6 +14,7 @@ import (
 )
 
 func TestOpenAPIDescribesEveryRoute(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{}, Options{}, nil)
 	var doc struct {
 		Paths map[string]map[string]struct {
@@ -51,6 +52,7 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 }
 
 func TestEveryAuthRouteNamesKnownKeys(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{}, Options{}, nil)
 	isV1 := func(rt Route) bool { return strings.HasPrefix(rt.Path, "/openapi/v1/") }
 	// Each rule over every route, so a failure names the rule and the route that breaks it.
@@ -76,6 +78,7 @@ func TestEveryAuthRouteNamesKnownKeys(t *testing.T) {
 }
 
 func TestPanicBecomesAnErrorAnswer(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{}, Options{DefaultLocale: "en-US"}, nil)
 	s.mux.HandleFunc("GET /api/unauth/test-panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
 	rec := httptest.NewRecorder()
@@ -92,6 +95,7 @@ func TestPanicBecomesAnErrorAnswer(t *testing.T) {
 }
 
 func TestBadBodiesAreRefused(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{}, Options{DefaultLocale: "en-US", MaxBodyBytes: 1024}, nil)
 	for name, req := range map[string]*http.Request{
 		"too large":  httptest.NewRequest("POST", "/api/unauth/login", strings.NewReader(`{"userName":"`+strings.Repeat("a", 2000)+`"}`)),
@@ -119,6 +123,7 @@ func TestBadBodiesAreRefused(t *testing.T) {
 }
 
 func TestConsoleIsServedForEveryNonAPIPath(t *testing.T) {
+	t.Parallel()
 	ui := fstest.MapFS{
 		"index.html":         {Data: []byte("<html>console</html>")},
 		"assets/app-1a2b.js": {Data: []byte("console.log(1)")},

@@ -21,6 +21,7 @@ import (
 // for the session's customer, the signed values as a JSON file with its name, the xlsx export,
 // and a bad filter refused with a message in the caller's language.
 func TestChargingSessionRoutes(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		ctx := context.Background()

@@ -71,6 +71,7 @@ func requestResetToken(t *testing.T, env *apitest.Env, root *apitest.Client, ema
 }
 
 func TestResetLinksIgnoreTheRequestHost(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		t.Run("a forged Host gets a link to the configured public URL", func(t *testing.T) {
 			sink := smtptest.Start(t)
@@ -125,6 +126,7 @@ func TestResetLinksIgnoreTheRequestHost(t *testing.T) {
 }
 
 func TestOlderResetLinksDie(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()
@@ -223,6 +225,7 @@ func loginBurst(t *testing.T, env *apitest.Env, xff string, bodies []map[string]
 // one goes out once the burst has locked the account; the case of a right password counted
 // before the lock but checked after it is user.TestARightPasswordCheckedAfterTheLockIsRefused.)
 func TestParallelWrongLoginsCannotLetTheRightOneIn(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		const lockAfter = 5
 		env := apitest.New(t, d, func(c *config.Config) { c.LoginLockAfter = lockAfter; c.TrustProxy = true })
@@ -336,6 +339,7 @@ func infoWithToken(t *testing.T, env *apitest.Env, token string) int {
 }
 
 func TestLoginLogReasons(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()
@@ -428,6 +432,7 @@ func wantEnded(t *testing.T, ended <-chan struct{}, within time.Duration) {
 }
 
 func TestEventStreamEndsWithItsSession(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

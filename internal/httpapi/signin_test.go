@@ -19,6 +19,7 @@ import (
 )
 
 func TestSignInFlow(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		c := env.Client()
@@ -98,6 +99,7 @@ func TestSignInFlow(t *testing.T) {
 }
 
 func TestWrongPasswordsSlowDownThenLock(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.LoginLockAfter = 3 })
 		root := env.Root()
@@ -156,6 +158,7 @@ func TestWrongPasswordsSlowDownThenLock(t *testing.T) {
 }
 
 func TestCSRFIsRequired(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		c := env.Root()
@@ -177,6 +180,7 @@ func TestCSRFIsRequired(t *testing.T) {
 }
 
 func TestMissingKeyAnswers20013AndIsLogged(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()
@@ -212,6 +216,7 @@ func TestMissingKeyAnswers20013AndIsLogged(t *testing.T) {
 }
 
 func TestForcedReloginAndDisabledAccount(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()
@@ -244,6 +249,7 @@ func TestForcedReloginAndDisabledAccount(t *testing.T) {
 }
 
 func TestSessionIdleTimeout(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		// the idle limit leaves the second session (sign-in, then one call) time on a loaded
 		// machine: at 300 ms it expired before its first call in CI
@@ -265,6 +271,7 @@ func TestSessionIdleTimeout(t *testing.T) {
 }
 
 func TestCaptcha(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.Captcha = true })
 		c := env.Client()
@@ -325,6 +332,7 @@ func mailBody(t *testing.T, raw string) string {
 var resetLink = regexp.MustCompile(`/find-password/reset\?token=([A-Za-z0-9_=\-]+)`)
 
 func TestPasswordResetByMail(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		sink := smtptest.Start(t)
 		port := sink.Port
@@ -386,6 +394,7 @@ func TestPasswordResetByMail(t *testing.T) {
 }
 
 func TestResetMailGoesToOutboxWithoutSMTP(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()
@@ -403,6 +412,7 @@ func TestResetMailGoesToOutboxWithoutSMTP(t *testing.T) {
 }
 
 func TestPersonalPage(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		root := env.Root()

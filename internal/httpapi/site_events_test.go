@@ -36,6 +36,7 @@ func eventIDs(t *testing.T, a apitest.Answer, site int64) []int64 {
 // connection was admitted before the device moved to another site reports for the new site,
 // and the events of the old site stay there, for root and for a user of that site alone.
 func TestSiteEventsAreWhereTheyHappened(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		o := newOrg(t, d)

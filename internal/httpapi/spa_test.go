@@ -27,6 +27,7 @@ func gzipped(t *testing.T, s string) []byte {
 // The console's assets go out precompressed: brotli, then gzip, as the request accepts them
 // (q-values honoured, q=0 refused), with the original type, Vary and the cache headers kept.
 func TestSPAServesPrecompressedAssets(t *testing.T) {
+	t.Parallel()
 	const js = "console.log('chargeops');console.log('chargeops');console.log('chargeops');"
 	const css = "body{margin:0}"
 	// Brotli's bytes are not decoded here (no brotli reader in the standard library): a marker

@@ -20,6 +20,7 @@ import (
 // neither after confirm, nor after the upload became a level-0 attachment, nor after the
 // attachment was deleted (docs/storage.md, "Staging"). Both back-ends, both databases.
 func TestUploadTargetReplay(t *testing.T) {
+	t.Parallel()
 	for backend, configure := range storageBackends {
 		t.Run(backend, func(t *testing.T) {
 			testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
@@ -125,6 +126,7 @@ func replayOn(t *testing.T, o *org, backend string) {
 // Issue 29 L2: oss/confirm works once, on a pending upload of the caller; it never re-signs a
 // confirmed or held object, nor someone else's.
 func TestConfirmOnlyOnce(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, attachKeys...)

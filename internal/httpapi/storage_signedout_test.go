@@ -18,6 +18,7 @@ import (
 // file and nothing without its code; a fresh call (the console's 10 s refresh) gets a new
 // credential; write is refused in both languages (docs/storage.md, "Signed out").
 func TestSignedOutStorageCredentials(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, attachKeys...)

@@ -118,6 +118,7 @@ func fetch(t *testing.T, u string) (*http.Response, []byte) {
 }
 
 func TestUploadsOnBothBackends(t *testing.T) {
+	t.Parallel()
 	for backend, configure := range storageBackends {
 		t.Run(backend, func(t *testing.T) {
 			testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
@@ -322,6 +323,7 @@ func callQuery(t *testing.T, c *apitest.Client, path string, q url.Values) apite
 
 // Refused signatures on the local object URLs are limited per client address.
 func TestObjectSignatureFailuresAreRateLimited(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		var last apitest.Answer

@@ -13,6 +13,7 @@ import (
 // entry's expiry was blanked, which the page reads as permanent). Both timelines, the console's
 // and the share page's, carry the real expiry; a permanent share's entry says 0.
 func TestTicketShareTimelineShowsRealExpiry(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, ticketKeys...)

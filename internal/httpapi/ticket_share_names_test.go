@@ -15,6 +15,7 @@ import (
 // is the login name or holds an email (the page says "Staff"); no login name or email of any
 // user appears anywhere in it.
 func TestTicketShareShowsNoLoginNames(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, ticketKeys...)

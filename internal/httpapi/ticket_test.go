@@ -54,6 +54,7 @@ func ticketKinds(v ticketView) string {
 }
 
 func TestTickets(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, ticketKeys...)

@@ -15,6 +15,7 @@ import (
 // refuses with a localised message (en-US and zh-CN) and changes nothing; a peer beside them in
 // the same call stays enabled too.
 func TestNobodyDisablesThemself(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrg(t, d)
 		grantOrg(t, o, "auth_system", "auth_user", "auth_user_list", "auth_user_edit")

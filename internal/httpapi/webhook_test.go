@@ -121,6 +121,7 @@ type webhookDeliveries struct {
 }
 
 func TestWebhooks(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrgOn(t, apitest.New(t, d, func(c *config.Config) { c.WebhookAllowPrivate = true; c.OpenAPIRate = 100000 }))
 		fastRetry(o.env, 8)
@@ -339,6 +340,7 @@ func TestWebhooks(t *testing.T) {
 // refused with a clear message, and a delivery whose URL turned private (DNS) is refused when
 // the connection is made, never reaching the receiver.
 func TestWebhookPrivateDestinations(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		o := newOrgOn(t, apitest.New(t, d, func(c *config.Config) { c.OpenAPIRate = 100000 }))
 		fastRetry(o.env, 2)

@@ -97,6 +97,7 @@ func (f *floods) count(t *testing.T, q string, args ...any) int {
 }
 
 func TestMailFloodRules(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		t.Run("a user gets at most the hourly number of alarm mails; the rest wait for one digest", func(t *testing.T) {
 			f := newFloods(t, d, notify.Options{MailsPerHour: 2})

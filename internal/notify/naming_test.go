@@ -86,6 +86,7 @@ func (r *hookReceiver) got() []map[string]any {
 // source, internal/i18n EventName/EventTitle; names_test.go keeps it equal to the console's
 // locales), in the receiver's language, with the level code and the vendor's code beside.
 func TestOneNamingInMailAndWebhooks(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		w := newWorld(t, d, time.Minute, func(c *config.Config) { c.WebhookAllowPrivate = true })

@@ -214,6 +214,7 @@ func nextCount(t *testing.T, counts <-chan int64, want int64) {
 }
 
 func TestMessagesFromChargerEvents(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		w := newWorld(t, d, time.Minute)
 		stream := openStream(t, w, w.alice)
@@ -342,6 +343,7 @@ func TestMessagesFromChargerEvents(t *testing.T) {
 }
 
 func TestFlappingChargerIsDebounced(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		const debounce = 1500 * time.Millisecond
 		w := newWorld(t, d, debounce)

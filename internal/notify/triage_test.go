@@ -33,6 +33,7 @@ func (f *floods) flap(t *testing.T, dev int64, at int64) {
 }
 
 func TestFlappingChargerFoldsIntoOneUnreadRow(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		// a one-second repeat window: the flaps below are a minute apart, far outside it
@@ -91,6 +92,7 @@ func TestFlappingChargerFoldsIntoOneUnreadRow(t *testing.T) {
 }
 
 func TestMessageListNewestFirstAndSortable(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		f := newFloods(t, d, notify.Options{RepeatWindow: time.Hour})
@@ -157,6 +159,7 @@ func TestMessageListNewestFirstAndSortable(t *testing.T) {
 // TestAlarmMailNamesTheEventLikeTheConsole: the mail names an event and its level as the
 // console does, in the receiver's language (zh-CN here), with the vendor's code beside.
 func TestAlarmMailNamesTheEventLikeTheConsole(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		f := newFloods(t, d, notify.Options{})
 		f.start(t)

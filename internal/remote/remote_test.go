@@ -265,6 +265,7 @@ func linkRow(t *testing.T, d *db.DB, id int64) (int, string) {
 }
 
 func TestRemoteAccess(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.NodeName = "node-solo" })
 		w := newWorld(t, env, env.URL)
@@ -581,6 +582,7 @@ func TestRemoteAccess(t *testing.T) {
 // go from B to A over the signed node-to-node calls. Without NATS the charger's OCPP socket is on
 // B; with NATS (when one is reachable) it is on A, and the VPN start and stop cross over NATS too.
 func TestRemoteAcrossNodes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		nats    bool
@@ -642,6 +644,7 @@ func TestRemoteAcrossNodes(t *testing.T) {
 // TestTerminalIdle: a terminal without input closes with "Connection closed" after the idle
 // timeout, in the reader's language.
 func TestTerminalIdle(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.RemoteIdle = 2 * time.Second })
 		w := newWorld(t, env, env.URL)

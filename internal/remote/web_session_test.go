@@ -32,6 +32,7 @@ func page(t *testing.T, u, lang string) (int, string) {
 // the session's expiry, a disabled account and a role change refuse the page at once (403, a
 // localised page) and end the web session with its audit row; other users' pages stay.
 func TestRemoteWebPageEndsWithConsoleSession(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.NodeName = "node-solo" })
 		w := newWorld(t, env, env.URL)

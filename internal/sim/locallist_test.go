@@ -16,6 +16,7 @@ import (
 )
 
 func TestSimulatedChargerKeepsALocalList(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		org := fleettest.Seed(t, d)

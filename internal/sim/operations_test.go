@@ -19,6 +19,7 @@ import (
 // remote start begins a real session with meter values, a remote stop ends it with reason
 // Remote, unlock answers Unlocked, a reservation shows Reserved and is used by a start.
 func TestSimulatorAnswersOperatorActions(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

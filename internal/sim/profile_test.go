@@ -6,6 +6,7 @@ import (
 )
 
 func TestChargersMeterTheirProfile(t *testing.T) {
+	t.Parallel()
 	o := &Options{Vendor: "V", Model: "SIM-AC22", Speed: 1, Profiles: map[string]Profile{
 		"DC-1": {Vendor: "Voltra", Model: "DC-120kW", DC: true, MaxPowerW: 120000},
 	}}

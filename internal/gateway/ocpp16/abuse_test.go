@@ -42,6 +42,7 @@ func countRows(t *testing.T, d *db.DB, q string, args ...any) int {
 // An AuthorizationKey set from the console travels in clear to the charger and comes back in a
 // GetConfiguration answer; the protocol log keeps both frames with the value masked.
 func TestProtocolLogMasksAuthorizationKey(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -97,6 +98,7 @@ func TestProtocolLogMasksAuthorizationKey(t *testing.T) {
 // The gateway cannot be used to impersonate chargers, to drop files at will, to fill the
 // protocol log with huge frames or the refusal and pending lists with made-up SNs.
 func TestGatewayAbuseIsBounded(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

@@ -131,6 +131,7 @@ func settle(t *testing.T, env *apitest.Env, root *apitest.Client, id int64, sn s
 }
 
 func TestNewestConnectionWins(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 5*time.Second, t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -232,6 +233,7 @@ func TestNewestConnectionWins(t *testing.T) {
 }
 
 func TestPendingChargerBecomesTheAddedDevice(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) {
 			c.OCPPAllowUnknown, c.CommandTimeout, c.DataDir = true, 5*time.Second, t.TempDir()

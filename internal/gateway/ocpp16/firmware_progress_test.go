@@ -39,6 +39,7 @@ func (m *manualFirmware) OnUpdateFirmware(r *firmware.UpdateFirmwareRequest) (*f
 // it, an Idle answer to a TriggerMessage is no step, and the steps of an ended upgrade do not
 // move to an older command.
 func TestFirmwareProgressOnCommand(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env, _, id := fleettest.Node(t, d, "SN-FW1", func(c *config.Config) { c.CommandTimeout = 3 * time.Second })
 		root := env.Root()

@@ -21,6 +21,7 @@ import (
 // a longer one is answered with a FormationViolation CALLERROR whose id is cut to 36, the call
 // is not processed, and a frame over ocpp16.MaxFrameBytes closes the socket unread (1009).
 func TestLongMessageIDsAndFramesAreBounded(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

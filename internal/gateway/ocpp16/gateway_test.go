@@ -241,6 +241,7 @@ func sendOne(t *testing.T, c *apitest.Client, id int64, ct int, params any) flee
 }
 
 func TestGatewayWithOCPPGoChargePoint(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 1500*time.Millisecond, t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -523,6 +524,7 @@ func dialRaw(base, sn, user, pass string) (*websocket.Conn, int, error) {
 }
 
 func TestAdmissionRefusalsAndReplacement(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -631,6 +633,7 @@ func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 }
 
 func TestEveryFrameIsLogged(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -673,6 +676,7 @@ func TestEveryFrameIsLogged(t *testing.T) {
 
 // Consoles get status changes pushed, limited to what each user may see.
 func TestStatusStreamIsScoped(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

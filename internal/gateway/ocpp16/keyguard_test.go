@@ -57,6 +57,7 @@ func keyed(t *testing.T, env *apitest.Env, org fleettest.Org, sn, key string) {
 // M4 (issue 29): 200 wrong keys in 384 ms, then the right one accepted. Wrong keys now start a
 // back-off per SN and per address, kept in the database so that a second node sees it too.
 func TestChargerKeyGuessesBackOff(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		const backoff = 2 * time.Second
 		opts := func(c *config.Config) { c.DataDir, c.TrustProxy, c.OCPPKeyBackoff = t.TempDir(), true, backoff }
@@ -177,6 +178,7 @@ func TestChargerKeyGuessesBackOff(t *testing.T) {
 // type 11): 16-40 characters, else a localised field error and nothing is sent. A key stored
 // before the rule keeps working and its connections are flagged in the protocol log.
 func TestAuthorizationKeyLength(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

@@ -77,6 +77,7 @@ func (c *rawCharger) roundTrip(frame []byte) (typ int, id, code, desc string, er
 // one message carries at most ocpp16.MaxSampledValues and each charger its own rate: the rest
 // is refused with a CALLERROR and counted, and a normal charger keeps being answered promptly.
 func TestMeterValuesFloodIsBounded(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

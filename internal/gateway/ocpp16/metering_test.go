@@ -71,6 +71,7 @@ func connectCP(t *testing.T, env *apitest.Env, sn string) (ocpp.ChargePoint, *cp
 func at(t time.Time) *types.DateTime { return types.NewDateTime(t.UTC().Truncate(time.Second)) }
 
 func TestMeterAndStatusData(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

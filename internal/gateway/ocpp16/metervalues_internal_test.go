@@ -8,6 +8,7 @@ import (
 // The per-charger bucket: burst, refill at the rate, a refused take costs nothing, and
 // refilled buckets are dropped so the map holds only recent senders.
 func TestMeterBucket(t *testing.T) {
+	t.Parallel()
 	var b meterBuckets
 	t0 := time.Unix(1_000_000, 0)
 	t.Run("the burst is taken, then the rest waits for the refill", func(t *testing.T) {

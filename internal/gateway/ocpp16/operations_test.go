@@ -172,6 +172,7 @@ func allData(t *testing.T, root *apitest.Client, roleID int64) {
 }
 
 func TestOperatorActionsOverOCPP(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 1500*time.Millisecond, t.TempDir() })
 		org := fleettest.Seed(t, d)

@@ -115,6 +115,7 @@ func FuzzPayload(f *testing.F) {
 
 // Keys match exactly, as the schemas name them (decode_keys.go): found by FuzzPayload.
 func TestDecodeMatchesKeysExactly(t *testing.T) {
+	t.Parallel()
 	t.Run("a key that names a field but for case is an unknown property", func(t *testing.T) {
 		var req core.AuthorizeRequest
 		var ce *CallError

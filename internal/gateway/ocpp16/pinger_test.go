@@ -17,6 +17,7 @@ import (
 // The gateway's one pinger reaches every connection about once per interval, and chargers that
 // answer stay online.
 func TestOnePingerPingsEveryConnection(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.OCPPPingInterval = 200 * time.Millisecond })
 		org := fleettest.Seed(t, d)

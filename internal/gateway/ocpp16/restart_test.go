@@ -28,6 +28,7 @@ func connectorState(t *testing.T, d *db.DB, id int64) (status, info string) {
 // Available and accepts a Reset; until it boots and reports again the connector is Unavailable
 // ("Restarting"), not Available (issue 30 item 8).
 func TestAcceptedResetShowsConnectorsRestarting(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env, _, id := fleettest.Node(t, d, "SN-REBOOT")
 		cp, _, err := startCP(t, wsBase(env), "SN-REBOOT", "")
@@ -88,6 +89,7 @@ func rebootFromConsole(t *testing.T, env *apitest.Env, d *db.DB, id int64, sn st
 // It accepts the Reset, drops its connection and comes back (connects and boots): no Offline
 // event is ever opened, not even by a sweep long after; meanwhile its status is Offline.
 func TestConsoleRebootOpensNoOfflineEvent(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env, _, id := fleettest.Node(t, d, "SN-REBOOT-BACK")
 		rebootFromConsole(t, env, d, id, "SN-REBOOT-BACK")
@@ -116,6 +118,7 @@ func TestConsoleRebootOpensNoOfflineEvent(t *testing.T) {
 // (shortened to a second here) is offline after all: one Offline event, starting when it
 // disconnected, which ends when it comes back.
 func TestRebootedChargerThatStaysAwayIsOffline(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env, _, id := fleettest.Node(t, d, "SN-REBOOT-GONE", func(c *config.Config) { c.RestartGrace = time.Second })
 		rebootFromConsole(t, env, d, id, "SN-REBOOT-GONE")

@@ -23,6 +23,7 @@ import (
 // to a user of its customer and not to another customer's, and its detail holds the energy,
 // duration, stop reason and the register and power timeline between start and stop.
 func TestChargingSessionFromOCPPGoShowsInConsole(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)

@@ -17,6 +17,7 @@ import (
 // "Setting timeout" in the caller's language, not the generic "Command execution timeout",
 // which a reset left unanswered still shows.
 func TestParameterSetTimeout(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 1200*time.Millisecond, t.TempDir() })
 		org := fleettest.Seed(t, d)

@@ -25,6 +25,7 @@ import (
 // limit). The gateway must admit every one, end with every device online, and keep answering
 // a probe charger meanwhile. CHARGEOPS_STORM_N changes N.
 func TestReconnectStorm(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("storm skipped in -short")
 	}

@@ -23,6 +23,7 @@ import (
 // TestSecurityProfile2OverTLS connects a profile-2 charger (HTTP Basic over TLS) to a gateway
 // served with a real certificate, as the separate --ocpp-addr listener does.
 func TestSecurityProfile2OverTLS(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, nil)
 		org := fleettest.Seed(t, d)

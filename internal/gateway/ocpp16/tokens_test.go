@@ -70,6 +70,7 @@ func listState(t *testing.T, c *apitest.Client, deviceID int64) token.ListState 
 }
 
 func TestTokenAuthorityOverSocket(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout = 3 * time.Second })
 		org := fleettest.Seed(t, d)
@@ -174,6 +175,7 @@ func TestTokenAuthorityOverSocket(t *testing.T) {
 }
 
 func TestLocalListOverSocket(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout = 3 * time.Second })
 		org := fleettest.Seed(t, d)

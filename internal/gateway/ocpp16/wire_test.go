@@ -35,6 +35,7 @@ func (noReset) OnReset(*core.ResetRequest) (*core.ResetConfirmation, error) {
 }
 
 func TestDataTransferFromAChargerNamesTheUnknownVendorOrMessage(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -73,6 +74,7 @@ func TestDataTransferFromAChargerNamesTheUnknownVendorOrMessage(t *testing.T) {
 }
 
 func TestNotImplementedResetIsNotReportedAsVPN(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 3*time.Second, t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -109,6 +111,7 @@ func TestNotImplementedResetIsNotReportedAsVPN(t *testing.T) {
 }
 
 func TestStopTransactionWithoutReasonIsLocal(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) { c.DataDir = t.TempDir() })
 		org := fleettest.Seed(t, d)
@@ -152,6 +155,7 @@ func TestStopTransactionWithoutReasonIsLocal(t *testing.T) {
 // intervals + the ping interval = 3 s here), gets its pongs, and its last-seen time moves on
 // (the gateway refreshes it at most every 15 s).
 func TestChargerPingsAreLife(t *testing.T) {
+	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env := apitest.New(t, d, func(c *config.Config) {
 			c.DataDir, c.OCPPHeartbeat, c.OCPPPingInterval = t.TempDir(), time.Second, time.Second

@@ -12,6 +12,7 @@ import (
 // Every message the core lets a TriggerMessage ask for has its OCPP 1.6 MessageTrigger, one
 // the library's own check accepts; a message OCPP 1.6 lacks has none.
 func TestMessageTrigger(t *testing.T) {
+	t.Parallel()
 	for _, tr := range fleet.Triggers {
 		t.Run(string(tr), func(t *testing.T) {
 			m, ok := messageTrigger(tr)

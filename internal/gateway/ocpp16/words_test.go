@@ -13,6 +13,7 @@ import (
 // A StatusNotification becomes the core's report: the words stored as sent, the problem and
 // the connector's state in the core's terms.
 func TestStatusReport(t *testing.T) {
+	t.Parallel()
 	dev := &fleet.Device{ID: 1, SN: "SN-WORDS"}
 	cases := []struct {
 		name  string
@@ -78,6 +79,7 @@ func checkMappings[W ~string, V comparable](t *testing.T, cases []mapping[W, V],
 // Every ChargePointStatus maps to the state the core's status rule reads; migration 0047 gives
 // the names stored before it the same states.
 func TestStatusReportStates(t *testing.T) {
+	t.Parallel()
 	dev := &fleet.Device{ID: 1, SN: "SN-STATES"}
 	checkMappings(t, []mapping[core.ChargePointStatus, int]{
 		{"Available is idle", core.ChargePointStatusAvailable, fleet.ConnectorIdle},
@@ -100,6 +102,7 @@ func TestStatusReportStates(t *testing.T) {
 // progress ends); the status is kept as sent. Migration 0048 ends the commands stored before it
 // on the same names.
 func TestFirmwareReportPhases(t *testing.T) {
+	t.Parallel()
 	dev := &fleet.Device{ID: 1, SN: "SN-PHASES"}
 	checkMappings(t, []mapping[firmware.FirmwareStatus, fleet.FirmwarePhase]{
 		{"Idle is no step", firmware.FirmwareStatusIdle, fleet.FirmwareNone},
@@ -118,6 +121,7 @@ func TestFirmwareReportPhases(t *testing.T) {
 
 // Only UploadFailed ends a diagnostics job; every status is kept as sent.
 func TestDiagnosticsReportEnds(t *testing.T) {
+	t.Parallel()
 	dev := &fleet.Device{ID: 1, SN: "SN-DIAG"}
 	checkMappings(t, []mapping[firmware.DiagnosticsStatus, bool]{
 		{"Idle goes on", firmware.DiagnosticsStatusIdle, false},

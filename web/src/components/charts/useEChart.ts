@@ -2,11 +2,13 @@
  * One ECharts instance on a div: created when the div mounts, resized with its container
  * (ResizeObserver), disposed on unmount; the option is set again (not merged) whenever it
  * changes. Event handlers are read through a ref, so a new handler does not redraw. Charts
- * given one `group` are connected (tooltip, pointer and zoom move together).
+ * given one `group` are connected (tooltip, pointer and zoom move together). With reduced motion
+ * (utils/motion.ts) charts draw without animation.
  */
 import { useEffect, useRef, useState } from 'react';
 import * as echarts from 'echarts/core';
 import type { ECharts } from 'echarts/core';
+import { chartMotion, REDUCED_MOTION } from '../../utils/motion';
 
 /** Binds event handlers to a chart; returns their removal. */
 export type ChartBinder = (chart: ECharts) => () => void;
@@ -42,7 +44,7 @@ export function useEChart(option: object | null, bind?: ChartBinder, group?: str
   }, [el, group]);
 
   useEffect(() => {
-    if (option && chartRef.current) chartRef.current.setOption(option as echarts.EChartsCoreOption, { notMerge: true });
+    if (option && chartRef.current) chartRef.current.setOption(chartMotion(option, REDUCED_MOTION) as echarts.EChartsCoreOption, { notMerge: true });
   }, [option, el]);
 
   return setEl;

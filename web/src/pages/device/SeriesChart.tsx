@@ -18,6 +18,7 @@ import { seriesDisplayName, shownNumber } from './meterFormat';
 import { PANEL_GRID } from './chartLayout';
 import { useCatalogue } from '../../hooks/useCatalogue';
 import { getTimeZone, formatTime } from '../../utils/time';
+import { chartMotion, REDUCED_MOTION } from '../../utils/motion';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
 
@@ -63,7 +64,7 @@ export default function SeriesChart({ range, step, axes, series, group, slider =
     }
     const tz = getTimeZone();
     const fmt = axisTimeFormat(step, range[1] - range[0]);
-    chart.setOption({
+    chart.setOption(chartMotion({
       tooltip: { trigger: 'axis' },
       legend: { top: 0, type: 'scroll' },
       grid: { left: PANEL_GRID.left, right: PANEL_GRID.right, top: 48, bottom: slider ? 56 : 28, containLabel: false },
@@ -85,7 +86,7 @@ export default function SeriesChart({ range, step, axes, series, group, slider =
         showSymbol: showDots(s.points.length),
         tooltip: { valueFormatter: (v: number) => (unitOf(s.axis) ? `${shownNumber(v)} ${unitOf(s.axis)}` : shownNumber(v)) },
       })),
-    });
+    }, REDUCED_MOTION));
     const onResize = () => chart.resize();
     window.addEventListener('resize', onResize);
     return () => {
