@@ -6,7 +6,7 @@ PG_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 ADDR      ?= 127.0.0.1:8080
 FUZZTIME  ?= 10s
 
-.PHONY: build web web-deps run test test-go test-ui test-web test-e2e e2e fuzz openapi lint clean bench
+.PHONY: build web web-deps run test test-go-web test-browser test-go test-web test-e2e e2e fuzz openapi lint clean bench
 
 build: web
 	@echo "== go build starts $$(date +%T)"
@@ -21,16 +21,19 @@ web: web-deps
 run: build
 	bin/chargeops demo --data-dir ./data --addr $(ADDR)
 
-# The Go suite waits on sockets and timers more than it computes: it runs beside the console's
-# build, Vitest and the browser tests (two make jobs; each job's output is printed when it ends).
+# Two lanes, as two make jobs (each job's output is printed when it ends): the Go suite, which
+# waits on sockets and timers more than it computes, then Vitest; beside them the console's
+# build and the browser tests.
 test:
 	@echo "== test starts $$(date +%T)"
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-ui
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-go-web test-browser
 	@echo "== test ends $$(date +%T)"
 
-# The console's build, Vitest and the browser tests, one after the other.
-test-ui: build
+test-go-web:
+	$(MAKE) --no-print-directory test-go
 	$(MAKE) --no-print-directory test-web
+
+test-browser: build
 	$(MAKE) --no-print-directory e2e
 
 test-go:
