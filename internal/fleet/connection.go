@@ -95,7 +95,6 @@ const (
 		  remote_addr = excluded.remote_addr, protocol = excluded.protocol, connected_at = excluded.connected_at, last_seen_at = excluded.last_seen_at,
 		  runtime_counted_at = excluded.runtime_counted_at, updated_at = excluded.updated_at
 		WHERE device_state.conn_order <= excluded.conn_order`
-	sqlLastRefresh  = `UPDATE device SET last_refresh_at = ? WHERE id = ?`
 	sqlDisconnected = `UPDATE device_state SET online = 0, updated_at = ? WHERE device_id = ? AND conn_id = ? AND online = 1`
 	sqlBooted       = `UPDATE device_state SET vendor = ?, model = ?, firmware_version = ?, boot_info = ?, heartbeat_interval = ?, updated_at = ? WHERE device_id = ?`
 	sqlSoftware     = `UPDATE device SET software_version = ? WHERE id = ?`
@@ -111,6 +110,10 @@ var ErrNewerConnection = errors.New("fleet: a newer connection of the device is 
 // ErrNewerConnection.
 func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, protocol string) error {
 	now := s.opt.Now()
+	// Held here before the row is committed: a sweep of this node's recorded connections
+	// (endNodeConnections, at start-up or for a lapsed node) that reads the row must also
+	// find it held, or it would end a live connection (seen under load in CI).
+	s.hot.open(dev.ID, connID, now)
 	err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		res, err := b.Tx.Exec(ctx, sqlConnected, dev.ID, s.opt.Node, connID, ConnOrder(connID), addr, protocol, now, now, now, now)
 		if err != nil {
@@ -121,7 +124,7 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 		} else if n == 0 {
 			return ErrNewerConnection
 		}
-		if _, err := b.Tx.Exec(ctx, sqlLastRefresh, now, dev.ID); err != nil {
+		if err := ingest.MarkRefreshed(ctx, b.Tx, dev.ID, now); err != nil {
 			return err
 		}
 		if err := restartOver(ctx, b.Tx, dev.ID); err != nil { // back from a console Reset: never offline
@@ -132,8 +135,8 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 		}
 		return s.recompute(ctx, b, dev.ID)
 	}})
-	if err == nil {
-		s.hot.open(dev.ID, connID, now)
+	if err != nil {
+		s.hot.close(dev.ID, connID)
 	}
 	return err
 }

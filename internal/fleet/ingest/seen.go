@@ -31,12 +31,18 @@ func WriteSeen(ctx context.Context, tx *db.Tx, c Seen) error {
 		if _, err := tx.Exec(ctx, sqlSeenStateOnly, c.At, c.DeviceID); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, sqlSeenRefresh, c.At, c.DeviceID)
-		return err
+		return MarkRefreshed(ctx, tx, c.DeviceID, c.At)
 	}
 	if _, err := tx.Exec(ctx, sqlSeenState, c.At, c.CountedAt, c.DeviceID, c.ConnID); err != nil {
 		return err
 	}
 	_, err := tx.Exec(ctx, sqlRuntimeTotal, c.Secs, c.At, c.DeviceID)
+	return err
+}
+
+// MarkRefreshed records that device id was heard from at `at` (the device list's "last
+// refresh"): a connection, a message, a runtime count.
+func MarkRefreshed(ctx context.Context, tx *db.Tx, id, at int64) error {
+	_, err := tx.Exec(ctx, sqlSeenRefresh, at, id)
 	return err
 }
