@@ -6,7 +6,7 @@ PG_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 ADDR      ?= 127.0.0.1:8080
 FUZZTIME  ?= 10s
 
-.PHONY: build web web-deps run test test-go-web test-browser test-go test-web test-e2e e2e fuzz openapi lint clean bench
+.PHONY: build web web-deps run test test-ui test-go test-web test-e2e e2e fuzz openapi lint clean bench
 
 build: web
 	@echo "== go build starts $$(date +%T)"
@@ -22,24 +22,24 @@ run: build
 	bin/chargeops demo --data-dir ./data --addr $(ADDR)
 
 # Two lanes, as two make jobs (each job's output is printed when it ends): the Go suite, which
-# waits on sockets and timers more than it computes, then Vitest; beside them the console's
-# build and the browser tests.
+# waits on sockets and timers more than it computes, beside the console's build, Vitest and the
+# browser tests (docs/benchmarks.md, "CI on a fresh clone in two lanes").
 test:
 	@echo "== test starts $$(date +%T)"
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-go-web test-browser
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-ui
 	@echo "== test ends $$(date +%T)"
 
-test-go-web:
-	$(MAKE) --no-print-directory test-go
+# The console's build, Vitest and the browser tests, one after the other.
+test-ui: build
 	$(MAKE) --no-print-directory test-web
-
-test-browser: build
 	$(MAKE) --no-print-directory e2e
 
+# Test binaries are linked without symbol table and DWARF (-s -w: stack traces keep file and line;
+# about 18 CPU-s less per run).
 test-go:
 	@echo "== test-go starts $$(date +%T)"
 	scripts/ensure-postgres.sh
-	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 -timeout 30m ./...
+	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 -timeout 30m -ldflags='-s -w' ./...
 
 test-web: web-deps
 	@echo "== test-web starts $$(date +%T)"

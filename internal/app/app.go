@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,6 +51,7 @@ import (
 	"chargeops/internal/stats"
 	"chargeops/internal/storage"
 	"chargeops/internal/ticket"
+	"chargeops/internal/tlsconf"
 	"chargeops/internal/token"
 	"chargeops/internal/user"
 )
@@ -380,10 +382,25 @@ func (a *App) serveOCPP(ctx context.Context) error {
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
+	pairs := a.Cfg.OCPPTLSPairs()
+	if len(pairs) > 0 {
+		opt := tlsconf.Options{RSAKeyExchange: a.Cfg.OCPPTLSRSAKeyExchange}
+		for _, p := range pairs {
+			opt.Pairs = append(opt.Pairs, tlsconf.Pair{Cert: p[0], Key: p[1]})
+		}
+		certs, err := tlsconf.Load(opt)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("ocpp-tls-cert: %w", err)
+		}
+		srv.TLSConfig = certs.Config()
+		// OCPP-J is a WebSocket over HTTP/1.1: no HTTP/2 offered in ALPN
+		srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){}
+	}
 	go func() {
 		var err error
-		if a.Cfg.OCPPTLSCert != "" {
-			err = srv.ServeTLS(ln, a.Cfg.OCPPTLSCert, a.Cfg.OCPPTLSKey)
+		if srv.TLSConfig != nil {
+			err = srv.ServeTLS(ln, "", "")
 		} else {
 			err = srv.Serve(ln)
 		}
@@ -391,7 +408,7 @@ func (a *App) serveOCPP(ctx context.Context) error {
 			slog.Error("ocpp listener", "err", err)
 		}
 	}()
-	slog.Info("ocpp gateway listening", "addr", ln.Addr().String(), "tls", a.Cfg.OCPPTLSCert != "")
+	slog.Info("ocpp gateway listening", "addr", ln.Addr().String(), "tls", srv.TLSConfig != nil, "certificates", len(pairs), "rsaKeyExchange", a.Cfg.OCPPTLSRSAKeyExchange)
 	return nil
 }
 

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
@@ -30,13 +29,7 @@ type LoginKey struct {
 
 // loadKey reads the cluster's RSA key pair from the settings, creating it on first start.
 func (s *Service) loadKey(ctx context.Context) error {
-	pemText, err := s.Settings.GetOrCreate(ctx, "login.rsa_private_key", func() (string, error) {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			return "", err
-		}
-		return string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})), nil
-	})
+	pemText, err := s.Settings.LoginKeyPEM(ctx)
 	if err != nil {
 		return err
 	}

@@ -50,24 +50,25 @@ type Config struct {
 	AlarmMailsPerHour    int           `name:"alarm-mails-per-hour" help:"alarm mails per user and hour; the rest go out together in the next digest"`
 
 	// Live fleet: OCPP gateway, commands, protocol logs.
-	OCPPAddr         string        `name:"ocpp-addr" help:"optional separate listen address for the OCPP gateway (chargers always reach /ocpp/{SN} on --addr too)"`
-	OCPPAllowUnknown bool          `name:"ocpp-allow-unknown" help:"let unknown SNs connect and boot as Pending (else HTTP 404) so their vendor, model and firmware are captured"`
-	OCPPHeartbeat    time.Duration `name:"ocpp-heartbeat-interval" help:"heartbeat interval given to chargers; nothing received for two intervals means offline"`
-	OCPPPingInterval time.Duration `name:"ocpp-ping-interval" help:"how often the gateway pings each charger's WebSocket"`
-	OCPPTLSCert      string        `name:"ocpp-tls-cert" help:"PEM certificate for TLS on --ocpp-addr (security profile 2); empty serves plain ws"`
-	OCPPTLSKey       string        `name:"ocpp-tls-key" help:"PEM private key matching --ocpp-tls-cert"`
-	CommandTimeout   time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
-	RestartGrace     time.Duration `name:"restart-grace" help:"how long a charger that accepted a Reset from the console may stay away before it counts as offline (an Offline event from its disconnect)"`
-	ProtocolLogDays  int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
-	MessageDays      int           `name:"message-retention-days" help:"console messages older than this many days are purged (0 keeps them)"`
-	ActionLogDays    int           `name:"action-log-retention-days" help:"action-log rows (logins, logouts, operations) older than this many days are purged (0 keeps them)"`
-	ErrorLogDays     int           `name:"error-log-retention-days" help:"device alarms, faults and events that ended more than this many days ago are purged; open ones stay (0 keeps them)"`
-	OpenAPILogDays   int           `name:"openapi-log-retention-days" help:"OpenAPI request-log rows older than this many days are purged; the daily access statistics stay (0 keeps them)"`
-	OpenAPIRate      int           `name:"openapi-rate-per-minute" help:"signed OpenAPI calls one application may make per minute, across nodes (HTTP 429, code 40007, beyond)"`
-	ProtocolLogQueue int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
-	IngestRetryMax   time.Duration `name:"ingest-retry-max" help:"longest wait between attempts at a batch of charger data the database cannot take now; the batch is held and retried without a deadline (docs/operations.md)"`
-	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
-	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
+	OCPPAddr              string        `name:"ocpp-addr" help:"optional separate listen address for the OCPP gateway (chargers always reach /ocpp/{SN} on --addr too)"`
+	OCPPAllowUnknown      bool          `name:"ocpp-allow-unknown" help:"let unknown SNs connect and boot as Pending (else HTTP 404) so their vendor, model and firmware are captured"`
+	OCPPHeartbeat         time.Duration `name:"ocpp-heartbeat-interval" help:"heartbeat interval given to chargers; nothing received for two intervals means offline"`
+	OCPPPingInterval      time.Duration `name:"ocpp-ping-interval" help:"how often the gateway pings each charger's WebSocket"`
+	OCPPTLSCert           string        `name:"ocpp-tls-cert" help:"PEM certificate chain files for TLS on --ocpp-addr (security profiles 2 and 3), comma-separated (e.g. an ECDSA and an RSA one: each client gets the first it supports); read again within 10 s of a change, without a restart; empty serves plain ws"`
+	OCPPTLSKey            string        `name:"ocpp-tls-key" help:"PEM private key files, comma-separated, one for each --ocpp-tls-cert file in the same order"`
+	OCPPTLSRSAKeyExchange bool          `name:"ocpp-tls-rsa-key-exchange" help:"also offer TLS_RSA_WITH_AES_128_GCM_SHA256 and TLS_RSA_WITH_AES_256_GCM_SHA384 on --ocpp-addr, for chargers that have no ECDHE suite; these have no forward secrecy (see docs/security-profiles.md)"`
+	CommandTimeout        time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
+	RestartGrace          time.Duration `name:"restart-grace" help:"how long a charger that accepted a Reset from the console may stay away before it counts as offline (an Offline event from its disconnect)"`
+	ProtocolLogDays       int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
+	MessageDays           int           `name:"message-retention-days" help:"console messages older than this many days are purged (0 keeps them)"`
+	ActionLogDays         int           `name:"action-log-retention-days" help:"action-log rows (logins, logouts, operations) older than this many days are purged (0 keeps them)"`
+	ErrorLogDays          int           `name:"error-log-retention-days" help:"device alarms, faults and events that ended more than this many days ago are purged; open ones stay (0 keeps them)"`
+	OpenAPILogDays        int           `name:"openapi-log-retention-days" help:"OpenAPI request-log rows older than this many days are purged; the daily access statistics stay (0 keeps them)"`
+	OpenAPIRate           int           `name:"openapi-rate-per-minute" help:"signed OpenAPI calls one application may make per minute, across nodes (HTTP 429, code 40007, beyond)"`
+	ProtocolLogQueue      int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
+	IngestRetryMax        time.Duration `name:"ingest-retry-max" help:"longest wait between attempts at a batch of charger data the database cannot take now; the batch is held and retried without a deadline (docs/operations.md)"`
+	NATSURL               string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
+	NodeName              string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 
 	// Charger identity (docs/gateway.md, "Admission").
 	RequireDeviceKeys bool          `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone; default false for serve and for chargeops demo alike (keyless chargers are admitted by their SN; the demo logs its choice at start)"`
@@ -278,8 +279,8 @@ func (c Config) Validate() error {
 	if err := c.checkPublicURL(); err != nil {
 		return err
 	}
-	if (c.OCPPTLSCert == "") != (c.OCPPTLSKey == "") {
-		return fmt.Errorf("ocpp-tls-cert and ocpp-tls-key go together")
+	if err := c.checkOCPPTLS(); err != nil {
+		return err
 	}
 	if err := c.checkStorage(); err != nil {
 		return err
@@ -451,4 +452,40 @@ func (c Config) checkWebhookCIDRs() error {
 		}
 	}
 	return nil
+}
+
+// OCPPTLSPairs are the certificate and key files of --ocpp-tls-cert and --ocpp-tls-key, paired
+// in order; none when TLS is off.
+func (c Config) OCPPTLSPairs() [][2]string {
+	certs, keys := splitList(c.OCPPTLSCert), splitList(c.OCPPTLSKey)
+	if len(certs) != len(keys) {
+		return nil
+	}
+	out := make([][2]string, len(certs))
+	for i := range certs {
+		out[i] = [2]string{certs[i], keys[i]}
+	}
+	return out
+}
+
+func (c Config) checkOCPPTLS() error {
+	certs, keys := splitList(c.OCPPTLSCert), splitList(c.OCPPTLSKey)
+	if len(certs) != len(keys) {
+		return fmt.Errorf("ocpp-tls-cert names %d files and ocpp-tls-key %d: one key for each certificate, in the same order", len(certs), len(keys))
+	}
+	if c.OCPPTLSRSAKeyExchange && len(certs) == 0 {
+		return fmt.Errorf("ocpp-tls-rsa-key-exchange needs ocpp-tls-cert")
+	}
+	return nil
+}
+
+// splitList splits a comma-separated list, dropping blanks around and between items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -39,12 +39,23 @@ func TestLoadOrder(t *testing.T) {
 }
 
 func TestBadValuesAreRefused(t *testing.T) {
-	for _, args := range [][]string{{"--session-idle", "soon"}, {"--default-locale", "fr"}, {"--time-zone", "Mars/Base"}, {"--smtp-port", "x"}} {
+	for _, args := range [][]string{{"--session-idle", "soon"}, {"--default-locale", "fr"}, {"--time-zone", "Mars/Base"}, {"--smtp-port", "x"},
+		{"--ocpp-tls-cert", "ec.crt,rsa.crt", "--ocpp-tls-key", "ec.key"}, {"--ocpp-tls-cert", "ec.crt"}, {"--ocpp-tls-rsa-key-exchange"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			if _, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), args, func(string) (string, bool) { return "", false }); err == nil {
 				t.Errorf("%v accepted", args)
 			}
 		})
+	}
+}
+
+func TestOCPPTLSPairs(t *testing.T) {
+	c, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), []string{"--ocpp-tls-cert", "ec.crt, rsa.crt", "--ocpp-tls-key", "ec.key,rsa.key,"}, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.OCPPTLSPairs(); len(got) != 2 || got[0] != [2]string{"ec.crt", "ec.key"} || got[1] != [2]string{"rsa.crt", "rsa.key"} {
+		t.Fatalf("pairs %v", got)
 	}
 }
 

@@ -1,0 +1,161 @@
+// Package tlsconf is the TLS a listener serves (the OCPP gateway's --ocpp-addr): several
+// certificate pairs, RSA and ECDSA, the one that fits each client chosen per handshake; TLS 1.2
+// with the OCPP security whitepaper's cipher suites, and TLS 1.3; certificate files read again
+// when they change, without a restart (docs/security-profiles.md).
+package tlsconf
+
+import (
+	"bytes"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+)
+
+// Pair is one certificate chain file and its private key file (PEM).
+type Pair struct {
+	Cert, Key string
+}
+
+// Options configure a Store.
+type Options struct {
+	// Pairs in order of preference: the first one the client supports is served.
+	Pairs []Pair
+	// RSAKeyExchange also offers TLS_RSA_WITH_AES_128_GCM_SHA256 and _256_GCM_SHA384, which the
+	// whitepaper lists for chargers without ECDHE. They have no forward secrecy: a recorded
+	// session can be read later by whoever obtains the server's RSA key. Off by default.
+	RSAKeyExchange bool
+	// Check is how often, at most, the files are looked at for a change (at a handshake);
+	// default 10 s.
+	Check time.Duration
+	// Now is the clock (tests); default time.Now.
+	Now func() time.Time
+}
+
+// Suites are the TLS 1.2 cipher suites served: the whitepaper's ECDHE suites with AES-GCM.
+// TLS 1.3 has its own suites (all AEAD), which Go does not let a server narrow.
+var Suites = []uint16{
+	tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+	tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+	tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+	tls.TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+}
+
+// RSAKeyExchangeSuites are added to Suites by Options.RSAKeyExchange.
+var RSAKeyExchangeSuites = []uint16{
+	tls.TLS_RSA_WITH_AES_128_GCM_SHA256,
+	tls.TLS_RSA_WITH_AES_256_GCM_SHA384,
+}
+
+// loaded is one pair as last read, with the files' bytes then.
+type loaded struct {
+	pair    Pair
+	cert    *tls.Certificate
+	certPEM []byte
+	keyPEM  []byte
+}
+
+// Store holds the certificates a listener serves.
+type Store struct {
+	opt     Options
+	mu      sync.Mutex
+	pairs   []loaded
+	checked time.Time
+}
+
+// Load reads every pair; a pair that does not load is an error naming its files.
+func Load(opt Options) (*Store, error) {
+	if len(opt.Pairs) == 0 {
+		return nil, errors.New("tlsconf: no certificate")
+	}
+	if opt.Check <= 0 {
+		opt.Check = 10 * time.Second
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	s := &Store{opt: opt, checked: opt.Now()}
+	for _, p := range opt.Pairs {
+		l, err := load(p)
+		if err != nil {
+			return nil, err
+		}
+		s.pairs = append(s.pairs, l)
+	}
+	return s, nil
+}
+
+func load(p Pair) (loaded, error) {
+	l := loaded{pair: p}
+	var err error
+	if l.certPEM, err = os.ReadFile(p.Cert); err != nil {
+		return l, fmt.Errorf("tlsconf: certificate: %w", err)
+	}
+	if l.keyPEM, err = os.ReadFile(p.Key); err != nil {
+		return l, fmt.Errorf("tlsconf: key: %w", err)
+	}
+	c, err := tls.X509KeyPair(l.certPEM, l.keyPEM)
+	if err != nil {
+		return l, fmt.Errorf("tlsconf: pair %s, %s: %w", p.Cert, p.Key, err)
+	}
+	l.cert = &c
+	return l, nil
+}
+
+// Config is the server side of the TLS handshake: TLS 1.2 (Suites) and 1.3, the certificate
+// chosen by getCertificate.
+func (s *Store) Config() *tls.Config {
+	suites := append([]uint16(nil), Suites...)
+	if s.opt.RSAKeyExchange {
+		suites = append(suites, RSAKeyExchangeSuites...)
+	}
+	return &tls.Config{
+		MinVersion:     tls.VersionTLS12,
+		CipherSuites:   suites,
+		GetCertificate: s.getCertificate,
+	}
+}
+
+// getCertificate serves the first pair the client supports (its signature schemes, curves and
+// suites: an ECDSA certificate to a client that offers only RSA suites does not fit), after
+// reading again the files that changed; the first pair when none fits.
+func (s *Store) getCertificate(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now := s.opt.Now(); now.Sub(s.checked) >= s.opt.Check {
+		s.checked = now
+		s.refresh()
+	}
+	for _, l := range s.pairs {
+		if hello.SupportsCertificate(l.cert) == nil {
+			return l.cert, nil
+		}
+	}
+	// none fits (a client offering only suites not served): the first one, so that the
+	// handshake fails on the suites with handshake_failure (40), as crypto/tls does
+	return s.pairs[0].cert, nil
+}
+
+// refresh reads again each pair whose files changed (their bytes: a renewal that keeps the
+// size and the second of the old file is still seen); a pair that no longer loads (a file half
+// written, a key that does not match) keeps its previous certificate and is tried again at the
+// next check.
+func (s *Store) refresh() {
+	for i, l := range s.pairs {
+		c, err1 := os.ReadFile(l.pair.Cert)
+		k, err2 := os.ReadFile(l.pair.Key)
+		if err1 == nil && err2 == nil && bytes.Equal(c, l.certPEM) && bytes.Equal(k, l.keyPEM) {
+			continue
+		}
+		next, err := load(l.pair)
+		if err != nil {
+			slog.Warn("tls certificate not reloaded; the previous one is still served", "cert", l.pair.Cert, "err", err)
+			continue
+		}
+		s.pairs[i] = next
+		slog.Info("tls certificate reloaded", "cert", l.pair.Cert, "notAfter", next.cert.Leaf.NotAfter)
+	}
+}
