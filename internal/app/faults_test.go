@@ -17,6 +17,7 @@ import (
 	"chargeops/internal/app"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
+	"chargeops/internal/testutil"
 )
 
 // Helpers of the fault tests (outage_test.go, diskfull_test.go): an in-process node, chargers
@@ -68,6 +69,15 @@ func startNode(t *testing.T, cfg config.Config) *node {
 		})
 	}
 	t.Cleanup(n.stop)
+	if cfg.OCPPAddr != "" { // Serve opens the gateway's own listener as it starts
+		testutil.Eventually(t, "the --ocpp-addr listener up", func() bool {
+			c, err := net.Dial("tcp", cfg.OCPPAddr)
+			if err == nil {
+				c.Close()
+			}
+			return err == nil
+		})
+	}
 	return n
 }
 

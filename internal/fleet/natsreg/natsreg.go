@@ -129,7 +129,14 @@ func (r *Registry) onKick(m *nats.Msg) {
 	l, ok := r.local.Lookup(k.SN)
 	switch {
 	case !ok || l.ConnID() == k.ConnID:
-	case k.ConnID == "" || !fleet.Older(k.ConnID, l.ConnID()):
+	case k.ConnID == "": // a drop (disabled, blacklisted): the device's connection ends here
+		go l.Close("closed by node " + k.Node)
+	case !fleet.Older(k.ConnID, l.ConnID()):
+		// A newer connection on another node: this socket is replaced, not a device going
+		// offline. It leaves the registry first, so its end records nothing (as when a newer
+		// connection replaces it on this node); otherwise its disconnect could be written
+		// before the newer connection's row and show the device offline for a moment.
+		r.Unregister(k.SN, l)
 		go l.Close("replaced by a connection on node " + k.Node)
 	default:
 		r.publishKick(k.SN, l.ConnID())

@@ -92,6 +92,10 @@ func TestTwoNodesOverNATS(t *testing.T) {
 		c1 := charger(t, ws(a))
 		defer c1.Close()
 		wait("online on node A", func() bool { return status() == fleet.StatusIdle })
+		var firstConn string // node A's socket, named if the device goes offline after the move
+		if err := d.QueryRow(context.Background(), `SELECT conn_id FROM device_state WHERE device_id = ?`, id).Scan(&firstConn); err != nil {
+			t.Fatal(err)
+		}
 		// Other test processes may share the NATS server and its status subject: events of
 		// other chargers are passed over until this one's comes.
 		for heard, deadline := false, time.After(5*time.Second); !heard; {
@@ -118,7 +122,7 @@ func TestTwoNodesOverNATS(t *testing.T) {
 				var online int
 				var conn string
 				_ = d.QueryRow(context.Background(), `SELECT online, conn_id FROM device_state WHERE device_id = ?`, id).Scan(&online, &conn)
-				t.Logf("status %d online %d conn %s", st, online, conn)
+				t.Logf("status %d online %d conn %s (node A's socket was %s)", st, online, conn, firstConn)
 			}
 			return st != fleet.StatusIdle
 		})
