@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"crypto/rsa"
 	"crypto/tls"
@@ -45,9 +44,7 @@ func TestOCPPListenerServesTLS(t *testing.T) {
 	o := fleettest.Seed(t, d)
 	const sn, key = "TLS-PAIR-1", "0123456789abcdef0123"
 	id := fleettest.Device(t, d, o, o.CustomerA, o.SiteA, sn)
-	if _, err := d.Exec(context.Background(), `UPDATE device SET auth_key_hash = ?, security_profile = 2 WHERE id = ?`, n.app.Fleet.HashAuthKey(sn, key), id); err != nil {
-		t.Fatal(err)
-	}
+	fleettest.Secure(t, d, id, n.app.Fleet.HashAuthKey(sn, key), 2)
 	roots := x509.NewCertPool()
 	roots.AddCert(ecCert)
 	roots.AddCert(rsaCert)

@@ -73,3 +73,12 @@ func Devices(t testing.TB, d *db.DB, o Org, prefix string, n int) []string {
 	}
 	return sns
 }
+
+// Secure gives device id an authorization key, stored as keyHash (fleet.Service.HashAuthKey of
+// its SN and key), and a security profile (1: key over ws, 2: key over TLS).
+func Secure(t testing.TB, d *db.DB, id int64, keyHash string, profile int) {
+	t.Helper()
+	if _, err := d.Exec(context.Background(), `UPDATE device SET auth_key_hash = ?, security_profile = ? WHERE id = ?`, keyHash, profile, id); err != nil {
+		t.Fatalf("secure device %d: %v", id, err)
+	}
+}

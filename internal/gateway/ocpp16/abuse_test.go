@@ -198,10 +198,7 @@ func TestGatewayAbuseIsBounded(t *testing.T) {
 			strict := apitest.New(t, d, func(c *config.Config) { c.DataDir, c.RequireDeviceKeys = t.TempDir(), true })
 			keyless := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-NOKEY")
 			keyed := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-HASKEY")
-			if _, err := d.Exec(context.Background(), `UPDATE device SET auth_key_hash = ?, security_profile = 1 WHERE id = ?`,
-				strict.App.Fleet.HashAuthKey("SN-HASKEY", "keyedKey00001"), keyed); err != nil {
-				t.Fatal(err)
-			}
+			fleettest.Secure(t, d, keyed, strict.App.Fleet.HashAuthKey("SN-HASKEY", "keyedKey00001"), 1)
 			if _, _, err := startCP(t, wsBase(strict), "SN-NOKEY", ""); httpCode(err) != http.StatusUnauthorized {
 				t.Fatalf("keyless device %d: %v, want HTTP 401", keyless, err)
 			}

@@ -531,10 +531,7 @@ func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 		keyed := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-KEY")
 		dup := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-DUP")
 		fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-BLACK")
-		ctx := context.Background()
-		if _, err := d.Exec(ctx, `UPDATE device SET auth_key_hash = ?, security_profile = 1 WHERE id = ?`, env.App.Fleet.HashAuthKey("SN-KEY", "s3cretKey0001"), keyed); err != nil {
-			t.Fatal(err)
-		}
+		fleettest.Secure(t, d, keyed, env.App.Fleet.HashAuthKey("SN-KEY", "s3cretKey0001"), 1)
 		root := env.Root()
 		apitest.Must(t, root.Call("POST", "/api/auth/sys/dev/blacklist/add", map[string]any{"sn": "SN-BLACK", "mac": "00:11:22:33:44:55", "protocolVersion": "ocpp1.6"}))
 		base := wsBase(env)
@@ -556,9 +553,7 @@ func TestAdmissionRefusalsAndReplacement(t *testing.T) {
 		}
 		// Profile 2 (TLS) device over plain ws: the right key is still refused.
 		tlsOnly := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-TLS")
-		if _, err := d.Exec(ctx, `UPDATE device SET auth_key_hash = ?, security_profile = 2 WHERE id = ?`, env.App.Fleet.HashAuthKey("SN-TLS", "tlsKey0000001"), tlsOnly); err != nil {
-			t.Fatal(err)
-		}
+		fleettest.Secure(t, d, tlsOnly, env.App.Fleet.HashAuthKey("SN-TLS", "tlsKey0000001"), 2)
 		if _, _, err := startCP(t, base, "SN-TLS", "tlsKey0000001"); httpCode(err) != 401 {
 			t.Fatalf("profile 2 over plain ws: %v", err)
 		}

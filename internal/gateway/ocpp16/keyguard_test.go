@@ -48,10 +48,7 @@ func dialAs(t *testing.T, base, sn, addr, key string) *http.Response {
 func keyed(t *testing.T, env *apitest.Env, org fleettest.Org, sn, key string) {
 	t.Helper()
 	id := fleettest.Device(t, env.DB, org, org.CustomerA, org.SiteA, sn)
-	if _, err := env.DB.Exec(context.Background(), `UPDATE device SET auth_key_hash = ?, security_profile = 1 WHERE id = ?`,
-		env.App.Fleet.HashAuthKey(sn, key), id); err != nil {
-		t.Fatal(err)
-	}
+	fleettest.Secure(t, env.DB, id, env.App.Fleet.HashAuthKey(sn, key), 1)
 }
 
 // M4 (issue 29): 200 wrong keys in 384 ms, then the right one accepted. Wrong keys now start a
@@ -241,10 +238,7 @@ func TestAuthorizationKeyLength(t *testing.T) {
 		t.Run("a short key stored before the rule still connects, flagged in the protocol log", func(t *testing.T) {
 			const old = "short-key-13c"
 			legacy := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-OLDKEY")
-			if _, err := d.Exec(context.Background(), `UPDATE device SET auth_key_hash = ?, security_profile = 1 WHERE id = ?`,
-				env.App.Fleet.HashAuthKey("SN-OLDKEY", old), legacy); err != nil {
-				t.Fatal(err)
-			}
+			fleettest.Secure(t, d, legacy, env.App.Fleet.HashAuthKey("SN-OLDKEY", old), 1)
 			if _, _, err := startCP(t, wsBase(env), "SN-OLDKEY", old); err != nil {
 				t.Fatalf("a stored short key is refused: %v", err)
 			}

@@ -29,9 +29,7 @@ func TestSecurityProfile2OverTLS(t *testing.T) {
 		org := fleettest.Seed(t, d)
 		const sn, key = "SN-TLS-2", "tlsKey0000002"
 		id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, sn)
-		if _, err := d.Exec(context.Background(), `UPDATE device SET auth_key_hash = ?, security_profile = 2 WHERE id = ?`, env.App.Fleet.HashAuthKey(sn, key), id); err != nil {
-			t.Fatal(err)
-		}
+		fleettest.Secure(t, d, id, env.App.Fleet.HashAuthKey(sn, key), 2)
 		mux := http.NewServeMux()
 		mux.Handle(ocpp16.Path, env.App.Gateway)
 		srv := httptest.NewUnstartedServer(mux)
