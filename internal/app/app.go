@@ -384,11 +384,7 @@ func (a *App) serveOCPP(ctx context.Context) error {
 	}()
 	pairs := a.Cfg.OCPPTLSPairs()
 	if len(pairs) > 0 {
-		opt := tlsconf.Options{RSAKeyExchange: a.Cfg.OCPPTLSRSAKeyExchange}
-		for _, p := range pairs {
-			opt.Pairs = append(opt.Pairs, tlsconf.Pair{Cert: p[0], Key: p[1]})
-		}
-		certs, err := tlsconf.Load(opt)
+		certs, err := tlsconf.Load(tlsconf.Options{Pairs: pairs, RSAKeyExchange: a.Cfg.OCPPTLSRSAKeyExchange})
 		if err != nil {
 			ln.Close()
 			return fmt.Errorf("ocpp-tls-cert: %w", err)

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"chargeops/internal/tlsconf"
 )
 
 // Config is the whole configuration. Tag `name` is the flag, the JSON key and (upper-cased,
@@ -456,14 +458,14 @@ func (c Config) checkWebhookCIDRs() error {
 
 // OCPPTLSPairs are the certificate and key files of --ocpp-tls-cert and --ocpp-tls-key, paired
 // in order; none when TLS is off.
-func (c Config) OCPPTLSPairs() [][2]string {
+func (c Config) OCPPTLSPairs() []tlsconf.Pair {
 	certs, keys := splitList(c.OCPPTLSCert), splitList(c.OCPPTLSKey)
 	if len(certs) != len(keys) {
 		return nil
 	}
-	out := make([][2]string, len(certs))
+	out := make([]tlsconf.Pair, len(certs))
 	for i := range certs {
-		out[i] = [2]string{certs[i], keys[i]}
+		out[i] = tlsconf.Pair{Cert: certs[i], Key: keys[i]}
 	}
 	return out
 }

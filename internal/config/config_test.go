@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"chargeops/internal/tlsconf"
 )
 
 func TestLoadOrder(t *testing.T) {
@@ -54,7 +56,7 @@ func TestOCPPTLSPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.OCPPTLSPairs(); len(got) != 2 || got[0] != [2]string{"ec.crt", "ec.key"} || got[1] != [2]string{"rsa.crt", "rsa.key"} {
+	if got := c.OCPPTLSPairs(); len(got) != 2 || got[0] != (tlsconf.Pair{Cert: "ec.crt", Key: "ec.key"}) || got[1] != (tlsconf.Pair{Cert: "rsa.crt", Key: "rsa.key"}) {
 		t.Fatalf("pairs %v", got)
 	}
 }

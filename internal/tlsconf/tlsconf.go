@@ -88,21 +88,33 @@ func Load(opt Options) (*Store, error) {
 	return s, nil
 }
 
+// load reads a pair's files and parses them.
 func load(p Pair) (loaded, error) {
-	l := loaded{pair: p}
-	var err error
-	if l.certPEM, err = os.ReadFile(p.Cert); err != nil {
-		return l, fmt.Errorf("tlsconf: certificate: %w", err)
-	}
-	if l.keyPEM, err = os.ReadFile(p.Key); err != nil {
-		return l, fmt.Errorf("tlsconf: key: %w", err)
-	}
-	c, err := tls.X509KeyPair(l.certPEM, l.keyPEM)
+	certPEM, keyPEM, err := readPair(p)
 	if err != nil {
-		return l, fmt.Errorf("tlsconf: pair %s, %s: %w", p.Cert, p.Key, err)
+		return loaded{}, err
 	}
-	l.cert = &c
-	return l, nil
+	return parse(p, certPEM, keyPEM)
+}
+
+// readPair reads a pair's two files.
+func readPair(p Pair) (certPEM, keyPEM []byte, err error) {
+	if certPEM, err = os.ReadFile(p.Cert); err != nil {
+		return nil, nil, fmt.Errorf("tlsconf: certificate: %w", err)
+	}
+	if keyPEM, err = os.ReadFile(p.Key); err != nil {
+		return nil, nil, fmt.Errorf("tlsconf: key: %w", err)
+	}
+	return certPEM, keyPEM, nil
+}
+
+// parse makes a pair's certificate from the bytes of its files.
+func parse(p Pair, certPEM, keyPEM []byte) (loaded, error) {
+	c, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return loaded{}, fmt.Errorf("tlsconf: pair %s, %s: %w", p.Cert, p.Key, err)
+	}
+	return loaded{pair: p, cert: &c, certPEM: certPEM, keyPEM: keyPEM}, nil
 }
 
 // Config is the server side of the TLS handshake: TLS 1.2 (Suites) and 1.3, the certificate
@@ -145,12 +157,14 @@ func (s *Store) getCertificate(hello *tls.ClientHelloInfo) (*tls.Certificate, er
 // next check.
 func (s *Store) refresh() {
 	for i, l := range s.pairs {
-		c, err1 := os.ReadFile(l.pair.Cert)
-		k, err2 := os.ReadFile(l.pair.Key)
-		if err1 == nil && err2 == nil && bytes.Equal(c, l.certPEM) && bytes.Equal(k, l.keyPEM) {
+		c, k, err := readPair(l.pair)
+		if err == nil && bytes.Equal(c, l.certPEM) && bytes.Equal(k, l.keyPEM) {
 			continue
 		}
-		next, err := load(l.pair)
+		var next loaded
+		if err == nil {
+			next, err = parse(l.pair, c, k)
+		}
 		if err != nil {
 			slog.Warn("tls certificate not reloaded; the previous one is still served", "cert", l.pair.Cert, "err", err)
 			continue
