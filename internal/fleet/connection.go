@@ -109,6 +109,7 @@ var ErrNewerConnection = errors.New("fleet: a newer connection of the device is 
 // returns. When a newer connection is already recorded nothing changes and the answer is
 // ErrNewerConnection.
 func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, protocol string) error {
+	s.firstBeat(ctx)
 	now := s.opt.Now()
 	// Held here before the row is committed: a sweep of this node's recorded connections
 	// (endNodeConnections, at start-up or for a lapsed node) that reads the row must also

@@ -84,7 +84,18 @@ func (s *Service) Beat(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fleet: node beat: %w", err)
 	}
+	s.beaten.Store(true)
 	return nil
+}
+
+// firstBeat writes this node's beat before the first connection it records, unless it beat
+// already: a node that stopped before its liveness loop beat once would otherwise leave its
+// chargers online under a name no survivor finds lapsed. A failure is left to the connection's
+// own write, which fails on the same database.
+func (s *Service) firstBeat(ctx context.Context) {
+	if !s.beaten.Load() {
+		_ = s.Beat(ctx)
+	}
 }
 
 // ExpireLapsedNodes ends the connections recorded on nodes whose beat is older than lapse,

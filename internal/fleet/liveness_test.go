@@ -91,6 +91,19 @@ func TestLapsedNodeConnectionsEndOnce(t *testing.T) {
 			}
 		})
 
+		t.Run("a node that stops before its liveness loop beat is found lapsed", func(t *testing.T) {
+			early, survivor := node(t, "early-1"), node(t, "early-2")
+			id := connect(t, early, fmt.Sprintf("EARLY-%d", time.Now().UnixNano()%1e9)) // no beat of its own yet
+			time.Sleep(lapse + 100*time.Millisecond)
+			beat(t, survivor)
+			if n, err := survivor.ExpireLapsedNodes(ctx, lapse); err != nil || n != 1 {
+				t.Fatalf("the survivor ended %d connections (%v), want the early node's 1", n, err)
+			}
+			if online, events := state(t, id); online || events != 1 {
+				t.Fatalf("charger of the stopped node: online %v, %d Offline events (want offline, 1)", online, events)
+			}
+		})
+
 		t.Run("a node restarted under its name ends its leftovers", func(t *testing.T) {
 			first := node(t, "again-1")
 			id := connect(t, first, fmt.Sprintf("AGAIN-%d", time.Now().UnixNano()%1e9))

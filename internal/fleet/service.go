@@ -45,6 +45,7 @@ type Service struct {
 	secret   []byte
 	admit    *admissionLimiter
 	keyPurge atomic.Int64 // last purge of charger_key_failure (keybackoff.go), ms
+	beaten   atomic.Bool  // this node's beat is in cluster_node (liveness.go)
 	hot      hotDevices
 	sessions openSessions
 	tokens   tokenAuthority
