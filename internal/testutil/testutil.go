@@ -1,7 +1,8 @@
 // Package testutil runs store and API tests on both databases, each test on its own copy of a
 // database migrated once (docs/benchmarks.md, "The Go test suite"): SQLite as a copied file in
 // a temporary folder, PostgreSQL (CHARGEOPS_TEST_PG, default the local server) as a database
-// created from a template database and dropped afterwards.
+// created from a template database, emptied afterwards and reused by the next test of the
+// process (pgreuse.go).
 package testutil
 
 import (
@@ -86,7 +87,8 @@ func openSQLite(t testing.TB) (*db.DB, string) {
 	return d, dir
 }
 
-// OpenPostgres returns a migrated PostgreSQL database of its own, dropped afterwards.
+// OpenPostgres returns a migrated PostgreSQL database of its own for the test; afterwards it is
+// emptied for the next test, or dropped.
 func OpenPostgres(t testing.TB) *db.DB {
 	t.Helper()
 	d, _ := openPostgres(t)
@@ -101,18 +103,24 @@ func openPostgres(t testing.TB) (*db.DB, string) {
 	if err != nil {
 		t.Fatalf("testutil: PostgreSQL template: %v", err)
 	}
-	name := fmt.Sprintf("chargeops_t_%d_%d", os.Getpid(), dbSeq.Add(1))
-	if err := createFromTemplate(admin, name, tmpl); err != nil {
+	name := takeReusable()
+	if name == "" {
+		name = fmt.Sprintf("chargeops_t_%d_%d", os.Getpid(), dbSeq.Add(1))
+		if err := createFromTemplate(admin, name, tmpl); err != nil {
+			t.Fatalf("testutil: %v", err)
+		}
+	}
+	dsn, err := pgURL(name)
+	if err != nil {
 		t.Fatalf("testutil: %v", err)
 	}
 	// registered before d.Close, so it runs after it (cleanups run last-in first-out)
 	t.Cleanup(func() {
-		_, _ = admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
+		release(t, admin, name, dsn)
 		admin.Close()
 	})
-	dsn, err := pgURL(name)
-	if err != nil {
-		t.Fatalf("testutil: %v", err)
+	if err := readBase(dsn); err != nil {
+		t.Fatalf("testutil: read the template's rows from %s: %v", name, err)
 	}
 	d, err := db.Open(context.Background(), dsn, "")
 	if err != nil {
