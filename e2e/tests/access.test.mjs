@@ -41,10 +41,11 @@ async function userWith({ name, password, customerId = 0, keys, data }) {
   return api;
 }
 
-async function signedIn(name, password) {
+/** A new page signed in as name, on its landing page or on `to`. */
+async function signedIn(name, password, to) {
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
-  await signIn(page, server.url, name, password);
+  await signIn(page, server.url, name, password, to);
   await page.waitForURL('**/manage/**');
   await page.getByTestId('sidebar').waitFor();
   return page;
@@ -72,8 +73,7 @@ test("a customer-A user's action log shows only A's rows", async () => {
   assert.ok(rows.list.some((r) => r.action.includes('/api/auth/sys/site/add')), "A's site add is listed");
 
   // the screen: the same, and nothing of B or root anywhere on the page
-  const page = await signedIn('alpha_auditor', 'Alpha#Audit123');
-  await page.goto(`${server.url}/manage/system/logs/action?pageSize=100`);
+  const page = await signedIn('alpha_auditor', 'Alpha#Audit123', '/manage/system/logs/action?pageSize=100');
   const table = page.getByTestId('action-logs').locator('.ant-table-tbody');
   await table.locator('tr.ant-table-row', { hasText: 'ALPHA-AUD-01' }).first().waitFor();
   const users = await table.locator('tr.ant-table-row > td:first-child').allTextContents();
@@ -140,8 +140,7 @@ test('config write level 2: the level-1 item is read-only, the level-3 one edita
   }
 
   // the screen: level 1 and the unlisted key read-only (no edit, no selection), level 3 editable
-  const page = await signedIn('fleet_cfg', 'Fleet#Cfg1234');
-  await page.goto(`${server.url}/manage/device/detail/${device.id}/remote`);
+  const page = await signedIn('fleet_cfg', 'Fleet#Cfg1234', `/manage/device/detail/${device.id}/remote`);
   const table = page.getByTestId('config-table');
   const low = table.locator(`tr[data-row-key="${LOW}"]`);
   const high = table.locator(`tr[data-row-key="${HIGH}"]`);

@@ -26,9 +26,7 @@ test('root adds an application, sees the secret once, lists it, reads it without
 
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
-  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-  await page.waitForURL('**/manage/home');
-  await page.goto(`${server.url}/manage/system/application/add`);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/system/application/add');
   await page.getByTestId('app-form').waitFor();
   await page.getByTestId('app-name').fill('ERP billing');
   await page.getByTestId('app-description').fill('Nightly billing export');
@@ -91,9 +89,7 @@ test('the zh-CN console shows the application screens in Chinese', async () => {
     const users = await w.root.must('POST', '/api/auth/sys/application/user/options', { name: 'zh_bot' });
     const made = await w.root.must('POST', '/api/auth/sys/application/add', { name: '计费系统', userId: users[0].id });
     const page = await w.browser.page();
-    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD);
-    await page.waitForURL('**/manage/home');
-    await page.goto(`${w.server.url}/manage/system/application/list`);
+    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/system/application/list');
     await page.locator('[data-testid="app-list"] tr', { hasText: '计费系统' }).waitFor();
     await page.getByText('安装时间').first().waitFor();
     await shot(page, 'zh-list');

@@ -33,9 +33,7 @@ test('root uploads a PDF into a new folder, shares it with a code, and a signed-
 
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
-  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-  await page.waitForURL('**/manage/home');
-  await page.goto(`${server.url}/manage/attach/list`);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/attach/list');
   await page.getByTestId('attach-page').waitFor();
 
   // a top-level folder of the customer
@@ -130,9 +128,7 @@ test('root renames, moves and deletes a file; a user below a folder\'s read leve
 
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
-  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-  await page.waitForURL('**/manage/home');
-  await page.goto(`${server.url}/manage/attach/list`);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/attach/list');
   const upload = async (folder, name) => {
     await page.locator(`[data-testid="attach-folder"][data-path="${folder}"]`).click();
     await page.getByTestId('attach-current').filter({ hasText: folder }).waitFor();
@@ -181,9 +177,7 @@ test('root renames, moves and deletes a file; a user below a folder\'s read leve
   const other = await openBrowser();
   try {
     const p = await other.page();
-    await signIn(p, server.url, 'levels_user', 'Levels#Pass123');
-    await p.waitForURL('**/manage/**');
-    await p.goto(`${server.url}/manage/attach/list`);
+    await signIn(p, server.url, 'levels_user', 'Levels#Pass123', '/manage/attach/list');
     await p.locator('[data-testid="attach-folder"][data-path="Archive"]').waitFor();
     assert.equal(await p.locator('[data-testid="attach-folder"][data-path="Secret"]').count(), 0, 'the folder above the level is not in the tree');
     await p.locator('[data-testid="attach-folder"][data-path="Archive"]').click();

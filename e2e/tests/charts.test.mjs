@@ -63,8 +63,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     });
 
     test(`the device charts open on the last hour with at most two y axes a chart (${locale})`, async () => {
-      const page = await rootPage(browser, server, { width: 1440, height: 900 });
-      await page.goto(`${server.url}/manage/device/detail/${device.id}`);
+      const page = await rootPage(browser, server, { viewport: { width: 1440, height: 900 }, to: `/manage/device/detail/${device.id}` });
 
       // no item picked, no button pressed: the charts are there
       const charts = page.getByTestId('section-charts');
@@ -127,8 +126,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     });
 
     test(`the site statistics draw nothing after today and stack their charts on one grid (${locale})`, async () => {
-      const page = await rootPage(browser, server, { width: 1440, height: 900 });
-      await page.goto(`${server.url}/manage/site/detail/${site.id}`);
+      const page = await rootPage(browser, server, { viewport: { width: 1440, height: 900 }, to: `/manage/site/detail/${site.id}` });
       const traffic = page.getByTestId('site-traffic-chart');
       await traffic.waitFor({ timeout: 30_000 });
       await page.waitForFunction(() => document.querySelector('[data-testid="site-traffic-chart"]')?.getAttribute('data-loading') === '0');

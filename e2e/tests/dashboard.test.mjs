@@ -29,11 +29,11 @@ after(async () => {
 
 const now = () => new Date().toISOString();
 
+/** A new page signed in as name, on the home dashboard. */
 async function signedIn(name, password) {
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
-  await signIn(page, server.url, name, password);
-  await page.waitForURL('**/manage/**');
+  await signIn(page, server.url, name, password, '/manage/home');
   return page;
 }
 
@@ -74,7 +74,6 @@ test('a charger faults: the home dashboard follows live; a customer-A user sees 
 
   // root's home dashboard
   const page = await signedIn(ROOT_NAME, ROOT_PASSWORD);
-  await page.goto(`${server.url}/manage/home`);
   await page.getByTestId('home-dashboard').waitFor();
   await waitFigure(page, 'home-pie-faults-fault', 0);
   const before = await figure(page, 'home-pie-faults-offline');
@@ -106,7 +105,6 @@ test('a charger faults: the home dashboard follows live; a customer-A user sees 
   });
   await (await new Api(server.url).login('dash_alpha', 'Dash#Alpha123')).acceptPrivacy();
   const alpha = await signedIn('dash_alpha', 'Dash#Alpha123');
-  await alpha.goto(`${server.url}/manage/home`);
   await alpha.getByTestId('home-dashboard').waitFor();
   await waitFigure(alpha, 'home-pie-faults-fault', 1);
   await waitFigure(alpha, 'home-pie-models-model-' + model.id, 2);

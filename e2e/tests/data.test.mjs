@@ -69,8 +69,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.equal(boot.status, 'Accepted');
       await charger.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: new Date().toISOString() });
 
-      const page = await rootPage(browser, server);
-      await page.goto(`${server.url}/manage/device/detail/${device.id}/remote`);
+      const page = await rootPage(browser, server, { to: `/manage/device/detail/${device.id}/remote` });
       // read the configuration from the charger through the page
       await page.getByTestId('control-9').click();
       await page.getByTestId('confirm-ok').click();
@@ -124,8 +123,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       for (let i = 1; i <= 5; i++) {
         await root.must('POST', '/api/auth/sys/dev/basic/add', { sn: `E2E-CNT-${i}`, name: `Count ${i}`, modelId: model.id, siteId: i <= 2 ? a.id : b.id, maintenanceCycle: 90 });
       }
-      const page = await rootPage(browser, server);
-      await page.goto(`${server.url}/manage/device/list?siteId=${a.id}`);
+      const page = await rootPage(browser, server, { to: `/manage/device/list?siteId=${a.id}` });
       const bar = page.getByTestId('device-status-bar');
       await bar.filter({ hasText: L.all(2) }).waitFor();
       await page.locator('[data-testid="device-list"] tr', { hasText: 'E2E-CNT-2' }).waitFor();

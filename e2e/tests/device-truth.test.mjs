@@ -56,8 +56,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       await boot('1.0.0');
       await charger.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: new Date().toISOString() });
 
-      const page = await rootPage(browser, server);
-      await page.goto(`${server.url}/manage/device/detail/${device.id}`);
+      const page = await rootPage(browser, server, { to: `/manage/device/detail/${device.id}` });
       const fail = async (e, what) => {
         if (shots) await page.screenshot({ path: join(shots, `device-truth-${what}-${locale}.png`), timeout: 60_000 });
         throw e;

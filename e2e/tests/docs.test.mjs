@@ -132,9 +132,7 @@ test('root writes a level-2 document with an image, sees it autosaved, finds it 
   const other = await openBrowser();
   try {
     const p = await other.page();
-    await signIn(p, server.url, 'docs_reader', 'Docs#Pass1234');
-    await p.waitForURL('**/manage/**');
-    await p.goto(`${server.url}/manage/docs/detail/${id}`);
+    await signIn(p, server.url, 'docs_reader', 'Docs#Pass1234', `/manage/docs/detail/${id}`);
     await p.getByTestId('page-403').waitFor();
     assert.equal(await p.locator('.ant-message-error').count(), 0, 'the detail call\'s error is not toasted');
     await shot(p, 'docs-forbidden-en');

@@ -85,9 +85,7 @@ test('a charger goes Working → Faulted live; an operator soft-reboots it and s
   // the operator's device list shows it Working
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
-  await signIn(page, server.url, OPERATOR, OPERATOR_PASSWORD);
-  await page.waitForURL('**/manage/**');
-  await page.goto(`${server.url}/manage/device/list`);
+  await signIn(page, server.url, OPERATOR, OPERATOR_PASSWORD, '/manage/device/list');
   const row = page.locator('[data-testid="device-list"] tr', { hasText: SN });
   await row.getByTestId('device-status').filter({ hasText: 'Working' }).waitFor();
   await page.locator('[data-testid="live-status"][data-live="1"]').waitFor();

@@ -79,9 +79,7 @@ describe('incident shell', () => {
     }
     await w.browser.context.clearCookies();
     const page = await w.browser.context.newPage();
-    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD);
-    await page.waitForURL('**/manage/home');
-    await page.goto(`${w.server.url}/manage/device/list`);
+    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/device/list');
     const banner = page.getByTestId('pending-banner');
     await banner.waitFor();
     assert.match(await banner.innerText(), /3 chargers waiting to be added/);
@@ -104,9 +102,7 @@ describe('incident shell', () => {
     await w.browser.context.clearCookies();
     const staff = await w.browser.context.newPage();
     const asked = staff.waitForResponse('**/api/auth/sys/dev/pending/list');
-    await signIn(staff, w.server.url, 'banner_staff', 'Banner#Staff123');
-    await staff.waitForURL('**/manage/**');
-    await staff.goto(`${w.server.url}/manage/device/list`);
+    await signIn(staff, w.server.url, 'banner_staff', 'Banner#Staff123', '/manage/device/list');
     await staff.getByTestId('device-list').waitFor();
     await asked;
     await staff.waitForTimeout(500);

@@ -93,9 +93,7 @@ test('the error log lists a charger alarm and fault, filters by level, and expor
   await charger.call('StatusNotification', { connectorId: 2, errorCode: 'GroundFailure', status: 'Faulted', timestamp: now() });
 
   const page = await browser.page();
-  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-  await page.waitForURL('**/manage/**');
-  await page.goto(`${server.url}/manage/system/logs/error`);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/system/logs/error');
   const rows = page.locator('[data-testid="error-logs"] .ant-table-tbody tr.ant-table-row');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="error-logs"] .ant-table-tbody tr.ant-table-row').length === 2, null, { timeout: 20000 });
   assert.deepEqual(await tableSNs(page), [SN, SN]);

@@ -75,8 +75,7 @@ for (const locale of ['en-US', 'zh-CN']) {
       assert.deepEqual(series[0].points.map((p) => p.avg), [12345, 12445, 12545, 12645, 12745, 12845]);
       assert.deepEqual(series[1].points.map((p) => p.avg), [40, 41, 42, 43, 44, 45]);
 
-      const page = await rootPage(browser, server);
-      await page.goto(`${server.url}/manage/device/detail/${device.id}`);
+      const page = await rootPage(browser, server, { to: `/manage/device/detail/${device.id}` });
 
       // the latest values: energy in kWh (12845 Wh), power in kW, the body temperature named
       const runtime = page.getByTestId('section-runtime');

@@ -134,9 +134,7 @@ test('the zh-CN console shows the OpenAPI screens in Chinese', async () => {
   try {
     const app = await appWithCalls(w.server, w.root, '计费同步', 'sync_bot');
     const page = await w.browser.page();
-    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD);
-    await page.waitForURL('**/manage/home');
-    await page.goto(`${w.server.url}/manage/system/openapi/list`);
+    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/system/openapi/list');
     await page.locator('[data-testid="openapi-apps"] tr', { hasText: '计费同步' }).waitFor();
     await page.getByText('近 7 天错误').first().waitFor();
     await shot(page, 'zh-list');

@@ -55,9 +55,7 @@ async function until(what, cond, ms = 15000) {
 
 async function openRemote(page, name, password) {
   await browser.context.clearCookies();
-  await signIn(page, server.url, name, password);
-  await page.waitForURL('**/manage/**');
-  await page.goto(`${server.url}/manage/device/detail/${device.id}/remote`);
+  await signIn(page, server.url, name, password, `/manage/device/detail/${device.id}/remote`);
   await page.getByTestId('ops-connectors').waitFor();
 }
 
@@ -186,9 +184,7 @@ test('the charging operations read in Chinese', async () => {
   try {
     await zh.context.addInitScript(() => localStorage.setItem('chargeops_locale', 'zh-CN'));
     const page = await zh.page();
-    await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-    await page.waitForURL('**/manage/**');
-    await page.goto(`${server.url}/manage/device/detail/${device.id}/remote`);
+    await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, `/manage/device/detail/${device.id}/remote`);
     const card = page.getByTestId('ops-connectors');
     await card.waitFor();
     await card.getByText('充电操作').waitFor();

@@ -102,8 +102,8 @@ test('a three-row xlsx imported through the device import screen adds three devi
   await root.must('POST', '/api/auth/sys/site/add', { customerId: c.id, name: 'Import Yard', code: 'IMP-01' });
   await root.must('POST', '/api/auth/sys/dev/model/add', { name: 'IMP-DC-60', deviceType: 1 });
 
-  const page = await signedIn(ROOT_NAME, ROOT_PASSWORD, '**/manage/home');
-  await page.goto(`${server.url}/manage/device/list`);
+  const page = await freshPage();
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/device/list');
   await page.getByTestId('device-import').click();
   const modal = page.getByTestId('import-modal');
   await modal.waitFor();

@@ -82,9 +82,7 @@ test('open a remote link to a simulated charger, see its web page, run a command
   await until('the charger online', async () => (await root.must('GET', `/api/auth/sys/dev/basic/detail?id=${device.id}`)).status !== 0);
 
   const page = await browser.page();
-  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-  await page.waitForURL('**/manage/**');
-  await page.goto(`${server.url}/manage/device/detail/${device.id}/remote`);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, `/manage/device/detail/${device.id}/remote`);
   const panel = page.getByTestId('remote-link');
   await waitState(page, 'none');
   assert.equal(await panel.getByTestId('link-state').textContent(), 'No link');
@@ -175,9 +173,7 @@ test('an engineer with "Only Web Engineer" access opens a WEB link, never SSH or
 
   await browser.context.clearCookies();
   const page = await browser.page();
-  await signIn(page, server.url, ENGINEER, ENGINEER_PASSWORD);
-  await page.waitForURL('**/manage/**');
-  await page.goto(`${server.url}/manage/device/detail/${device.id}/remote`);
+  await signIn(page, server.url, ENGINEER, ENGINEER_PASSWORD, `/manage/device/detail/${device.id}/remote`);
   const panel = page.getByTestId('remote-link');
   await panel.getByTestId('link-open').click();
   const form = page.getByTestId('link-open-form');

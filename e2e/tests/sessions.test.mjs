@@ -196,9 +196,7 @@ test('root lists, opens and exports sessions; a customer-limited user sees only 
   try {
     await zh.context.addInitScript(() => localStorage.setItem('chargeops_locale', 'zh-CN'));
     const p = await zh.page();
-    await signIn(p, server.url, LIMITED, LIMITED_PASSWORD);
-    await p.waitForURL('**/manage/**');
-    await p.goto(`${server.url}/manage/session/list`);
+    await signIn(p, server.url, LIMITED, LIMITED_PASSWORD, '/manage/session/list');
     await p.waitForFunction(() => document.querySelectorAll('[data-testid="sessions"] .ant-table-tbody tr.ant-table-row').length === 2, null, { timeout: 20000 });
     const seen = (await p.locator('[data-testid="sessions"] .ant-table-tbody').innerText());
     assert.ok(seen.includes(SN_A) && !seen.includes(SN_B), `limited user sees ${seen}`);

@@ -108,9 +108,7 @@ for (const locale of ['en-US', 'zh-CN']) {
 
     test(`menu management reaches the sidebar: a renamed menu shows, a hidden one goes (its page stays open) (${locale})`, async () => {
       const page = await freshPage();
-      await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-      await page.waitForURL('**/manage/home');
-      await page.goto(`${server.url}/manage/system/menu`);
+      await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/system/menu');
 
       // menu management names the menus as the sidebar does (one name per menu and language)
       const rootSidebar = page.getByTestId('sidebar');

@@ -56,9 +56,7 @@ test('root adds, blocks and imports tokens; a customer-limited user sees only it
   await root.must('POST', '/api/auth/sys/token/add', { customerId: bravo.id, idTag: 'BRAVO-CARD-1', name: 'Bravo card' });
 
   const page = await browser.page();
-  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-  await page.waitForURL('**/manage/**');
-  await page.goto(`${server.url}/manage/token/list`);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/token/list');
   await page.getByTestId('token-add').click();
   await pickCustomer(page, 'token-customer', 'Alpha Tokens');
   await page.getByTestId('token-idtag').fill('ALPHA-CARD-1');
@@ -140,9 +138,7 @@ test('root adds, blocks and imports tokens; a customer-limited user sees only it
   assert.deepEqual(own.list.map((r) => r.customerId).filter((c) => c !== alpha.id), [], 'only Alpha tokens through the API');
 
   await browser.context.clearCookies();
-  await signIn(page, server.url, 'alpha_tokens', 'Alpha#Tok1234');
-  await page.waitForURL('**/manage/**');
-  await page.goto(`${server.url}/manage/token/list`);
+  await signIn(page, server.url, 'alpha_tokens', 'Alpha#Tok1234', '/manage/token/list');
   const alphaTags = await shownTags(page);
   assert.ok(alphaTags.includes('ALPHA-CARD-1'), `Alpha's user sees its tokens: ${alphaTags}`);
   assert.ok(!alphaTags.includes('BRAVO-CARD-1'), `Alpha's user does not see Bravo's: ${alphaTags}`);

@@ -69,9 +69,7 @@ test('root adds a webhook on the detail page, an event reaches the receiver sign
   const device = await seedDevice(root, 'HOOK-0001');
 
   const page = await browser.page();
-  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD);
-  await page.waitForURL('**/manage/home');
-  await page.goto(`${server.url}/manage/system/application/detail/${app.id}`);
+  await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, `/manage/system/application/detail/${app.id}`);
   await page.getByTestId('webhooks-card').waitFor();
   await page.getByText('At most 5 webhooks').waitFor();
 
@@ -122,9 +120,7 @@ test('the zh-CN console shows the Webhooks card in Chinese', async () => {
     const me = await w.root.must('POST', '/api/unauth/info');
     const app = await w.root.must('POST', '/api/auth/sys/application/add', { name: '计费系统', userId: me.user?.id ?? me.userId ?? me.id });
     const page = await w.browser.page();
-    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD);
-    await page.waitForURL('**/manage/home');
-    await page.goto(`${w.server.url}/manage/system/application/detail/${app.id}`);
+    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD, `/manage/system/application/detail/${app.id}`);
     await page.getByTestId('webhooks-card').waitFor();
     await page.getByText('Webhook 订阅').waitFor();
     await page.getByTestId('webhook-add').click();
