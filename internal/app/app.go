@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -90,6 +91,8 @@ type App struct {
 	Tokens *token.Service
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
+	// clientCAs is the charge-point CA of --ocpp-client-ca (security profile 3); nil: none
+	clientCAs *x509.CertPool
 }
 
 // OpenDB opens the configured database and applies the migrations and the catalogue.
@@ -146,6 +149,12 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 			return nil, err
 		}
 	}
+	// the charge-point CA (security profile 3), read before anything starts
+	if caFiles := cfg.OCPPClientCAs(); len(caFiles) > 0 {
+		if a.clientCAs, err = tlsconf.LoadPool(caFiles); err != nil {
+			return nil, fmt.Errorf("ocpp-client-ca: %w", err)
+		}
+	}
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
 		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, IngestRetryMax: cfg.IngestRetryMax, Node: cfg.NodeName, Registry: fleetRegistry,
 		Location: loc, Files: files, RestartGrace: cfg.RestartGrace})
@@ -162,7 +171,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Fleet.SetTokenAuthority(a.Tokens)
 	a.Fleet.OnCommandResults(a.Tokens.OnCommandResult)
 	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, RequireKeys: cfg.RequireDeviceKeys, PingInterval: cfg.OCPPPingInterval,
-		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens, KeyBackoff: cfg.OCPPKeyBackoff})
+		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens, KeyBackoff: cfg.OCPPKeyBackoff, ClientCAs: a.clientCAs})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
 	a.Devices.SetNotifier(fleetNotifier{a.Fleet})
@@ -390,6 +399,13 @@ func (a *App) serveOCPP(ctx context.Context) error {
 			return fmt.Errorf("ocpp-tls-cert: %w", err)
 		}
 		srv.TLSConfig = certs.Config()
+		if a.clientCAs != nil {
+			// asked for, not required: chargers at profile 2 show none; the gateway verifies
+			// one that is shown against the charge-point CA and refuses it with a reason. The
+			// request names the CA, so a charger holding several certificates shows its one.
+			srv.TLSConfig.ClientAuth = tls.RequestClientCert
+			srv.TLSConfig.ClientCAs = a.clientCAs
+		}
 		// OCPP-J is a WebSocket over HTTP/1.1: no HTTP/2 offered in ALPN
 		srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){}
 	}

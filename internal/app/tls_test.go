@@ -105,3 +105,76 @@ func TestOCPPListenerServesTLS(t *testing.T) {
 		}
 	})
 }
+
+// With --ocpp-client-ca the --ocpp-addr listener asks every client for a certificate without
+// requiring one: a profile-3 charger (ocpp-go) boots with the certificate the CA issued to its
+// SN, a profile-2 charger still connects without one, and a node without the option asks for
+// none.
+func TestOCPPListenerAsksForClientCertificates(t *testing.T) {
+	dir := t.TempDir()
+	pair, serverCert := tlstest.WritePair(t, dir, "ecdsa", tlstest.ECDSA(t), 1)
+	ca := tlstest.NewCA(t, "Charge point CA")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ocppAddr := ln.Addr().String()
+	ln.Close()
+	cfg := config.Default()
+	cfg.DataDir, cfg.OCPPAddr = t.TempDir(), ocppAddr
+	cfg.OCPPTLSCert, cfg.OCPPTLSKey, cfg.OCPPClientCA = pair.Cert, pair.Key, ca.WriteFile(t, dir, "cpca")
+	n := startNode(t, cfg)
+	d := n.app.DB
+	o := fleettest.Seed(t, d)
+	roots := x509.NewCertPool()
+	roots.AddCert(serverCert)
+
+	asked := func(t *testing.T, addr string) bool {
+		t.Helper()
+		var requested bool
+		conn, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: roots, ServerName: "127.0.0.1",
+			GetClientCertificate: func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+				requested = true
+				return &tls.Certificate{}, nil // none: the handshake goes on
+			}})
+		if err != nil {
+			t.Fatalf("handshake without a certificate: %v", err)
+		}
+		conn.Close()
+		return requested
+	}
+	t.Run("the listener asks for a client certificate and does without one", func(t *testing.T) {
+		if !asked(t, ocppAddr) {
+			t.Fatal("no certificate request with --ocpp-client-ca")
+		}
+	})
+	t.Run("a profile-3 charger boots with its certificate", func(t *testing.T) {
+		const sn = "TLS-CERT-3"
+		id := fleettest.Device(t, d, o, o.CustomerA, o.SiteA, sn)
+		fleettest.Secure(t, d, id, "", 3)
+		client := ocppws.NewTLSClient(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{ca.IssueNow(t, sn)}})
+		cp := ocpp.NewChargePoint(sn, nil, client)
+		cp.SetCoreHandler(nil)
+		if err := cp.Start("wss://" + ocppAddr + "/ocpp"); err != nil {
+			t.Fatalf("profile 3 refused: %v", err)
+		}
+		defer cp.Stop()
+		if boot, err := cp.BootNotification("AC-22", "Test"); err != nil || boot.Status != core.RegistrationStatusAccepted {
+			t.Fatalf("boot at profile 3: %+v %v", boot, err)
+		}
+	})
+	t.Run("a node without the option asks for none", func(t *testing.T) {
+		plain := config.Default()
+		l2, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain.DataDir, plain.OCPPAddr = t.TempDir(), l2.Addr().String()
+		l2.Close()
+		plain.OCPPTLSCert, plain.OCPPTLSKey = pair.Cert, pair.Key
+		startNode(t, plain)
+		if asked(t, plain.OCPPAddr) {
+			t.Fatal("a certificate request without --ocpp-client-ca")
+		}
+	})
+}

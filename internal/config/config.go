@@ -59,6 +59,7 @@ type Config struct {
 	OCPPTLSCert           string        `name:"ocpp-tls-cert" help:"PEM certificate chain files for TLS on --ocpp-addr (security profiles 2 and 3), comma-separated (e.g. an ECDSA and an RSA one: each client gets the first it supports); read again within 10 s of a change, without a restart; empty serves plain ws"`
 	OCPPTLSKey            string        `name:"ocpp-tls-key" help:"PEM private key files, comma-separated, one for each --ocpp-tls-cert file in the same order"`
 	OCPPTLSRSAKeyExchange bool          `name:"ocpp-tls-rsa-key-exchange" help:"also offer TLS_RSA_WITH_AES_128_GCM_SHA256 and TLS_RSA_WITH_AES_256_GCM_SHA384 on --ocpp-addr, for chargers that have no ECDHE suite; these have no forward secrecy (see docs/security-profiles.md)"`
+	OCPPClientCA          string        `name:"ocpp-client-ca" help:"PEM files of the charge-point CA (comma-separated): --ocpp-addr asks chargers for a TLS client certificate, and one this CA issued to the charger's SN proves security profile 3 (see docs/security-profiles.md); needs --ocpp-tls-cert; read at start"`
 	CommandTimeout        time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
 	RestartGrace          time.Duration `name:"restart-grace" help:"how long a charger that accepted a Reset from the console may stay away before it counts as offline (an Offline event from its disconnect)"`
 	ProtocolLogDays       int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
@@ -470,6 +471,9 @@ func (c Config) OCPPTLSPairs() []tlsconf.Pair {
 	return out
 }
 
+// OCPPClientCAs are the files of --ocpp-client-ca.
+func (c Config) OCPPClientCAs() []string { return splitList(c.OCPPClientCA) }
+
 func (c Config) checkOCPPTLS() error {
 	certs, keys := splitList(c.OCPPTLSCert), splitList(c.OCPPTLSKey)
 	if len(certs) != len(keys) {
@@ -477,6 +481,9 @@ func (c Config) checkOCPPTLS() error {
 	}
 	if c.OCPPTLSRSAKeyExchange && len(certs) == 0 {
 		return fmt.Errorf("ocpp-tls-rsa-key-exchange needs ocpp-tls-cert")
+	}
+	if len(c.OCPPClientCAs()) > 0 && len(certs) == 0 {
+		return fmt.Errorf("ocpp-client-ca needs ocpp-tls-cert: client certificates come over TLS")
 	}
 	return nil
 }

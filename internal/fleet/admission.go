@@ -16,8 +16,13 @@ const (
 	RefuseWrongKey    = "wrong_key"
 	RefuseNoKey       = "no_key" // the device has no key and --require-device-keys is set
 	RefuseProfile     = "wrong_security_profile"
-	RefuseUnknown     = "unknown_sn"
-	RefuseDisabled    = "disabled"
+	// a client certificate (security profile 3) that does not hold: not issued by the
+	// charge-point CA, outside its validity, or issued to another SN
+	RefuseCertUntrusted = "certificate_untrusted"
+	RefuseCertExpired   = "certificate_expired"
+	RefuseCertIdentity  = "certificate_wrong_identity"
+	RefuseUnknown       = "unknown_sn"
+	RefuseDisabled      = "disabled"
 )
 
 // Blacklisted reports whether sn is on the blacklist.
@@ -144,4 +149,19 @@ func (l *admissionLimiter) allow(addr, sn, key string) (int64, bool) {
 	n := 1 + l.held[key]
 	delete(l.held, key)
 	return n, true
+}
+
+// RaiseSecurityProfile records that device id proved profile, when that is above its recorded
+// one: a charger moves its profile up, never down (OCPP 1.6 security whitepaper; only an
+// operator lowers one). It reports whether the profile was raised.
+func (s *Service) RaiseSecurityProfile(ctx context.Context, id int64, profile int) (bool, error) {
+	res, err := s.db.Exec(ctx, `UPDATE device SET security_profile = ? WHERE id = ? AND security_profile < ?`, profile, id, profile)
+	if err != nil {
+		return false, fmt.Errorf("fleet: raise security profile: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("fleet: raise security profile: %w", err)
+	}
+	return n > 0, nil
 }

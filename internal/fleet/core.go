@@ -55,6 +55,7 @@ type Admission interface {
 	KeyAccepted(ctx context.Context, sn string) error
 	RecordRefusal(ctx context.Context, a Attempt, reason string)
 	RecordPending(ctx context.Context, a Attempt, b BootInfo)
+	RaiseSecurityProfile(ctx context.Context, id int64, profile int) (bool, error)
 }
 
 // Connections are a device's live connection on this node and its link for commands.

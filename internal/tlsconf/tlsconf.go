@@ -7,6 +7,7 @@ package tlsconf
 import (
 	"bytes"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -172,4 +173,20 @@ func (s *Store) refresh() {
 		s.pairs[i] = next
 		slog.Info("tls certificate reloaded", "cert", l.pair.Cert, "notAfter", next.cert.Leaf.NotAfter)
 	}
+}
+
+// LoadPool reads CA certificates from PEM files (each may hold several) into a pool: the
+// charge-point CAs whose client certificates prove security profile 3.
+func LoadPool(files []string) (*x509.CertPool, error) {
+	pool := x509.NewCertPool()
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("tlsconf: CA file: %w", err)
+		}
+		if !pool.AppendCertsFromPEM(b) {
+			return nil, fmt.Errorf("tlsconf: CA file %s: no PEM certificate in it", f)
+		}
+	}
+	return pool, nil
 }

@@ -6,6 +6,7 @@
 package ocpp16
 
 import (
+	"crypto/x509"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -37,6 +38,9 @@ type Options struct {
 	PublicURL    string           // base of firmware/diagnostics URLs (empty: from the request)
 	LocalLists   fleet.LocalLists // builds local authorization lists (internal/token); nil: control types 19, 20 fail
 	KeyBackoff   time.Duration    // first back-off after too many wrong keys (fleet.KeyFailed); default 1 min
+	// ClientCAs issue the client certificates that prove security profile 3 (the
+	// charge-point CA); nil: a client certificate is refused as untrusted.
+	ClientCAs *x509.CertPool
 }
 
 // Gateway accepts OCPP 1.6J connections.
@@ -207,25 +211,12 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		g.fleet.RecordPending(ctx, g.attempt(r, sn), fleet.BootInfo{})
 	} else {
-		required, reason := g.demand(dev)
-		if reason != "" {
-			g.refuse(w, r, sn, reason, http.StatusUnauthorized)
+		proven, weak, ok := g.admit(w, r, dev)
+		if !ok {
 			return
 		}
-		if required > 0 {
-			var ok bool
-			if ok, weakKey = g.checkKey(w, r, dev); !ok {
-				return
-			}
-			profile := 1
-			if g.secure(r) {
-				profile = 2
-			}
-			if profile != required {
-				g.refuse(w, r, sn, fleet.RefuseProfile, http.StatusUnauthorized)
-				return
-			}
-		}
+		weakKey = weak
+		g.admitted(r, dev, proven)
 	}
 	ws, err := g.upgrader.Upgrade(w, r, nil)
 	if err != nil {
@@ -243,7 +234,8 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // demand is what a known device asks of a connection: a refusal reason when it takes none
 // (disabled; no key while --require-device-keys is set), else the security profile the
-// connection must prove (0: none, 1: its key, 2: its key over TLS).
+// connection must prove at least (0: none, 1: its key, 2: its key over TLS, 3: a client
+// certificate).
 func (g *Gateway) demand(dev *fleet.Device) (profile int, refusal string) {
 	if !dev.Enabled {
 		return 0, fleet.RefuseDisabled

@@ -8,16 +8,19 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
+	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/gateway/ocpp16"
 	"chargeops/internal/testutil"
 	"chargeops/internal/testutil/apitest"
+	"chargeops/internal/tlsconf/tlstest"
 )
 
 // TestSecurityProfile2OverTLS connects a profile-2 charger (HTTP Basic over TLS) to a gateway
@@ -55,6 +58,133 @@ func TestSecurityProfile2OverTLS(t *testing.T) {
 			var st int
 			_ = d.QueryRow(context.Background(), `SELECT status FROM device WHERE id = ?`, id).Scan(&st)
 			return st == fleet.StatusIdle
+		})
+	})
+}
+
+// TestSecurityProfile3ClientCertificates connects ocpp-go charge points with TLS client
+// certificates to a gateway given a charge-point CA (--ocpp-client-ca), and checks each
+// refusal the whitepaper asks for, with its reason in the refusal list.
+func TestSecurityProfile3ClientCertificates(t *testing.T) {
+	t.Parallel()
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		ca, other := tlstest.NewCA(t, "Charge point CA"), tlstest.NewCA(t, "Someone else's CA")
+		caFile := ca.WriteFile(t, t.TempDir(), "cpca")
+		env := apitest.New(t, d, func(c *config.Config) { c.OCPPClientCA = caFile })
+		org := fleettest.Seed(t, d)
+		mux := http.NewServeMux()
+		mux.Handle(ocpp16.Path, env.App.Gateway)
+		srv := httptest.NewUnstartedServer(mux)
+		srv.TLS = &tls.Config{ClientAuth: tls.RequestClientCert}
+		srv.StartTLS()
+		t.Cleanup(srv.Close)
+		roots := x509.NewCertPool()
+		roots.AddCert(srv.Certificate())
+		wss := "wss" + strings.TrimPrefix(srv.URL, "https") + "/ocpp"
+		withCert := func(c tls.Certificate) *ocppws.Client {
+			return ocppws.NewTLSClient(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{c}})
+		}
+		noCert := func() *ocppws.Client { return ocppws.NewTLSClient(&tls.Config{RootCAs: roots}) }
+		now := time.Now()
+		valid := func(cn string) tls.Certificate { return ca.IssueNow(t, cn) }
+		profile := func(t *testing.T, id int64) int {
+			t.Helper()
+			var p int
+			if err := d.QueryRow(ctx, `SELECT security_profile FROM device WHERE id = ?`, id).Scan(&p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		refused := func(t *testing.T, sn, reason string) {
+			t.Helper()
+			waitFor(t, sn+" refused for "+reason, func() bool {
+				var n int
+				_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_refusal WHERE sn = ? AND reason = ?`, sn, reason).Scan(&n)
+				return n > 0
+			})
+		}
+		device := func(t *testing.T, sn, key string, p int) int64 {
+			t.Helper()
+			id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, sn)
+			hash := ""
+			if key != "" {
+				hash = env.App.Fleet.HashAuthKey(sn, key)
+			}
+			fleettest.Secure(t, d, id, hash, p)
+			return id
+		}
+
+		t.Run("a certificate the CA issued to the SN proves profile 3", func(t *testing.T) {
+			const sn = "SN-P3-OK"
+			device(t, sn, "", 3)
+			cp, _, err := startCPWith(t, withCert(valid(sn)), wss, sn, "")
+			if err != nil {
+				t.Fatalf("profile 3 with its certificate refused: %v", err)
+			}
+			if boot, err := cp.BootNotification("AC-22", "Test"); err != nil || boot.Status != core.RegistrationStatusAccepted {
+				t.Fatalf("boot: %+v %v", boot, err)
+			}
+		})
+		t.Run("without a certificate profile 3 is refused, its key or not, over TLS or plain ws", func(t *testing.T) {
+			const sn, key = "SN-P3-NOCERT", "p3Key0000000000001"
+			device(t, sn, key, 3)
+			if _, _, err := startCPWith(t, noCert(), wss, sn, key); httpCode(err) != 401 {
+				t.Fatalf("key over TLS at profile 3: %v", err)
+			}
+			if _, _, err := startCP(t, wsBase(env), sn, key); httpCode(err) != 401 {
+				t.Fatalf("plain ws at profile 3: %v", err)
+			}
+			refused(t, sn, fleet.RefuseProfile)
+		})
+		for _, c := range []struct {
+			name, sn, reason string
+			cert             func(sn string) tls.Certificate
+		}{
+			{"a certificate of another CA is refused", "SN-P3-OTHERCA", fleet.RefuseCertUntrusted,
+				func(sn string) tls.Certificate { return other.Issue(t, sn, now.Add(-time.Hour), now.Add(time.Hour)) }},
+			{"an expired certificate is refused", "SN-P3-EXPIRED", fleet.RefuseCertExpired,
+				func(sn string) tls.Certificate { return ca.Issue(t, sn, now.Add(-48*time.Hour), now.Add(-time.Hour)) }},
+			{"a certificate issued to another SN is refused", "SN-P3-WRONGSN", fleet.RefuseCertIdentity,
+				func(string) tls.Certificate { return valid("SN-P3-OK") }},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				device(t, c.sn, "", 3)
+				if _, _, err := startCPWith(t, withCert(c.cert(c.sn)), wss, c.sn, ""); httpCode(err) != 401 {
+					t.Fatalf("admitted or not refused with 401: %v", err)
+				}
+				refused(t, c.sn, c.reason)
+			})
+		}
+		t.Run("a charger moves up with a certificate and cannot come back down", func(t *testing.T) {
+			const sn, key = "SN-P2-UP", "p2Key0000000000001"
+			id := device(t, sn, key, 2)
+			_, h, err := startCPWith(t, withCert(valid(sn)), wss, sn, key)
+			if err != nil {
+				t.Fatalf("profile 2 charger showing its certificate: %v", err)
+			}
+			h.stop()
+			if p := profile(t, id); p != 3 {
+				t.Fatalf("recorded profile %d after a certificate, want 3", p)
+			}
+			if _, _, err := startCPWith(t, noCert(), wss, sn, key); httpCode(err) != 401 {
+				t.Fatalf("back at profile 2 after moving to 3: %v", err)
+			}
+		})
+		t.Run("a profile-1 charger over TLS is raised to 2; plain ws is then refused", func(t *testing.T) {
+			const sn, key = "SN-P1-UP", "p1Key0000000000001"
+			id := device(t, sn, key, 1)
+			_, h, err := startCPWith(t, noCert(), wss, sn, key)
+			if err != nil {
+				t.Fatalf("profile 1 charger over TLS: %v", err)
+			}
+			h.stop()
+			if p := profile(t, id); p != 2 {
+				t.Fatalf("recorded profile %d after TLS, want 2", p)
+			}
+			if _, _, err := startCP(t, wsBase(env), sn, key); httpCode(err) != 401 {
+				t.Fatalf("plain ws after moving to TLS: %v", err)
+			}
 		})
 	})
 }

@@ -1,0 +1,104 @@
+package ocpp16
+
+import (
+	"crypto/x509"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"chargeops/internal/fleet"
+)
+
+// Security profiles at the handshake (docs/security-profiles.md): what a known device's
+// connection proves, against what the device demands.
+
+// admit checks a known device's connection and answers a refusal itself (ok false). proven is
+// the profile the connection showed: 3 a client certificate the charge-point CA issued to the
+// SN, 2 the device's key over TLS, 1 its key over plain ws, 0 nothing. A connection proving
+// more than the device demands is admitted: the charger has moved up (admitted then raises
+// the recorded profile); one proving less is refused.
+func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, dev *fleet.Device) (proven int, weakKey, ok bool) {
+	required, reason := g.demand(dev)
+	if reason != "" {
+		g.refuse(w, r, dev.SN, reason, http.StatusUnauthorized)
+		return 0, false, false
+	}
+	certified, reason := g.clientCert(r, dev.SN)
+	if reason != "" {
+		g.refuse(w, r, dev.SN, reason, http.StatusUnauthorized)
+		return 0, false, false
+	}
+	switch {
+	case certified:
+		proven = 3
+	case required == 3:
+		// no certificate: a key does not stand in for it
+		g.refuse(w, r, dev.SN, fleet.RefuseProfile, http.StatusUnauthorized)
+		return 0, false, false
+	case required > 0:
+		if ok, weakKey = g.checkKey(w, r, dev); !ok {
+			return 0, false, false
+		}
+		proven = 1
+		if g.secure(r) {
+			proven = 2
+		}
+	}
+	if proven < required {
+		g.refuse(w, r, dev.SN, fleet.RefuseProfile, http.StatusUnauthorized)
+		return 0, false, false
+	}
+	return proven, weakKey, true
+}
+
+// admitted records that dev proved profile: above the recorded one (and at least TLS), the
+// recorded profile is raised, so the charger cannot come back at the lower one. A charger
+// never lowers its profile; an operator does, on the device's page.
+func (g *Gateway) admitted(r *http.Request, dev *fleet.Device, proven int) {
+	if proven < 2 || proven <= dev.SecurityProfile {
+		return
+	}
+	raised, err := g.fleet.RaiseSecurityProfile(r.Context(), dev.ID, proven)
+	if err != nil {
+		slog.Warn("ocpp security profile not raised", "sn", dev.SN, "profile", proven, "err", err)
+		return
+	}
+	if raised {
+		slog.Info("ocpp security profile raised", "sn", dev.SN, "from", dev.SecurityProfile, "to", proven)
+		dev.SecurityProfile = proven
+	}
+}
+
+// clientCert checks the TLS client certificate a request shows: certified when the
+// charge-point CA (Options.ClientCAs) issued it for client authentication to sn and it is
+// valid now; a refusal reason when it shows one that does not hold; neither when it shows none.
+func (g *Gateway) clientCert(r *http.Request, sn string) (certified bool, refusal string) {
+	if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 {
+		return false, ""
+	}
+	if g.opt.ClientCAs == nil {
+		return false, fleet.RefuseCertUntrusted
+	}
+	leaf := r.TLS.PeerCertificates[0]
+	intermediates := x509.NewCertPool()
+	for _, c := range r.TLS.PeerCertificates[1:] {
+		intermediates.AddCert(c)
+	}
+	_, err := leaf.Verify(x509.VerifyOptions{Roots: g.opt.ClientCAs, Intermediates: intermediates, CurrentTime: time.Now(),
+		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
+	if err != nil {
+		var invalid x509.CertificateInvalidError
+		if errors.As(err, &invalid) && invalid.Reason == x509.Expired {
+			return false, fleet.RefuseCertExpired
+		}
+		slog.Info("ocpp client certificate not verified", "sn", sn, "subject", leaf.Subject.String(), "issuer", leaf.Issuer.String(), "err", err)
+		return false, fleet.RefuseCertUntrusted
+	}
+	// the whitepaper's identity: the subject's common name is the charge point's serial number
+	if leaf.Subject.CommonName != sn {
+		slog.Info("ocpp client certificate of another charger", "sn", sn, "subject", leaf.Subject.String())
+		return false, fleet.RefuseCertIdentity
+	}
+	return true, ""
+}
