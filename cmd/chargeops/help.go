@@ -54,3 +54,13 @@ func printDemoSignIns(w io.Writer, seeded, rootExists bool, password string, acc
 	}
 	fmt.Fprintln(w)
 }
+
+// printDemoAdmission says under the sign-ins whether chargers without a key are admitted: the
+// demo admits them (its simulated chargers have none), serve does not.
+func printDemoAdmission(w io.Writer, requireKeys bool) {
+	if requireKeys {
+		fmt.Fprintf(w, "  chargers without a key are refused (--require-device-keys)\n\n")
+		return
+	}
+	fmt.Fprintf(w, "  chargers without a key are admitted by their SN: a demo choice; chargeops serve refuses them\n\n")
+}

@@ -71,18 +71,19 @@ func TestDemoSignInsPrinted(t *testing.T) {
 	})
 }
 
-// L4 (issue 29): the demo's choice on keyless chargers is explicit: its default, serve's, what
-// a flag makes of it, and the line it logs at start.
+// L4 (issue 29), decisions §6: the demo's choice on keyless chargers is explicit: its default,
+// serve's (refused: new installs require a key or a client certificate), what a flag makes of
+// it, and the line it logs at start.
 func TestDemoRequireDeviceKeysIsExplicit(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		args []string
 		want bool
 	}{
-		{"serve by default", nil, false},
+		{"serve by default", nil, true},
 		{"demo by default", nil, config.DemoRequireDeviceKeys},
 		{"demo with the flag", []string{"--require-device-keys"}, true},
-		{"serve with the flag", []string{"--require-device-keys"}, true},
+		{"serve with the flag off", []string{"--require-device-keys=false"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := strings.Fields(c.name)[0]
@@ -101,10 +102,22 @@ func TestDemoRequireDeviceKeysIsExplicit(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the demo's banner says whether keyless chargers are admitted", func(t *testing.T) {
+		for _, c := range []struct {
+			require bool
+			want    string
+		}{{false, "admitted by their SN: a demo choice; chargeops serve refuses them"}, {true, "refused (--require-device-keys)"}} {
+			var out bytes.Buffer
+			printDemoAdmission(&out, c.require)
+			if !strings.Contains(out.String(), c.want) {
+				t.Errorf("require %v: banner %q, want %q", c.require, out.String(), c.want)
+			}
+		}
+	})
 	t.Run("the help names both defaults", func(t *testing.T) {
 		var out bytes.Buffer
 		_, _ = load("demo", []string{"--help"}, func(fs *flag.FlagSet) { fs.SetOutput(&out) })
-		if !strings.Contains(out.String(), "default false for serve and for chargeops demo alike") {
+		if !strings.Contains(out.String(), "on by default for serve, off for chargeops demo") {
 			t.Fatalf("demo --help does not state the defaults:\n%s", out.String())
 		}
 	})

@@ -208,6 +208,9 @@ func serve(ctx context.Context, args []string, demo bool) error {
 			return err
 		}
 	}
+	if !demo && cfg.RequireDeviceKeys {
+		warnKeyless(ctx, a)
+	}
 	if demo {
 		logDemoAdmission(slog.Default(), cfg)
 		// The demo sites' chargers come alive: simulated OCPP clients on this node's gateway.
@@ -227,12 +230,27 @@ func serve(ctx context.Context, args []string, demo bool) error {
 	switch {
 	case demo:
 		printDemoSignIns(os.Stdout, seeded, rootExists, demoPassword, accounts)
+		printDemoAdmission(os.Stdout, cfg.RequireDeviceKeys)
 	case n == 0:
 		fmt.Printf("  no user exists yet: chargeops user create-root --name NAME --password PASSWORD\n\n")
 	default:
 		fmt.Printf("  sign in with your account\n\n")
 	}
 	return a.Serve(ctx, ln)
+}
+
+// warnKeyless tells at start how many devices --require-device-keys refuses (an install from
+// before keys were required, or devices added without one).
+func warnKeyless(ctx context.Context, a *app.App) {
+	n, err := a.Fleet.KeylessDevices(ctx)
+	if err != nil {
+		slog.Warn("keyless devices not counted", "err", err)
+		return
+	}
+	if n > 0 {
+		slog.Warn("devices without a key are refused (no_key): give them keys (control type 11) or client certificates, or start with --require-device-keys=false",
+			"devices", n)
+	}
 }
 
 // logDemoAdmission states at the demo's start whether keyless chargers are admitted

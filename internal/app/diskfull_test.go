@@ -47,6 +47,7 @@ func TestDiskFullHoldsIngestAndRecovers(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) }) // after the node has stopped
 	cfg := config.Default()
+	cfg.RequireDeviceKeys = false // keyless test chargers
 	cfg.DataDir, cfg.IngestRetryMax = dir, 200*time.Millisecond
 	n := startNode(t, cfg)
 	d := n.app.DB

@@ -54,6 +54,7 @@ func serveChild(addr, dsn, dir string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	cfg := config.Default()
+	cfg.RequireDeviceKeys = false // keyless test chargers
 	cfg.DB, cfg.DataDir, cfg.Captcha, cfg.Addr = dsn, dir, false, addr
 	if g, err := time.ParseDuration(os.Getenv(childGrace)); err == nil {
 		cfg.ShutdownGrace = g

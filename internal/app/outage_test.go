@@ -104,6 +104,7 @@ func TestDatabaseOutageHoldsIngestWithoutLoss(t *testing.T) {
 		q.Set("connect_timeout", "2")
 		u.RawQuery = q.Encode()
 		cfg := config.Default()
+		cfg.RequireDeviceKeys = false // keyless test chargers
 		cfg.DB, cfg.DataDir, cfg.IngestRetryMax = u.String(), at.DataDir, 100*time.Millisecond
 		n := startNode(t, cfg)
 		load := drive(t, n.addr, sns)

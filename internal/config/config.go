@@ -74,7 +74,7 @@ type Config struct {
 	NodeName              string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 
 	// Charger identity (docs/gateway.md, "Admission").
-	RequireDeviceKeys bool          `name:"require-device-keys" help:"refuse every charger whose device has no authorization key (HTTP 401, reason no_key), so no charger connects with its SN alone; default false for serve and for chargeops demo alike (keyless chargers are admitted by their SN; the demo logs its choice at start)"`
+	RequireDeviceKeys bool          `name:"require-device-keys" help:"refuse every charger whose device has no authorization key and is below security profile 3 (HTTP 401, reason no_key), so no charger connects with its SN alone; on by default for serve, off for chargeops demo (its simulated chargers have no keys; it says so at start); --require-device-keys=false admits keyless chargers by their SN"`
 	OCPPKeyBackoff    time.Duration `name:"ocpp-key-backoff" help:"first back-off after 10 wrong charger keys for one SN or 20 from one address within 15 minutes (HTTP 429 with Retry-After, key not checked); each further wrong key doubles it, up to 16 times"`
 
 	// Object storage (docs/storage.md).
@@ -105,21 +105,24 @@ type Config struct {
 // Default returns the built-in defaults.
 func Default() Config {
 	return Config{
-		Addr:           ":8080",
-		DataDir:        "./data",
-		Captcha:        true,
-		SessionIdle:    2 * time.Hour,
-		SessionMax:     24 * time.Hour,
-		DefaultLocale:  "en-US",
-		TimeZone:       "Asia/Hong_Kong",
-		LoginLockAfter: 5,
-		LoginLockFor:   15 * time.Minute,
-		MaxBodyBytes:   1 << 20,
-		SMTPPort:       587,
-		SMTPFrom:       "chargeops@localhost",
-		SMTPTLS:        "starttls",
-		LogLevel:       "info",
-		LogFormat:      "text",
+		Addr:    ":8080",
+		DataDir: "./data",
+		Captcha: true,
+		// a charger proves itself with a key or a client certificate unless an operator allows
+		// otherwise (decisions §6; the demo does, config.DemoRequireDeviceKeys)
+		RequireDeviceKeys: true,
+		SessionIdle:       2 * time.Hour,
+		SessionMax:        24 * time.Hour,
+		DefaultLocale:     "en-US",
+		TimeZone:          "Asia/Hong_Kong",
+		LoginLockAfter:    5,
+		LoginLockFor:      15 * time.Minute,
+		MaxBodyBytes:      1 << 20,
+		SMTPPort:          587,
+		SMTPFrom:          "chargeops@localhost",
+		SMTPTLS:           "starttls",
+		LogLevel:          "info",
+		LogFormat:         "text",
 
 		AlarmOfflineDebounce: 2 * time.Minute,
 		AlarmRepeatWindow:    10 * time.Minute,
@@ -174,8 +177,8 @@ func EnvName(name string) string {
 }
 
 // DemoRequireDeviceKeys is the demo's choice for --require-device-keys (docs/configuration.md):
-// its simulated chargers have no keys, so keyless chargers are admitted, as under serve. The
-// final default of serve is decided with the security profiles.
+// its simulated chargers have no keys, so keyless chargers are admitted; serve refuses them
+// by default.
 const DemoRequireDeviceKeys = false
 
 // DemoDefault returns the defaults of `chargeops demo`: serve's, with the demo's own choices

@@ -165,3 +165,13 @@ func (s *Service) RaiseSecurityProfile(ctx context.Context, id int64, profile in
 	}
 	return n > 0, nil
 }
+
+// KeylessDevices counts the devices that --require-device-keys refuses: no key, and below
+// security profile 3 (a client certificate stands in for a key).
+func (s *Service) KeylessDevices(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device WHERE auth_key_hash = '' AND security_profile < 3`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("fleet: keyless devices: %w", err)
+	}
+	return n, nil
+}

@@ -20,12 +20,17 @@ import (
 // the recorded profile); one proving less is refused.
 func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, dev *fleet.Device) (proven int, weakKey, ok bool) {
 	required, reason := g.demand(dev)
-	if reason != "" {
+	if reason != "" && reason != fleet.RefuseNoKey {
 		g.refuse(w, r, dev.SN, reason, http.StatusUnauthorized)
 		return 0, false, false
 	}
-	certified, reason := g.clientCert(r, dev.SN)
-	if reason != "" {
+	certified, certReason := g.clientCert(r, dev.SN)
+	if certReason != "" {
+		g.refuse(w, r, dev.SN, certReason, http.StatusUnauthorized)
+		return 0, false, false
+	}
+	// keys required (--require-device-keys): a client certificate stands in for a key
+	if reason == fleet.RefuseNoKey && !certified {
 		g.refuse(w, r, dev.SN, reason, http.StatusUnauthorized)
 		return 0, false, false
 	}

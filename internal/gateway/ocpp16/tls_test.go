@@ -63,15 +63,16 @@ func TestSecurityProfile2OverTLS(t *testing.T) {
 }
 
 // TestSecurityProfile3ClientCertificates connects ocpp-go charge points with TLS client
-// certificates to a gateway given a charge-point CA (--ocpp-client-ca), and checks each
-// refusal the whitepaper asks for, with its reason in the refusal list.
+// certificates to a gateway given a charge-point CA (--ocpp-client-ca) that requires keys
+// (serve's default), and checks each refusal the whitepaper asks for, with its reason in the
+// refusal list.
 func TestSecurityProfile3ClientCertificates(t *testing.T) {
 	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		ca, other := tlstest.NewCA(t, "Charge point CA"), tlstest.NewCA(t, "Someone else's CA")
 		caFile := ca.WriteFile(t, t.TempDir(), "cpca")
-		env := apitest.New(t, d, func(c *config.Config) { c.OCPPClientCA = caFile })
+		env := apitest.New(t, d, func(c *config.Config) { c.OCPPClientCA, c.RequireDeviceKeys = caFile, true })
 		org := fleettest.Seed(t, d)
 		mux := http.NewServeMux()
 		mux.Handle(ocpp16.Path, env.App.Gateway)
@@ -169,6 +170,22 @@ func TestSecurityProfile3ClientCertificates(t *testing.T) {
 			}
 			if _, _, err := startCPWith(t, noCert(), wss, sn, key); httpCode(err) != 401 {
 				t.Fatalf("back at profile 2 after moving to 3: %v", err)
+			}
+		})
+		t.Run("keys required: a keyless device is refused without a certificate, admitted with one", func(t *testing.T) {
+			const sn = "SN-P0-CERT"
+			id := device(t, sn, "", 0)
+			if _, _, err := startCPWith(t, noCert(), wss, sn, ""); httpCode(err) != 401 {
+				t.Fatalf("keyless, no certificate: %v", err)
+			}
+			refused(t, sn, fleet.RefuseNoKey)
+			_, h, err := startCPWith(t, withCert(valid(sn)), wss, sn, "")
+			if err != nil {
+				t.Fatalf("keyless with its certificate: %v", err)
+			}
+			h.stop()
+			if p := profile(t, id); p != 3 {
+				t.Fatalf("recorded profile %d after a certificate, want 3", p)
 			}
 		})
 		t.Run("a profile-1 charger over TLS is raised to 2; plain ws is then refused", func(t *testing.T) {

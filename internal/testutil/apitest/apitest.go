@@ -42,6 +42,8 @@ func New(t testing.TB, d *db.DB, mutate func(*config.Config)) *Env {
 	srv := httptest.NewUnstartedServer(nil)
 	t.Cleanup(srv.Close)
 	cfg := config.Default()
+	// the fixtures register keyless chargers (fleettest.Device); tests of the rule turn it on
+	cfg.RequireDeviceKeys = false
 	cfg.Addr = srv.Listener.Addr().String() // the node's real, loopback address: mailed links point there
 	cfg.Captcha = false
 	cfg.DataDir = t.TempDir() // stored objects (firmware, uploads) stay out of the source tree
