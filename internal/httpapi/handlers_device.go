@@ -34,6 +34,10 @@ func (s *Server) deviceDelete(c *Ctx, in IDsInput) (*Empty, error) {
 	return nil, s.Devices.Delete(c, c.P, in.IDs)
 }
 
+func (s *Server) deviceSecurity(c *Ctx, in device.SecurityInput) (*Empty, error) {
+	return nil, s.Devices.SetSecurityProfile(c, c.P, in)
+}
+
 func (s *Server) deviceEnable(c *Ctx, in EnableInput) (*Empty, error) {
 	return nil, s.Devices.SetEnabled(c, c.P, in.IDs, in.Enabled)
 }

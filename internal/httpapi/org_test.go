@@ -79,6 +79,23 @@ func TestDeviceRegister(t *testing.T) {
 				t.Fatalf("disabled device shows status %d", dev.Status)
 			}
 		})
+		t.Run("an operator lowers a device's security profile; the action log keeps it", func(t *testing.T) {
+			var sec struct {
+				SecurityProfile int
+				HasKey          bool
+			}
+			apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/security", map[string]any{"id": devID, "securityProfile": 2}))
+			apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/security", map[string]any{"id": devID, "securityProfile": 1}))
+			apitest.Must(t, r.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": devID})).Into(t, &sec)
+			if sec.SecurityProfile != 1 || sec.HasKey {
+				t.Fatalf("after lowering: %+v", sec)
+			}
+			n := testutil.Count(t, d, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`,
+				"POST /api/auth/sys/dev/basic/security", `%"securityProfile":1%`)
+			if n != 1 {
+				t.Fatalf("%d action-log rows for the lowering, want 1", n)
+			}
+		})
 		t.Run("a device is marked maintained", func(t *testing.T) {
 			apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/maintained", map[string]any{"ids": []int64{devID}}))
 		})

@@ -1221,6 +1221,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/basic/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a device's security profile (0-3; a charger only raises its own, an operator may lower it)
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicSecurity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/basic/status/count": {
         parameters: {
             query?: never;
@@ -4947,6 +4967,7 @@ export interface components {
             customerId?: number;
             customerName?: string;
             enabled?: boolean;
+            hasKey?: boolean;
             id?: number;
             images?: string[];
             installDate?: string;
@@ -4957,6 +4978,7 @@ export interface components {
             modelId?: number;
             modelName?: string;
             name?: string;
+            securityProfile?: number;
             siteId?: number;
             siteName?: string;
             sn?: string;
@@ -4998,6 +5020,10 @@ export interface components {
             siteId?: number;
             sort?: string;
             status?: number | null;
+        };
+        DeviceSecurityInput: {
+            id?: number;
+            securityProfile?: number;
         };
         DevmodelAlias: {
             alias?: string;
@@ -8492,6 +8518,34 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicSecurity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceSecurityInput"];
             };
         };
         responses: {

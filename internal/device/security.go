@@ -1,0 +1,55 @@
+package device
+
+import (
+	"context"
+
+	"chargeops/internal/access"
+	"chargeops/internal/apperr"
+	"chargeops/internal/db"
+	"chargeops/internal/kit"
+)
+
+// Security profiles (docs/security-profiles.md): the least a device's connections must prove.
+const (
+	ProfileNone        = 0 // its SN alone (only with --require-device-keys=false)
+	ProfileBasic       = 1 // its key over ws
+	ProfileTLS         = 2 // its key over TLS
+	ProfileCertificate = 3 // a client certificate over TLS
+)
+
+// SecurityInput sets a device's security profile.
+type SecurityInput struct {
+	ID              int64 `json:"id"`
+	SecurityProfile int   `json:"securityProfile"`
+}
+
+func (in SecurityInput) validate() error {
+	if in.ID <= 0 {
+		return apperr.InvalidField("id", "err.invalid")
+	}
+	if in.SecurityProfile < ProfileNone || in.SecurityProfile > ProfileCertificate {
+		return apperr.InvalidField("securityProfile", "err.invalid")
+	}
+	return nil
+}
+
+// SetSecurityProfile sets the security profile of a device in p's scope. A charger only ever
+// raises its own (the gateway records a profile it proves above the device's); an operator
+// may also lower one, which the action log keeps like every change. It takes effect at the
+// charger's next connection: a live one is not dropped.
+func (s *Service) SetSecurityProfile(ctx context.Context, p *access.Principal, in SecurityInput) error {
+	if err := in.validate(); err != nil {
+		return err
+	}
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		if _, err := s.get(ctx, tx, p, in.ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE device SET security_profile = ?, updated_at = ? WHERE id = ?`, in.SecurityProfile, db.NowMS(), in.ID)
+		return err
+	})
+	if err == nil {
+		s.changed(ctx, in.ID)
+	}
+	return kit.Wrap("device", "set security profile", err)
+}
