@@ -7,7 +7,6 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
-	"net"
 	"net/http"
 	"testing"
 
@@ -30,12 +29,7 @@ func TestOCPPListenerServesTLS(t *testing.T) {
 	dir := t.TempDir()
 	ecPair, ecCert := tlstest.WritePair(t, dir, "ecdsa", tlstest.ECDSA(t), 1)
 	rsaPair, rsaCert := tlstest.WritePair(t, dir, "rsa", tlstest.RSA(t), 2)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ocppAddr := ln.Addr().String()
-	ln.Close()
+	ocppAddr := testutil.FreeAddr(t)
 	cfg := config.Default()
 	cfg.DataDir, cfg.OCPPAddr = t.TempDir(), ocppAddr
 	cfg.OCPPTLSCert, cfg.OCPPTLSKey = ecPair.Cert+","+rsaPair.Cert, ecPair.Key+","+rsaPair.Key
@@ -114,12 +108,7 @@ func TestOCPPListenerAsksForClientCertificates(t *testing.T) {
 	dir := t.TempDir()
 	pair, serverCert := tlstest.WritePair(t, dir, "ecdsa", tlstest.ECDSA(t), 1)
 	ca := tlstest.NewCA(t, "Charge point CA")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ocppAddr := ln.Addr().String()
-	ln.Close()
+	ocppAddr := testutil.FreeAddr(t)
 	cfg := config.Default()
 	cfg.DataDir, cfg.OCPPAddr = t.TempDir(), ocppAddr
 	cfg.OCPPTLSCert, cfg.OCPPTLSKey, cfg.OCPPClientCA = pair.Cert, pair.Key, ca.WriteFile(t, dir, "cpca")
@@ -165,12 +154,7 @@ func TestOCPPListenerAsksForClientCertificates(t *testing.T) {
 	})
 	t.Run("a node without the option asks for none", func(t *testing.T) {
 		plain := config.Default()
-		l2, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain.DataDir, plain.OCPPAddr = t.TempDir(), l2.Addr().String()
-		l2.Close()
+		plain.DataDir, plain.OCPPAddr = t.TempDir(), testutil.FreeAddr(t)
 		plain.OCPPTLSCert, plain.OCPPTLSKey = pair.Cert, pair.Key
 		startNode(t, plain)
 		if asked(t, plain.OCPPAddr) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,24 +94,15 @@ func TestRunAgainstChargeops(t *testing.T) {
 	})
 }
 
-// freeAddr is a loopback address whose port was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // startBare runs the ocpp-go baseline until the test ends.
 func startBare(t *testing.T) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- RunBare(ctx, BareOptions{Addr: freeAddr(t), Ready: func(a string) { ready <- a }}) }()
+	go func() {
+		done <- RunBare(ctx, BareOptions{Addr: testutil.FreeAddr(t), Ready: func(a string) { ready <- a }})
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -89,26 +89,29 @@ func readBase(dsn string) error {
 	if pgReuse.base != nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		return fmt.Errorf("connect: %w", err)
-	}
-	defer c.Close(context.Background())
+	return withConn(dsn, func(ctx context.Context, c *pgconn.PgConn) error {
+		b, err := readBaseFrom(ctx, c)
+		pgReuse.base = b
+		return err
+	})
+}
+
+// readBaseFrom reads what a new copy of the template holds.
+func readBaseFrom(ctx context.Context, c *pgconn.PgConn) (*pgBase, error) {
+	var err error
 	b := &pgBase{}
 	if b.schema, err = one(ctx, c, pgSchemaFingerprint); err != nil {
-		return fmt.Errorf("schema fingerprint: %w", err)
+		return nil, fmt.Errorf("schema fingerprint: %w", err)
 	}
 	tables, err := column(ctx, c, pgTables)
 	if err != nil {
-		return fmt.Errorf("list tables: %w", err)
+		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	b.tables = tables
 	for _, t := range tables {
 		var buf bytes.Buffer
 		if _, err := c.CopyTo(ctx, &buf, "COPY "+t+" TO STDOUT"); err != nil {
-			return fmt.Errorf("copy %s: %w", t, err)
+			return nil, fmt.Errorf("copy %s: %w", t, err)
 		}
 		if buf.Len() > 0 {
 			b.seeds = append(b.seeds, pgSeed{table: t, rows: buf.Bytes()})
@@ -116,13 +119,12 @@ func readBase(dsn string) error {
 	}
 	seqs, err := column(ctx, c, pgSequences)
 	if err != nil {
-		return fmt.Errorf("list sequences: %w", err)
+		return nil, fmt.Errorf("list sequences: %w", err)
 	}
 	if len(seqs) > 0 {
 		b.seqs = "SELECT " + strings.Join(seqs, ", ")
 	}
-	pgReuse.base = b
-	return nil
+	return b, nil
 }
 
 // release empties database name for the next test of this process, or drops it when it cannot
@@ -151,6 +153,11 @@ func release(t testing.TB, admin *sql.DB, name, dsn string) {
 // reset makes database dsn hold what the template holds again; an error means it must be
 // dropped instead. Every session on it has ended.
 func reset(dsn string, b *pgBase) error {
+	return withConn(dsn, func(ctx context.Context, c *pgconn.PgConn) error { return resetOn(ctx, c, b) })
+}
+
+// withConn runs fn on a connection of its own to dsn, with 30 s for all of it.
+func withConn(dsn string, fn func(context.Context, *pgconn.PgConn) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, err := pgconn.Connect(ctx, dsn)
@@ -158,6 +165,10 @@ func reset(dsn string, b *pgBase) error {
 		return fmt.Errorf("connect: %w", err)
 	}
 	defer c.Close(context.Background())
+	return fn(ctx, c)
+}
+
+func resetOn(ctx context.Context, c *pgconn.PgConn, b *pgBase) error {
 	schema, err := one(ctx, c, pgSchemaFingerprint)
 	if err != nil {
 		return fmt.Errorf("schema fingerprint: %w", err)

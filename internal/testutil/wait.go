@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"net"
 	"testing"
 	"time"
 )
@@ -42,4 +43,16 @@ func Never(t testing.TB, d time.Duration, what string, cond func() bool) {
 	if cond() {
 		t.Fatalf("%s (within %s)", what, d)
 	}
+}
+
+// FreeAddr is a loopback address whose port was free a moment ago: for a listener a test
+// starts by address (a node's --ocpp-addr).
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

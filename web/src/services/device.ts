@@ -31,6 +31,8 @@ export const deleteDevices = (ids: number[]) => post<null>(`${base}/delete`, { i
 export const enableDevices = (ids: number[], enabled: boolean) => post<null>(`${base}/enable`, { ids, enabled });
 export const maintainDevices = (ids: number[], on: boolean) => post<null>(`${base}/maintain`, { ids, on });
 export const maintainedDevices = (ids: number[]) => post<null>(`${base}/maintained`, { ids });
+/** Sets a device's security profile (0-3; docs/security-profiles.md). */
+export const setSecurityProfile = (id: number, securityProfile: number) => post<null>(`${base}/security`, { id, securityProfile });
 /** Import answers its own errors (rows table): the call is silent. */
 export const importDevices = (fileName: string, content: string) =>
   post<{ imported: number }>(`${base}/import`, { fileName, content }, { silent: true });

@@ -1,8 +1,9 @@
 /**
  * device/:listtype?/detail/:id/:type? — the device page: header (SN, name, live status, model,
  * site) and the tabs Device Details (basic info, runtime, configuration, alarms, logs, charts),
- * Remote Operations (the remote link panel, then the operations), Remote Sessions (remote/) and
- * Issues (the device's tickets; an alarm makes one). The status follows the
+ * Remote Operations (the remote link panel, then the operations), Remote Sessions (remote/),
+ * Issues (the device's tickets; an alarm makes one) and Security (security/: its security
+ * profile and key). The status follows the
  * push stream (30 s polling while it is down).
  */
 import { lazy, Suspense, useState } from 'react';
@@ -34,10 +35,12 @@ const DeviceIssues = lazy(() => import('../issue/DeviceIssues'));
 const TicketDrawer = lazy(() => import('../issue/TicketDrawer'));
 // Charging sessions of the device (pages/session/): loaded when the tab opens.
 const SessionTab = lazy(() => import('../session/SessionTab'));
+// The device's security profile and key (docs/security-profiles.md): loaded when the tab opens.
+const SecurityTab = lazy(() => import('./security/SecurityTab'));
 // The charger's local authorization list (docs/tokens.md): loaded when the header shows it.
 const LocalListButton = lazy(() => import('../token/LocalListButton'));
 
-const TABS = ['details', 'remote', 'sessions', 'charging', 'issues'] as const;
+const TABS = ['details', 'remote', 'sessions', 'charging', 'issues', 'security'] as const;
 
 function NotAllowed() {
   const { t } = useTranslation();
@@ -187,6 +190,15 @@ export default function DeviceDetail() {
             children: d && (
               <Suspense fallback={<Card loading />}>
                 <DeviceIssues device={d} />
+              </Suspense>
+            ),
+          },
+          {
+            key: 'security',
+            label: t('device.tab.security'),
+            children: d && tab === 'security' && (
+              <Suspense fallback={<Card loading />}>
+                <SecurityTab key={`${d.id}-${d.securityProfile}`} device={d} />
               </Suspense>
             ),
           },

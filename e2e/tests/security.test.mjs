@@ -1,0 +1,70 @@
+// Issue 23 browser flow: a device's Security tab (docs/security-profiles.md). Root sees a new
+// device at profile 0 without a key, chooses profile 2 and is warned what the charger needs,
+// raises it, then lowers it to 1 through a danger confirmation; each change is an action-log
+// row. The tab reads in Chinese under zh-CN. Screenshots go to CHARGEOPS_E2E_SHOTS when set.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { setUp, tearDown, chargerFixture, rootPage, confirmOk, openBrowser, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+
+const shots = process.env.CHARGEOPS_E2E_SHOTS;
+let w;
+let device;
+
+before(async () => {
+  w = await setUp('security');
+  ({ device } = await chargerFixture(w.server, w.root, { sn: 'E2E-SEC-0001', name: 'Secure', model: 'SEC-AC' }));
+});
+
+after(() => tearDown(w));
+
+const shot = (page, name) => (shots ? page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }) : undefined);
+
+test('root raises a device to profile 2 with the warnings, then lowers it to 1; each change is in the action log', async () => {
+  const page = await rootPage(w.browser, w.server, { to: `/manage/device/detail/${device.id}/security` });
+  const tab = page.getByTestId('device-security');
+  await tab.waitFor();
+  assert.equal(await page.getByTestId('security-profile').innerText(), 'Profile 0');
+  assert.equal(await page.getByTestId('security-key').innerText(), 'None');
+  assert.ok(await page.getByTestId('security-save').isDisabled(), 'nothing to save before a choice');
+
+  await page.getByTestId('security-choose-2').click();
+  const needs = await page.getByTestId('security-needs').innerText();
+  assert.match(needs, /no key/);
+  assert.match(needs, /TLS/);
+  await shot(page, 'security-choose-2-en');
+  await page.getByTestId('security-save').click();
+  await page.locator('.ant-modal-confirm-title', { hasText: 'Raise E2E-SEC-0001 from profile 0 to 2?' }).waitFor();
+  await confirmOk(page);
+  await page.getByTestId('security-profile').filter({ hasText: 'Profile 2' }).waitFor();
+
+  await page.getByTestId('security-choose-1').click();
+  await page.getByTestId('security-save').click();
+  await page.locator('.ant-modal-confirm-title', { hasText: 'Lower E2E-SEC-0001 from profile 2 to 1?' }).waitFor();
+  await page.locator('.ant-modal-confirm-content', { hasText: 'A lower profile is weaker' }).waitFor();
+  await shot(page, 'security-lower-en');
+  await confirmOk(page);
+  await page.getByTestId('security-profile').filter({ hasText: 'Profile 1' }).waitFor();
+
+  const logs = await w.root.must('POST', '/api/auth/sys/logs/action/list', { pageSize: 50 });
+  const rows = logs.list.filter((r) => r.action === 'POST /api/auth/sys/dev/basic/security');
+  assert.equal(rows.length, 2, 'one action-log row for each change');
+  assert.ok(rows.some((r) => r.data.includes('"securityProfile":1')), 'the lowering is logged with its value');
+  await page.close();
+});
+
+test('the Security tab reads in Chinese under zh-CN', async () => {
+  const zh = await openBrowser('zh-CN');
+  try {
+    await zh.context.addInitScript(() => localStorage.setItem('chargeops_locale', 'zh-CN'));
+    const page = await zh.page();
+    await signIn(page, w.server.url, ROOT_NAME, ROOT_PASSWORD, `/manage/device/detail/${device.id}/security`);
+    await page.getByTestId('device-security').waitFor();
+    await page.getByRole('tab', { name: '安全' }).waitFor();
+    assert.match(await page.getByTestId('security-profile').innerText(), /^配置 \d$/);
+    assert.match(await page.getByTestId('device-security').innerText(), /只有操作员可以降低配置/);
+    await shot(page, 'security-zh');
+  } finally {
+    await zh.close();
+  }
+});
