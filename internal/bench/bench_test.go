@@ -100,8 +100,9 @@ func startBare(t *testing.T) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
+	addr := testutil.FreeAddr(t) // here: t.Fatal belongs to the test's goroutine
 	go func() {
-		done <- RunBare(ctx, BareOptions{Addr: testutil.FreeAddr(t), Ready: func(a string) { ready <- a }})
+		done <- RunBare(ctx, BareOptions{Addr: addr, Ready: func(a string) { ready <- a }})
 	}()
 	t.Cleanup(func() {
 		cancel()
