@@ -1,24 +1,66 @@
-// Issue 23 browser flow: a device's Security tab (docs/security-profiles.md). Root sees a new
-// device at profile 0 without a key, chooses profile 2 and is warned what the charger needs,
-// raises it, then lowers it to 1 through a danger confirmation; each change is an action-log
-// row. The tab reads in Chinese under zh-CN. Screenshots go to CHARGEOPS_E2E_SHOTS when set.
+// Issue 23 browser flow: a device's Security tab (docs/security-profiles.md). A charger
+// (ocpp-rpc in strict mode: its 1.6 schemas hold the security extension's) sends a CSR made by
+// openssl; the charge-point CA signs it, the charger is sent the
+// chain and installs it, and the tab lists the certificate. Root sees the device at profile 0
+// without a key, chooses profile 2 and is warned what the charger needs, raises it, then
+// lowers it to 1 through a danger confirmation; each change is an action-log row. The tab
+// reads in Chinese under zh-CN. Screenshots go to CHARGEOPS_E2E_SHOTS when set.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
 import { setUp, tearDown, chargerFixture, rootPage, confirmOk, openBrowser, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 
 const shots = process.env.CHARGEOPS_E2E_SHOTS;
+const SN = 'E2E-SEC-0001';
 let w;
 let device;
+let charger;
+const installed = [];
 
 before(async () => {
   w = await setUp('security');
-  ({ device } = await chargerFixture(w.server, w.root, { sn: 'E2E-SEC-0001', name: 'Secure', model: 'SEC-AC' }));
+  let fixture;
+  ({ device, charger: fixture } = await chargerFixture(w.server, w.root, { sn: SN, name: 'Secure', model: 'SEC-AC' }));
+  charger = fixture;
+  charger.handle('CertificateSigned', ({ params }) => {
+    installed.push(params.certificateChain);
+    return { status: 'Accepted' };
+  });
+  await charger.connect();
+  await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'SEC-AC' });
 });
 
-after(() => tearDown(w));
+after(async () => {
+  await charger?.close({ force: true }).catch(() => undefined);
+  await tearDown(w);
+});
 
 const shot = (page, name) => (shots ? page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }) : undefined);
+
+test('a charger sends a CSR, installs the signed chain, and the Security tab lists its certificate', async () => {
+  execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(w.dir, 'cp.key'),
+    '-out', join(w.dir, 'cp.csr'), '-subj', `/CN=${SN}/O=E2E CPO`], { stdio: 'pipe' });
+  const answer = await charger.call('SignCertificate', { csr: readFileSync(join(w.dir, 'cp.csr'), 'utf8') });
+  assert.equal(answer.status, 'Accepted');
+  const deadline = Date.now() + 10000;
+  while (!installed.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(installed.length, 1, 'CertificateSigned reached the charger');
+  const leaf = new X509Certificate(installed[0]);
+  assert.match(leaf.subject, new RegExp(`CN=${SN}`));
+
+  const page = await rootPage(w.browser, w.server, { to: `/manage/device/detail/${device.id}/security` });
+  const row = page.getByTestId('device-certificates').locator('tbody tr', { hasText: SN });
+  await row.waitFor();
+  const text = await row.innerText();
+  assert.match(text, /Installed/);
+  assert.match(text, /Valid/);
+  assert.ok(text.includes(leaf.serialNumber.replace(/^0+/, '')), `the serial ${leaf.serialNumber} is shown`);
+  await shot(page, 'security-certificate-en');
+  await page.close();
+});
 
 test('root raises a device to profile 2 with the warnings, then lowers it to 1; each change is in the action log', async () => {
   const page = await rootPage(w.browser, w.server, { to: `/manage/device/detail/${device.id}/security` });

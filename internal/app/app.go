@@ -28,6 +28,7 @@ import (
 	"chargeops/internal/auth"
 	"chargeops/internal/catalogue"
 	"chargeops/internal/config"
+	"chargeops/internal/cpca"
 	"chargeops/internal/customer"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
@@ -91,8 +92,11 @@ type App struct {
 	Tokens *token.Service
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
-	// clientCAs is the charge-point CA of --ocpp-client-ca (security profile 3); nil: none
+	// clientCAs are the CAs whose client certificates prove security profile 3: the
+	// charge-point CA and those of --ocpp-client-ca
 	clientCAs *x509.CertPool
+	// CA is the charge-point CA (internal/cpca)
+	CA *cpca.CA
 }
 
 // OpenDB opens the configured database and applies the migrations and the catalogue.
@@ -149,12 +153,19 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 			return nil, err
 		}
 	}
-	// the charge-point CA (security profile 3), read before anything starts
-	if caFiles := cfg.OCPPClientCAs(); len(caFiles) > 0 {
-		if a.clientCAs, err = tlsconf.LoadPool(caFiles); err != nil {
-			return nil, fmt.Errorf("ocpp-client-ca: %w", err)
-		}
+	// the charge-point CA (security profile 3: it signs chargers' CSRs) and the CAs whose
+	// client certificates the gateway trusts, read before anything starts
+	if a.CA, err = cpca.Open(ctx, setting.NewStore(d), cpca.Options{CertFile: cfg.CPCACert, KeyFile: cfg.CPCAKey,
+		KEKFile: cfg.CPCAKEKPath(), Validity: time.Duration(cfg.CPCertDays) * 24 * time.Hour}); err != nil {
+		return nil, err
 	}
+	if !a.CA.CanSign() {
+		slog.Warn("this node cannot sign chargers' certificates: the charge-point CA's key is sealed under another --cp-ca-kek-file", "file", cfg.CPCAKEKPath())
+	}
+	if a.clientCAs, err = tlsconf.LoadPool(cfg.OCPPClientCAs()); err != nil {
+		return nil, fmt.Errorf("ocpp-client-ca: %w", err)
+	}
+	a.clientCAs.AddCert(a.CA.Cert())
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
 		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, IngestRetryMax: cfg.IngestRetryMax, Node: cfg.NodeName, Registry: fleetRegistry,
 		Location: loc, Files: files, RestartGrace: cfg.RestartGrace})
@@ -171,7 +182,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Fleet.SetTokenAuthority(a.Tokens)
 	a.Fleet.OnCommandResults(a.Tokens.OnCommandResult)
 	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, RequireKeys: cfg.RequireDeviceKeys, PingInterval: cfg.OCPPPingInterval,
-		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens, KeyBackoff: cfg.OCPPKeyBackoff, ClientCAs: a.clientCAs})
+		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens, KeyBackoff: cfg.OCPPKeyBackoff, ClientCAs: a.clientCAs, Signer: a.CA})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
 	a.Devices.SetNotifier(fleetNotifier{a.Fleet})
@@ -399,13 +410,12 @@ func (a *App) serveOCPP(ctx context.Context) error {
 			return fmt.Errorf("ocpp-tls-cert: %w", err)
 		}
 		srv.TLSConfig = certs.Config()
-		if a.clientCAs != nil {
-			// asked for, not required: chargers at profile 2 show none; the gateway verifies
-			// one that is shown against the charge-point CA and refuses it with a reason. The
-			// request names the CA, so a charger holding several certificates shows its one.
-			srv.TLSConfig.ClientAuth = tls.RequestClientCert
-			srv.TLSConfig.ClientCAs = a.clientCAs
-		}
+		// A client certificate is asked for, not required: chargers at profile 2 show none; the
+		// gateway verifies one that is shown against the charge-point CAs and refuses it with a
+		// reason. The request names the CAs, so a charger holding several certificates shows
+		// the right one.
+		srv.TLSConfig.ClientAuth = tls.RequestClientCert
+		srv.TLSConfig.ClientCAs = a.clientCAs
 		// OCPP-J is a WebSocket over HTTP/1.1: no HTTP/2 offered in ALPN
 		srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){}
 	}

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -60,6 +61,10 @@ type Config struct {
 	OCPPTLSKey            string        `name:"ocpp-tls-key" help:"PEM private key files, comma-separated, one for each --ocpp-tls-cert file in the same order"`
 	OCPPTLSRSAKeyExchange bool          `name:"ocpp-tls-rsa-key-exchange" help:"also offer TLS_RSA_WITH_AES_128_GCM_SHA256 and TLS_RSA_WITH_AES_256_GCM_SHA384 on --ocpp-addr, for chargers that have no ECDHE suite; these have no forward secrecy (see docs/security-profiles.md)"`
 	OCPPClientCA          string        `name:"ocpp-client-ca" help:"PEM files of the charge-point CA (comma-separated): --ocpp-addr asks chargers for a TLS client certificate, and one this CA issued to the charger's SN proves security profile 3 (see docs/security-profiles.md); needs --ocpp-tls-cert; read at start"`
+	CPCACert              string        `name:"cp-ca-cert" help:"the operator's charge-point CA certificate (PEM) that signs chargers' client certificates (security profile 3, SignCertificate); with --cp-ca-key; empty: the built-in CA, made once and kept in the database"`
+	CPCAKey               string        `name:"cp-ca-key" help:"the private key (PEM) of --cp-ca-cert"`
+	CPCAKEKFile           string        `name:"cp-ca-kek-file" help:"file of the key that seals the built-in charge-point CA's private key in the database (64 hex digits; made, mode 0600, when absent); every node that signs needs the same file; default <data-dir>/cp-ca.kek"`
+	CPCertDays            int           `name:"cp-cert-days" help:"validity in days of the client certificates the charge-point CA signs"`
 	CommandTimeout        time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
 	RestartGrace          time.Duration `name:"restart-grace" help:"how long a charger that accepted a Reset from the console may stay away before it counts as offline (an Offline event from its disconnect)"`
 	ProtocolLogDays       int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
@@ -111,6 +116,7 @@ func Default() Config {
 		// a charger proves itself with a key or a client certificate unless an operator allows
 		// otherwise (decisions §6; the demo does, config.DemoRequireDeviceKeys)
 		RequireDeviceKeys: true,
+		CPCertDays:        365,
 		SessionIdle:       2 * time.Hour,
 		SessionMax:        24 * time.Hour,
 		DefaultLocale:     "en-US",
@@ -474,6 +480,14 @@ func (c Config) OCPPTLSPairs() []tlsconf.Pair {
 	return out
 }
 
+// CPCAKEKPath is the built-in charge-point CA's key-encryption key file.
+func (c Config) CPCAKEKPath() string {
+	if c.CPCAKEKFile != "" {
+		return c.CPCAKEKFile
+	}
+	return filepath.Join(c.DataDir, "cp-ca.kek")
+}
+
 // OCPPClientCAs are the files of --ocpp-client-ca.
 func (c Config) OCPPClientCAs() []string { return splitList(c.OCPPClientCA) }
 
@@ -484,6 +498,12 @@ func (c Config) checkOCPPTLS() error {
 	}
 	if c.OCPPTLSRSAKeyExchange && len(certs) == 0 {
 		return fmt.Errorf("ocpp-tls-rsa-key-exchange needs ocpp-tls-cert")
+	}
+	if (c.CPCACert == "") != (c.CPCAKey == "") {
+		return fmt.Errorf("cp-ca-cert and cp-ca-key go together: the charge-point CA's certificate and its key")
+	}
+	if c.CPCertDays < 1 || c.CPCertDays > 3650 {
+		return fmt.Errorf("cp-cert-days must be 1-3650")
 	}
 	if len(c.OCPPClientCAs()) > 0 && len(certs) == 0 {
 		return fmt.Errorf("ocpp-client-ca needs ocpp-tls-cert: client certificates come over TLS")

@@ -42,7 +42,8 @@ func TestLoadOrder(t *testing.T) {
 
 func TestBadValuesAreRefused(t *testing.T) {
 	for _, args := range [][]string{{"--session-idle", "soon"}, {"--default-locale", "fr"}, {"--time-zone", "Mars/Base"}, {"--smtp-port", "x"},
-		{"--ocpp-tls-cert", "ec.crt,rsa.crt", "--ocpp-tls-key", "ec.key"}, {"--ocpp-tls-cert", "ec.crt"}, {"--ocpp-tls-rsa-key-exchange"}, {"--ocpp-client-ca", "cpca.crt"}} {
+		{"--ocpp-tls-cert", "ec.crt,rsa.crt", "--ocpp-tls-key", "ec.key"}, {"--ocpp-tls-cert", "ec.crt"}, {"--ocpp-tls-rsa-key-exchange"}, {"--ocpp-client-ca", "cpca.crt"},
+		{"--cp-ca-cert", "ca.crt"}, {"--cp-ca-key", "ca.key"}, {"--cp-cert-days", "0"}, {"--cp-cert-days", "3651"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			if _, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), args, func(string) (string, bool) { return "", false }); err == nil {
 				t.Errorf("%v accepted", args)

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"crypto/x509"
 	"time"
 
 	"chargeops/internal/fleet/ingest"
@@ -91,6 +92,10 @@ type Reports interface {
 	EndDiagnosticsJob(ctx context.Context, deviceID, commandID int64)
 	StoreConfig(ctx context.Context, deviceID int64, items []ConfigValue) error
 	SetConfigValue(ctx context.Context, dev *Device, key, value string) error
+	// CertificateIssued and CertificateAnswered record a client certificate the charge-point
+	// CA signed for a charger and what the charger answered (certificates.go).
+	CertificateIssued(ctx context.Context, dev *Device, leaf *x509.Certificate) (int64, error)
+	CertificateAnswered(ctx context.Context, id int64, state int) error
 }
 
 var _ Core = (*Service)(nil)

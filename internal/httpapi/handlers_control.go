@@ -114,6 +114,10 @@ func (s *Server) configValues(c *Ctx, in FleetDeviceQuery) ([]fleet.ConfigItem, 
 	return s.Fleet.ConfigValues(c, c.P, in.DeviceID)
 }
 
+func (s *Server) deviceCertificates(c *Ctx, in FleetDeviceQuery) ([]fleet.Certificate, error) {
+	return s.Fleet.DeviceCertificates(c, c.P, in.DeviceID)
+}
+
 func (s *Server) configImport(c *Ctx, in ParamFileInput) ([]fleet.ConfigItem, error) {
 	raw, err := base64.StdEncoding.DecodeString(in.Content)
 	if err != nil {

@@ -330,6 +330,7 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"POST " + sys + "dev/alarm/list":       L(map[string]any{"deviceId": w.devA, "siteId": w.siteA}),
 		"POST " + sys + "dev/data/series":      A(map[string]any{"deviceId": w.devA, "names": []string{"Power.Active.Import"}, "from": time.Now().Add(-time.Hour).UnixMilli(), "to": time.Now().UnixMilli(), "step": 15}),
 		"GET " + sys + "dev/config/values":     A(map[string]any{"deviceId": w.devA}),
+		"GET " + sys + "dev/certificate/list":  A(map[string]any{"deviceId": w.devA}),
 		"GET " + sys + "dev/events/stream":     L(nil), // read by streamLeaks
 		"POST " + sys + "dev/firmware/add":     L(map[string]any{"name": "intruder.bin", "customerId": w.custA}),
 		"POST " + sys + "dev/firmware/list":    L(map[string]any{"customerId": w.custA}),

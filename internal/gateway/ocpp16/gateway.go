@@ -41,6 +41,8 @@ type Options struct {
 	// ClientCAs issue the client certificates that prove security profile 3 (the
 	// charge-point CA); nil: a client certificate is refused as untrusted.
 	ClientCAs *x509.CertPool
+	// Signer signs chargers' CSRs (SignCertificate); nil: they are rejected.
+	Signer CertSigner
 }
 
 // Gateway accepts OCPP 1.6J connections.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/security"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 
 	"chargeops/internal/fleet"
@@ -29,8 +30,8 @@ func stopReason(r core.Reason) string {
 	return string(r)
 }
 
-// dispatch handles one charger-initiated message of Core, Firmware Management and Remote
-// Trigger and returns the confirmation.
+// dispatch handles one charger-initiated message of Core, Firmware Management, Remote Trigger
+// and the security extension and returns the confirmation.
 func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
@@ -151,6 +152,8 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		return firmware.NewFirmwareStatusNotificationConfirmation(), nil
+	case security.SignCertificateFeatureName:
+		return c.signCertificate(dev, raw)
 	case firmware.DiagnosticsStatusNotificationFeatureName:
 		var req firmware.DiagnosticsStatusNotificationRequest
 		if err := decode(raw, &req); err != nil {

@@ -2,15 +2,24 @@ package ocpp16_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/security"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
 	"chargeops/internal/config"
@@ -74,15 +83,7 @@ func TestSecurityProfile3ClientCertificates(t *testing.T) {
 		caFile := ca.WriteFile(t, t.TempDir(), "cpca")
 		env := apitest.New(t, d, func(c *config.Config) { c.OCPPClientCA, c.RequireDeviceKeys = caFile, true })
 		org := fleettest.Seed(t, d)
-		mux := http.NewServeMux()
-		mux.Handle(ocpp16.Path, env.App.Gateway)
-		srv := httptest.NewUnstartedServer(mux)
-		srv.TLS = &tls.Config{ClientAuth: tls.RequestClientCert}
-		srv.StartTLS()
-		t.Cleanup(srv.Close)
-		roots := x509.NewCertPool()
-		roots.AddCert(srv.Certificate())
-		wss := "wss" + strings.TrimPrefix(srv.URL, "https") + "/ocpp"
+		wss, roots := certGateway(t, env)
 		withCert := func(c tls.Certificate) *ocppws.Client {
 			return ocppws.NewTLSClient(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{c}})
 		}
@@ -204,4 +205,111 @@ func TestSecurityProfile3ClientCertificates(t *testing.T) {
 			}
 		})
 	})
+}
+
+// certReceiver is an ocpp-go charge point's security handler: it keeps the chain it is sent.
+type certReceiver struct{ chains chan string }
+
+func (h certReceiver) OnCertificateSigned(req *security.CertificateSignedRequest) (*security.CertificateSignedResponse, error) {
+	h.chains <- req.CertificateChain
+	return security.NewCertificateSignedResponse(security.CertificateSignedStatusAccepted), nil
+}
+
+// TestSignCertificate: a charger (ocpp-go) sends a CSR, the charge-point CA signs it and the
+// gateway sends the chain back; the charger then connects at profile 3 with that certificate,
+// and the device's certificate is recorded installed. A CSR naming another charger is rejected.
+func TestSignCertificate(t *testing.T) {
+	t.Parallel()
+	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		env := apitest.New(t, d, nil)
+		org := fleettest.Seed(t, d)
+		const sn, key = "SN-CSR-1", "csrKey000000000001"
+		id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, sn)
+		fleettest.Secure(t, d, id, env.App.Fleet.HashAuthKey(sn, key), 1)
+		chargerKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		csrFor := func(cn string) string {
+			der, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{Subject: pkix.Name{CommonName: cn, Organization: []string{"Test CPO"}}}, chargerKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: der}))
+		}
+		client := ocppws.NewClient()
+		client.SetBasicAuth(sn, key)
+		cp := ocpp.NewChargePoint(sn, nil, client)
+		h := &cpHandler{cp: cp, config: map[string]string{}}
+		cp.SetCoreHandler(h)
+		recv := certReceiver{chains: make(chan string, 1)}
+		cp.SetSecurityHandler(recv)
+		if err := cp.Start(wsBase(env)); err != nil {
+			t.Fatal(err)
+		}
+		var once sync.Once
+		stop := func() { once.Do(cp.Stop) } // ocpp-go's Stop may run once
+		t.Cleanup(stop)
+
+		t.Run("a CSR naming another charger is rejected", func(t *testing.T) {
+			res, err := cp.SignCertificate(csrFor("SN-CSR-OTHER"))
+			if err != nil || res.Status != types.GenericStatusRejected {
+				t.Fatalf("got %+v %v, want Rejected", res, err)
+			}
+		})
+		var chain string
+		t.Run("its own CSR is accepted and the signed chain follows", func(t *testing.T) {
+			res, err := cp.SignCertificate(csrFor(sn))
+			if err != nil || res.Status != types.GenericStatusAccepted {
+				t.Fatalf("got %+v %v, want Accepted", res, err)
+			}
+			select {
+			case chain = <-recv.chains:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no CertificateSigned within 10 s")
+			}
+			waitFor(t, "the certificate recorded installed", func() bool {
+				var n int
+				_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_certificate WHERE device_id = ? AND state = ?`, id, fleet.CertInstalled).Scan(&n)
+				return n == 1
+			})
+		})
+		t.Run("with the signed certificate the charger connects at profile 3", func(t *testing.T) {
+			keyDER, err := x509.MarshalPKCS8PrivateKey(chargerKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cert, err := tls.X509KeyPair([]byte(chain), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}))
+			if err != nil {
+				t.Fatalf("the chain and the charger's key: %v", err)
+			}
+			wss, roots := certGateway(t, env)
+			stop()
+			_, h3, err := startCPWith(t, ocppws.NewTLSClient(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{cert}}), wss, sn, "")
+			if err != nil {
+				t.Fatalf("profile 3 with the signed certificate: %v", err)
+			}
+			h3.stop()
+			var p int
+			if err := d.QueryRow(ctx, `SELECT security_profile FROM device WHERE id = ?`, id).Scan(&p); err != nil || p != 3 {
+				t.Fatalf("profile %d (%v), want raised to 3", p, err)
+			}
+		})
+	})
+}
+
+// certGateway serves env's gateway over TLS asking for client certificates, as the --ocpp-addr
+// listener does; it returns the wss:// base and the roots that trust its certificate.
+func certGateway(t *testing.T, env *apitest.Env) (wss string, roots *x509.CertPool) {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle(ocpp16.Path, env.App.Gateway)
+	srv := httptest.NewUnstartedServer(mux)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequestClientCert}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	roots = x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	return "wss" + strings.TrimPrefix(srv.URL, "https") + "/ocpp", roots
 }

@@ -1361,6 +1361,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/certificate/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Client certificates the charge-point CA signed for a device, newest first (state 0 sent, 1 installed, 2 rejected, 3 not delivered)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevCertificateList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/config/import": {
         parameters: {
             query?: never;
@@ -5271,6 +5291,17 @@ export interface components {
             pageSize?: number;
             sn?: string;
         };
+        FleetCertificate: {
+            createdAt?: number;
+            fingerprint?: string;
+            id?: number;
+            issuer?: string;
+            notAfter?: number;
+            notBefore?: number;
+            serial?: string;
+            state?: number;
+            subject?: string;
+        };
         FleetCommandListInput: {
             batchId?: string;
             deviceId?: number;
@@ -8732,6 +8763,32 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["ListFleetBlacklistEntry"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevCertificateList: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetCertificate"][];
                         message: string;
                     };
                 };

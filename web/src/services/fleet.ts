@@ -22,6 +22,7 @@ export type DeviceEvent = EventPage['list'][number];
 export type SeriesInput = ApiBody<'/api/auth/sys/dev/data/series', 'post'>;
 export type Series = ApiData<'/api/auth/sys/dev/data/series', 'post'>[number];
 export type ConfigValue = ApiData<'/api/auth/sys/dev/config/values', 'get'>[number];
+export type DeviceCertificate = ApiData<'/api/auth/sys/dev/certificate/list', 'get'>[number];
 export type FileListInput = ApiBody<'/api/auth/sys/dev/diagnostics/list', 'post'>;
 export type FilePage = ApiData<'/api/auth/sys/dev/diagnostics/list', 'post'>;
 export type FleetFile = FilePage['list'][number];
@@ -91,6 +92,7 @@ export const fleetKeys = {
   eventList: (scope: number | string, filters: readonly string[]) => ['dev/alarm/list', scope, ...filters] as const,
   commands: (deviceId: number) => ['dev/control/list', deviceId] as const,
   configValues: (deviceId: number) => ['dev/config/values', deviceId] as const,
+  certificates: (deviceId: number) => ['dev/certificate/list', deviceId] as const,
   firmware: ['dev/firmware/list'] as const,
   diagnostics: (deviceId: number) => ['dev/diagnostics/list', deviceId] as const,
   seriesProbe: (deviceId: number, defaults: unknown) => ['dev/data/series/probe', deviceId, defaults] as const,
@@ -108,6 +110,8 @@ export const getRuntime = (id: number) => get<Runtime>(`${dev}/runtime/detail`, 
 export const listEvents = (q: EventListInput) => post<EventPage>(`${dev}/alarm/list`, q);
 export const getSeries = (q: SeriesInput) => post<Series[]>(`${dev}/data/series`, q);
 export const getConfigValues = (deviceId: number) => get<ConfigValue[]>(`${dev}/config/values`, { deviceId });
+/** Client certificates the charge-point CA signed for a device, newest first. */
+export const listCertificates = (deviceId: number) => get<DeviceCertificate[]>(`${dev}/certificate/list`, { deviceId });
 /** Reads a parameter file (JSON, base64) into the device's items to set; changes nothing. */
 export const importParams = (deviceId: number, fileName: string, content: string) =>
   post<ConfigValue[]>(`${dev}/config/import`, { deviceId, fileName, content });

@@ -1,7 +1,7 @@
 /**
  * The device page's Security tab (docs/security-profiles.md): the security profile the
- * device's connections must prove, whether it has a key, and, with auth_device_edit, a change
- * of profile. Raising one the charger is not ready for cuts it off at its next connection;
+ * device's connections must prove, whether it has a key, with auth_device_edit a change of
+ * profile, and the client certificates the charge-point CA signed for it. Raising one the charger is not ready for cuts it off at its next connection;
  * lowering one weakens it: both are confirmed, and the action log keeps every change.
  */
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { useActions } from '../../../hooks/useActions';
 import { deviceKeys, setSecurityProfile } from '../../../services/device';
 import type { Device } from '../../../services/typings';
 import { PROFILES, profileChange, profileNeeds } from './profile';
+import CertificateTable from './CertificateTable';
 
 export default function SecurityTab({ device: d }: { device: Device }) {
   const { t } = useTranslation();
@@ -40,40 +41,46 @@ export default function SecurityTab({ device: d }: { device: Device }) {
       invalidate: [deviceKeys.details],
     });
   return (
-    <Card title={t('device.security.title')} data-testid="device-security">
-      <Descriptions bordered size="small" column={1} style={{ marginBottom: 16 }}>
-        <Descriptions.Item label={t('device.security.profile')}>
-          <Space>
-            <Tag color={d.securityProfile >= 2 ? 'green' : d.securityProfile === 1 ? 'blue' : 'orange'} data-testid="security-profile">
-              {t('device.security.profileN', { n: d.securityProfile })}
-            </Tag>
-            <Typography.Text type="secondary">{t(`device.security.profile${d.securityProfile}`)}</Typography.Text>
-          </Space>
-        </Descriptions.Item>
-        <Descriptions.Item label={t('device.security.key')}>
-          <span data-testid="security-key">{d.hasKey ? t('device.security.keySet') : t('device.security.keyNone')}</span>
-        </Descriptions.Item>
-      </Descriptions>
-      <Typography.Paragraph type="secondary">{t('device.security.rule')}</Typography.Paragraph>
-      {can('auth_device_edit') && (
-        <Space direction="vertical" style={{ width: '100%' }}>
-          <Radio.Group value={chosen} onChange={(e) => setChosen(e.target.value as number)} data-testid="security-choose">
-            <Space direction="vertical">
-              {PROFILES.map((p) => (
-                <Radio key={p} value={p} data-testid={`security-choose-${p}`}>
-                  {t('device.security.profileN', { n: p })} · {t(`device.security.profile${p}`)}
-                </Radio>
-              ))}
+    <>
+      <Card title={t('device.security.title')} data-testid="device-security" style={{ marginBottom: 16 }}>
+        <Descriptions bordered size="small" column={1} style={{ marginBottom: 16 }}>
+          <Descriptions.Item label={t('device.security.profile')}>
+            <Space>
+              <Tag color={d.securityProfile >= 2 ? 'green' : d.securityProfile === 1 ? 'blue' : 'orange'} data-testid="security-profile">
+                {t('device.security.profileN', { n: d.securityProfile })}
+              </Tag>
+              <Typography.Text type="secondary">{t(`device.security.profile${d.securityProfile}`)}</Typography.Text>
             </Space>
-          </Radio.Group>
-          {change !== 'same' && needs.length > 0 && (
-            <Alert type="warning" showIcon message={needs.map((k) => t(k)).join(' ')} data-testid="security-needs" />
-          )}
-          <Button type="primary" disabled={change === 'same'} onClick={save} data-testid="security-save">
-            {t('device.security.save')}
-          </Button>
-        </Space>
-      )}
-    </Card>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.security.key')}>
+            <span data-testid="security-key">{d.hasKey ? t('device.security.keySet') : t('device.security.keyNone')}</span>
+          </Descriptions.Item>
+        </Descriptions>
+        <Typography.Paragraph type="secondary">{t('device.security.rule')}</Typography.Paragraph>
+        {can('auth_device_edit') && (
+          <Space direction="vertical" style={{ width: '100%' }}>
+            <Radio.Group value={chosen} onChange={(e) => setChosen(e.target.value as number)} data-testid="security-choose">
+              <Space direction="vertical">
+                {PROFILES.map((p) => (
+                  <Radio key={p} value={p} data-testid={`security-choose-${p}`}>
+                    {t('device.security.profileN', { n: p })} · {t(`device.security.profile${p}`)}
+                  </Radio>
+                ))}
+              </Space>
+            </Radio.Group>
+            {change !== 'same' && needs.length > 0 && (
+              <Alert type="warning" showIcon message={needs.map((k) => t(k)).join(' ')} data-testid="security-needs" />
+            )}
+            <Button type="primary" disabled={change === 'same'} onClick={save} data-testid="security-save">
+              {t('device.security.save')}
+            </Button>
+          </Space>
+        )}
+      </Card>
+      <Card title={t('device.security.certificates')}>
+        <Typography.Paragraph type="secondary">{t('device.security.certificatesHint')}</Typography.Paragraph>
+        <CertificateTable deviceId={d.id} />
+      </Card>
+    </>
   );
 }
