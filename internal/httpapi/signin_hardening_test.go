@@ -104,6 +104,7 @@ func TestResetLinksIgnoreTheRequestHost(t *testing.T) {
 	t.Run("a node on a public address without a public URL refuses to serve", func(t *testing.T) {
 		d := testutil.OpenSQLite(t)
 		cfg := config.Default()
+		cfg.DataDir = t.TempDir() // the node writes there (the charge-point CA key file)
 		cfg.Addr = "0.0.0.0:8080"
 		a, err := app.New(context.Background(), cfg, d, nil)
 		if err != nil {
