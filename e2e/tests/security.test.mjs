@@ -1,7 +1,8 @@
 // Issue 23 browser flow: a device's Security tab (docs/security-profiles.md). A charger
 // (ocpp-rpc in strict mode: its 1.6 schemas hold the security extension's) sends a CSR made by
-// openssl; the charge-point CA signs it, the charger is sent the
-// chain and installs it, and the tab lists the certificate. Root sees the device at profile 0
+// openssl; the charge-point CA signs it, the charger is sent the chain and installs it, and the
+// tab lists the certificate; Renew certificate asks the charger for a new CSR, and the new one
+// is listed too. Root sees the device at profile 0
 // without a key, chooses profile 2 and is warned what the charger needs, raises it, then
 // lowers it to 1 through a danger confirmation; each change is an action-log row. The tab
 // reads in Chinese under zh-CN. Screenshots go to CHARGEOPS_E2E_SHOTS when set.
@@ -29,6 +30,12 @@ before(async () => {
     installed.push(params.certificateChain);
     return { status: 'Accepted' };
   });
+  // asked for a new certificate, the charger answers, then sends a new CSR
+  charger.handle('ExtendedTriggerMessage', ({ params }) => {
+    if (params.requestedMessage !== 'SignChargePointCertificate') return { status: 'NotImplemented' };
+    setTimeout(() => void charger.call('SignCertificate', { csr: newCSR() }).catch(() => undefined), 100);
+    return { status: 'Accepted' };
+  });
   await charger.connect();
   await charger.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'SEC-AC' });
 });
@@ -40,10 +47,15 @@ after(async () => {
 
 const shot = (page, name) => (shots ? page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }) : undefined);
 
-test('a charger sends a CSR, installs the signed chain, and the Security tab lists its certificate', async () => {
+/** A new key pair and its CSR for the charger, made by openssl. */
+function newCSR() {
   execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(w.dir, 'cp.key'),
     '-out', join(w.dir, 'cp.csr'), '-subj', `/CN=${SN}/O=E2E CPO`], { stdio: 'pipe' });
-  const answer = await charger.call('SignCertificate', { csr: readFileSync(join(w.dir, 'cp.csr'), 'utf8') });
+  return readFileSync(join(w.dir, 'cp.csr'), 'utf8');
+}
+
+test('a charger sends a CSR, installs the signed chain, and the Security tab lists its certificate', async () => {
+  const answer = await charger.call('SignCertificate', { csr: newCSR() });
   assert.equal(answer.status, 'Accepted');
   const deadline = Date.now() + 10000;
   while (!installed.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -59,6 +71,17 @@ test('a charger sends a CSR, installs the signed chain, and the Security tab lis
   assert.match(text, /Valid/);
   assert.ok(text.includes(leaf.serialNumber.replace(/^0+/, '')), `the serial ${leaf.serialNumber} is shown`);
   await shot(page, 'security-certificate-en');
+
+  // renewal from the console: the charger is asked, sends a new CSR and installs the new chain
+  await page.getByTestId('security-renew').click();
+  await page.locator('.ant-modal-confirm-title', { hasText: `Ask ${SN} for a new certificate?` }).waitFor();
+  await confirmOk(page);
+  const deadline2 = Date.now() + 15000;
+  while (installed.length < 2 && Date.now() < deadline2) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(installed.length, 2, 'the renewed chain reached the charger');
+  await page.reload();
+  await page.getByTestId('device-certificates').locator('tbody tr', { hasText: SN }).nth(1).waitFor();
+  assert.equal(await page.getByTestId('device-certificates').locator('tbody tr', { hasText: 'Installed' }).count(), 2);
   await page.close();
 });
 

@@ -43,7 +43,8 @@ const (
 	CtlCancelReservation   = 18 // CancelReservation: params.reservationId
 	CtlSendLocalList       = 19 // SendLocalList: params.updateType Full|Differential (the list is built by the core from the customer's tokens)
 	CtlGetLocalListVersion = 20 // GetLocalListVersion
-	maxControlType         = CtlGetLocalListVersion
+	CtlRenewCertificate    = 21 // ExtendedTriggerMessage SignChargePointCertificate: the charger sends a new CSR (docs/security-profiles.md)
+	maxControlType         = CtlRenewCertificate
 	maxBatchDevices        = 1000
 	commandMessageLength   = 500
 )

@@ -21,6 +21,7 @@ const (
 	KeyUnlock      = "auth_device_unlock"      // 14 unlock a connector
 	KeyReserve     = "auth_device_reserve"     // 17 reserve, 18 cancel a reservation
 	KeyTokenEdit   = "auth_token_edit"         // 19 send the local list, 20 read its version (as the console's local-list send)
+	KeyCertificate = "auth_device_certificate" // 21 ask a charger for a new CSR (certificate renewal)
 )
 
 // Bounds of the operator actions' parameters.
@@ -43,6 +44,8 @@ func operationKey(ct int) string {
 		return KeyReserve
 	case CtlSendLocalList, CtlGetLocalListVersion:
 		return KeyTokenEdit
+	case CtlRenewCertificate:
+		return KeyCertificate
 	}
 	return ""
 }

@@ -8,7 +8,7 @@ func (s *Server) fleetRoutes() []Route {
 	operate := []string{"auth_device_edit"}
 	return []Route{
 		// Remote operations
-		{Method: "POST", Path: "/api/auth/sys/dev/control/send", Objects: ByDevice, Access: Keys, Keys: operate, Tag: "fleet", Summary: "Send a remote operation (control type 1-20; docs/gateway.md, \"Commands\") to one or more devices", Handler: H(s.controlSend)},
+		{Method: "POST", Path: "/api/auth/sys/dev/control/send", Objects: ByDevice, Access: Keys, Keys: operate, Tag: "fleet", Summary: "Send a remote operation (control type 1-21; docs/gateway.md, \"Commands\") to one or more devices", Handler: H(s.controlSend)},
 		{Method: "GET", Path: "/api/auth/sys/dev/control/detail", Objects: ByDevice, Access: Keys, Keys: read, Tag: "fleet", Summary: "A command with its result (1 waiting, 2 success, 3 failed, 4 timeout, 5 offline)", Handler: H(s.controlDetail)},
 		{Method: "POST", Path: "/api/auth/sys/dev/control/list", Objects: ByDevice, Access: Keys, Keys: read, Tag: "fleet", Summary: "Command history of a device or a batch", Handler: H(s.controlList)},
 

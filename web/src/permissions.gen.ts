@@ -19,6 +19,7 @@ export type PermissionKey =
   | 'auth_session_export'
   | 'auth_device_remoteStart'
   | 'auth_device_unlock'
+  | 'auth_device_certificate'
   | 'auth_device_reserve'
   | 'auth_device_delete'
   | 'auth_token'

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/extendedtriggermessage"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/reservation"
@@ -184,6 +185,10 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		out, err = c.sendLocalList(ctx, dev, p)
 	case fleet.CtlGetLocalListVersion:
 		out, err = c.getLocalListVersion(ctx, dev)
+	case fleet.CtlRenewCertificate:
+		// the charger answers, then sends a new CSR (SignCertificate, certificates.go)
+		req := extendedtriggermessage.NewExtendedTriggerMessageRequest(extendedtriggermessage.ExtendedTriggerMessageTypeSignChargingStationCertificate)
+		_, err = status(extendedtriggermessage.ExtendedTriggerMessageFeatureName, req, "Accepted")
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}

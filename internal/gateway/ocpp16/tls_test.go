@@ -18,6 +18,7 @@ import (
 
 	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/extendedtriggermessage"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/security"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
@@ -207,17 +208,25 @@ func TestSecurityProfile3ClientCertificates(t *testing.T) {
 	})
 }
 
-// certReceiver is an ocpp-go charge point's security handler: it keeps the chain it is sent.
-type certReceiver struct{ chains chan string }
+// certReceiver is an ocpp-go charge point's security handler: it keeps the chain it is sent,
+// and asked for a new certificate (ExtendedTriggerMessage SignChargePointCertificate) it says
+// so on triggered, to send its CSR after answering.
+type certReceiver struct{ chains, triggered chan string }
 
 func (h certReceiver) OnCertificateSigned(req *security.CertificateSignedRequest) (*security.CertificateSignedResponse, error) {
 	h.chains <- req.CertificateChain
 	return security.NewCertificateSignedResponse(security.CertificateSignedStatusAccepted), nil
 }
 
+func (h certReceiver) OnExtendedTriggerMessage(req *extendedtriggermessage.ExtendedTriggerMessageRequest) (*extendedtriggermessage.ExtendedTriggerMessageResponse, error) {
+	h.triggered <- string(req.RequestedMessage)
+	return extendedtriggermessage.NewExtendedTriggerMessageResponse(extendedtriggermessage.ExtendedTriggerMessageStatusAccepted), nil
+}
+
 // TestSignCertificate: a charger (ocpp-go) sends a CSR, the charge-point CA signs it and the
-// gateway sends the chain back; the charger then connects at profile 3 with that certificate,
-// and the device's certificate is recorded installed. A CSR naming another charger is rejected.
+// gateway sends the chain back; renewal from the console asks it for a new CSR; the charger
+// then connects at profile 3 with its certificate, and the device's certificates are recorded
+// installed. A CSR naming another charger is rejected.
 func TestSignCertificate(t *testing.T) {
 	t.Parallel()
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
@@ -243,8 +252,9 @@ func TestSignCertificate(t *testing.T) {
 		cp := ocpp.NewChargePoint(sn, nil, client)
 		h := &cpHandler{cp: cp, config: map[string]string{}}
 		cp.SetCoreHandler(h)
-		recv := certReceiver{chains: make(chan string, 1)}
+		recv := certReceiver{chains: make(chan string, 2), triggered: make(chan string, 1)}
 		cp.SetSecurityHandler(recv)
+		cp.SetExtendedTriggerMessageHandler(recv)
 		if err := cp.Start(wsBase(env)); err != nil {
 			t.Fatal(err)
 		}
@@ -273,6 +283,33 @@ func TestSignCertificate(t *testing.T) {
 				var n int
 				_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_certificate WHERE device_id = ? AND state = ?`, id, fleet.CertInstalled).Scan(&n)
 				return n == 1
+			})
+		})
+		t.Run("renewal (control type 21) asks the charger for a new CSR, which is signed and sent", func(t *testing.T) {
+			v := sendOne(t, env.Root(), id, fleet.CtlRenewCertificate, nil)
+			if v.Result != fleet.ResultSuccess {
+				t.Fatalf("renewal command: %+v", v)
+			}
+			select {
+			case what := <-recv.triggered:
+				if what != "SignChargePointCertificate" {
+					t.Fatalf("asked for %q", what)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("no ExtendedTriggerMessage within 10 s")
+			}
+			if res, err := cp.SignCertificate(csrFor(sn)); err != nil || res.Status != types.GenericStatusAccepted {
+				t.Fatalf("renewal CSR: %+v %v", res, err)
+			}
+			select {
+			case chain = <-recv.chains:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no second CertificateSigned within 10 s")
+			}
+			waitFor(t, "two certificates recorded installed", func() bool {
+				var n int
+				_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_certificate WHERE device_id = ? AND state = ?`, id, fleet.CertInstalled).Scan(&n)
+				return n == 2
 			})
 		})
 		t.Run("with the signed certificate the charger connects at profile 3", func(t *testing.T) {

@@ -1471,7 +1471,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a remote operation (control type 1-20; docs/gateway.md, "Commands") to one or more devices
+         * Send a remote operation (control type 1-21; docs/gateway.md, "Commands") to one or more devices
          * @description Needs any one of the permission keys: auth_device_edit.
          */
         post: operations["postAuthSysDevControlSend"];

@@ -61,6 +61,7 @@ export const CTL = {
   cancelReservation: 18,
   sendLocalList: 19,
   getLocalListVersion: 20,
+  renewCertificate: 21,
 } as const;
 
 /** Command results: 1 waiting, 2 success, 3 failed, 4 timeout, 5 offline. */

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../components/access';
 import { useActions } from '../../../hooks/useActions';
 import { deviceKeys, setSecurityProfile } from '../../../services/device';
+import { CTL, fleetKeys, sendControl } from '../../../services/fleet';
 import type { Device } from '../../../services/typings';
 import { PROFILES, profileChange, profileNeeds } from './profile';
 import CertificateTable from './CertificateTable';
@@ -39,6 +40,14 @@ export default function SecurityTab({ device: d }: { device: Device }) {
       ),
       danger: change === 'lower',
       invalidate: [deviceKeys.details],
+    });
+  // ExtendedTriggerMessage SignChargePointCertificate: the charger answers, then sends a new CSR
+  const renew = () =>
+    confirm(() => sendControl({ deviceIds: [d.id], controlType: CTL.renewCertificate }), {
+      title: t('device.security.confirmRenew', { sn: d.sn }),
+      content: t('device.security.renewHint'),
+      success: t('device.security.renewSent'),
+      invalidate: [fleetKeys.certificates(d.id)],
     });
   return (
     <>
@@ -77,7 +86,16 @@ export default function SecurityTab({ device: d }: { device: Device }) {
           </Space>
         )}
       </Card>
-      <Card title={t('device.security.certificates')}>
+      <Card
+        title={t('device.security.certificates')}
+        extra={
+          can(['auth_device_edit', 'auth_device_certificate'], 'all') && (
+            <Button onClick={renew} data-testid="security-renew">
+              {t('device.security.renew')}
+            </Button>
+          )
+        }
+      >
         <Typography.Paragraph type="secondary">{t('device.security.certificatesHint')}</Typography.Paragraph>
         <CertificateTable deviceId={d.id} />
       </Card>
