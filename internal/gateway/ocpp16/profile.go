@@ -17,7 +17,8 @@ import (
 // the profile the connection showed: 3 a client certificate the charge-point CA issued to the
 // SN, 2 the device's key over TLS, 1 its key over plain ws, 0 nothing. A connection proving
 // more than the device demands is admitted: the charger has moved up (admitted then raises
-// the recorded profile); one proving less is refused.
+// the recorded profile); one proving less is refused. A certificate that does not hold is
+// refused with its reason at profile 3 and ignored below it.
 func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, dev *fleet.Device) (proven int, weakKey, ok bool) {
 	required, reason := g.demand(dev)
 	if reason != "" && reason != fleet.RefuseNoKey {
@@ -26,8 +27,13 @@ func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, dev *fleet.Devic
 	}
 	certified, certReason := g.clientCert(r, dev.SN)
 	if certReason != "" {
-		g.refuse(w, r, dev.SN, certReason, http.StatusUnauthorized)
-		return 0, false, false
+		if required == 3 {
+			g.refuse(w, r, dev.SN, certReason, http.StatusUnauthorized)
+			return 0, false, false
+		}
+		// Below profile 3 a certificate that does not hold proves nothing, and the key decides:
+		// a charger may show a factory certificate whenever a server asks for one.
+		slog.Info("ocpp client certificate ignored below profile 3", "sn", dev.SN, "reason", certReason)
 	}
 	// keys required (--require-device-keys): a client certificate stands in for a key
 	if reason == fleet.RefuseNoKey && !certified {

@@ -159,6 +159,22 @@ func TestSecurityProfile3ClientCertificates(t *testing.T) {
 				refused(t, c.sn, c.reason)
 			})
 		}
+		t.Run("below profile 3 a certificate of another CA is ignored and the key decides", func(t *testing.T) {
+			const sn, key = "SN-P2-FACTORY", "p2Key0000000000002"
+			id := device(t, sn, key, 2)
+			factory := other.IssueNow(t, sn) // a manufacturer's certificate the charger shows when asked
+			if _, _, err := startCPWith(t, withCert(factory), wss, sn, "wrongKey0000000000"); httpCode(err) != 401 {
+				t.Fatalf("wrong key with a foreign certificate: %v", err)
+			}
+			_, h, err := startCPWith(t, withCert(factory), wss, sn, key)
+			if err != nil {
+				t.Fatalf("its key with a foreign certificate: %v", err)
+			}
+			h.stop()
+			if p := profile(t, id); p != 2 {
+				t.Fatalf("recorded profile %d, want 2 (a foreign certificate proves nothing)", p)
+			}
+		})
 		t.Run("a charger moves up with a certificate and cannot come back down", func(t *testing.T) {
 			const sn, key = "SN-P2-UP", "p2Key0000000000001"
 			id := device(t, sn, key, 2)
