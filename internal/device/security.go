@@ -6,15 +6,8 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/devstate"
 	"chargeops/internal/kit"
-)
-
-// Security profiles (docs/security-profiles.md): the least a device's connections must prove.
-const (
-	ProfileNone        = 0 // its SN alone (only with --require-device-keys=false)
-	ProfileBasic       = 1 // its key over ws
-	ProfileTLS         = 2 // its key over TLS
-	ProfileCertificate = 3 // a client certificate over TLS
 )
 
 // SecurityInput sets a device's security profile.
@@ -27,7 +20,7 @@ func (in SecurityInput) validate() error {
 	if in.ID <= 0 {
 		return apperr.InvalidField("id", "err.invalid")
 	}
-	if in.SecurityProfile < ProfileNone || in.SecurityProfile > ProfileCertificate {
+	if in.SecurityProfile < devstate.ProfileNone || in.SecurityProfile > devstate.ProfileCertificate {
 		return apperr.InvalidField("securityProfile", "err.invalid")
 	}
 	return nil

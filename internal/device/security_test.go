@@ -8,6 +8,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
+	"chargeops/internal/devstate"
 	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/testutil"
 )
@@ -40,7 +41,7 @@ func TestSecurityProfile(t *testing.T) {
 			}
 		})
 		t.Run("raised, then lowered by an operator; the fleet hears of each", func(t *testing.T) {
-			for _, p := range []int{device.ProfileCertificate, device.ProfileBasic} {
+			for _, p := range []int{devstate.ProfileCertificate, devstate.ProfileKey} {
 				if err := svc.SetSecurityProfile(ctx, callerA, device.SecurityInput{ID: a, SecurityProfile: p}); err != nil {
 					t.Fatal(err)
 				}

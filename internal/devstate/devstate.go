@@ -34,6 +34,15 @@ const (
 	LevelCA = 2
 )
 
+// Security profiles (device.security_profile; docs/security-profiles.md): the least a
+// device's connections must prove. The gateway checks and raises them, an operator sets them.
+const (
+	ProfileNone        = 0 // its SN alone (only with --require-device-keys=false)
+	ProfileKey         = 1 // its key over plain ws
+	ProfileKeyTLS      = 2 // its key over TLS
+	ProfileCertificate = 3 // a client certificate over TLS
+)
+
 // Event states (device_event.status).
 const (
 	EventOpen  = 0

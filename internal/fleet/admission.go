@@ -170,7 +170,7 @@ func (s *Service) RaiseSecurityProfile(ctx context.Context, id int64, profile in
 // security profile 3 (a client certificate stands in for a key).
 func (s *Service) KeylessDevices(ctx context.Context) (int, error) {
 	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device WHERE auth_key_hash = '' AND security_profile < 3`).Scan(&n); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device WHERE auth_key_hash = '' AND security_profile < ?`, ProfileCertificate).Scan(&n); err != nil {
 		return 0, fmt.Errorf("fleet: keyless devices: %w", err)
 	}
 	return n, nil

@@ -26,6 +26,11 @@ const (
 	KindFault       = devstate.KindFault
 	KindUnavailable = devstate.KindUnavailable
 
+	ProfileNone        = devstate.ProfileNone
+	ProfileKey         = devstate.ProfileKey
+	ProfileKeyTLS      = devstate.ProfileKeyTLS
+	ProfileCertificate = devstate.ProfileCertificate
+
 	LevelOA = devstate.LevelOA
 	LevelMA = devstate.LevelMA
 	LevelCA = devstate.LevelCA

@@ -243,10 +243,10 @@ func (g *Gateway) demand(dev *fleet.Device) (profile int, refusal string) {
 		return 0, fleet.RefuseDisabled
 	}
 	profile = dev.SecurityProfile
-	if profile == 0 && dev.AuthKeyHash != "" {
-		profile = 1
+	if profile == fleet.ProfileNone && dev.AuthKeyHash != "" {
+		profile = fleet.ProfileKey
 	}
-	if profile == 0 && g.opt.RequireKeys {
+	if profile == fleet.ProfileNone && g.opt.RequireKeys {
 		return 0, fleet.RefuseNoKey
 	}
 	return profile, ""

@@ -27,7 +27,7 @@ func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, dev *fleet.Devic
 	}
 	certified, certReason := g.clientCert(r, dev.SN)
 	if certReason != "" {
-		if required == 3 {
+		if required == fleet.ProfileCertificate {
 			g.refuse(w, r, dev.SN, certReason, http.StatusUnauthorized)
 			return 0, false, false
 		}
@@ -42,18 +42,18 @@ func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, dev *fleet.Devic
 	}
 	switch {
 	case certified:
-		proven = 3
-	case required == 3:
+		proven = fleet.ProfileCertificate
+	case required == fleet.ProfileCertificate:
 		// no certificate: a key does not stand in for it
 		g.refuse(w, r, dev.SN, fleet.RefuseProfile, http.StatusUnauthorized)
 		return 0, false, false
-	case required > 0:
+	case required > fleet.ProfileNone:
 		if ok, weakKey = g.checkKey(w, r, dev); !ok {
 			return 0, false, false
 		}
-		proven = 1
+		proven = fleet.ProfileKey
 		if g.secure(r) {
-			proven = 2
+			proven = fleet.ProfileKeyTLS
 		}
 	}
 	if proven < required {
@@ -67,7 +67,7 @@ func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, dev *fleet.Devic
 // recorded profile is raised, so the charger cannot come back at the lower one. A charger
 // never lowers its profile; an operator does, on the device's page.
 func (g *Gateway) admitted(r *http.Request, dev *fleet.Device, proven int) {
-	if proven < 2 || proven <= dev.SecurityProfile {
+	if proven < fleet.ProfileKeyTLS || proven <= dev.SecurityProfile {
 		return
 	}
 	raised, err := g.fleet.RaiseSecurityProfile(r.Context(), dev.ID, proven)
