@@ -239,6 +239,18 @@ func (h certReceiver) OnExtendedTriggerMessage(req *extendedtriggermessage.Exten
 	return extendedtriggermessage.NewExtendedTriggerMessageResponse(extendedtriggermessage.ExtendedTriggerMessageStatusAccepted), nil
 }
 
+// receive takes what the charger was sent (what), failing the test after 10 s without it.
+func receive(t *testing.T, ch <-chan string, what string) string {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s within 10 s", what)
+		return ""
+	}
+}
+
 // TestSignCertificate: a charger (ocpp-go) sends a CSR, the charge-point CA signs it and the
 // gateway sends the chain back; renewal from the console asks it for a new CSR; the charger
 // then connects at profile 3 with its certificate, and the device's certificates are recorded
@@ -290,11 +302,7 @@ func TestSignCertificate(t *testing.T) {
 			if err != nil || res.Status != types.GenericStatusAccepted {
 				t.Fatalf("got %+v %v, want Accepted", res, err)
 			}
-			select {
-			case chain = <-recv.chains:
-			case <-time.After(10 * time.Second):
-				t.Fatal("no CertificateSigned within 10 s")
-			}
+			chain = receive(t, recv.chains, "CertificateSigned")
 			waitFor(t, "the certificate recorded installed", func() bool {
 				var n int
 				_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_certificate WHERE device_id = ? AND state = ?`, id, fleet.CertInstalled).Scan(&n)
@@ -306,22 +314,13 @@ func TestSignCertificate(t *testing.T) {
 			if v.Result != fleet.ResultSuccess {
 				t.Fatalf("renewal command: %+v", v)
 			}
-			select {
-			case what := <-recv.triggered:
-				if what != "SignChargePointCertificate" {
-					t.Fatalf("asked for %q", what)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("no ExtendedTriggerMessage within 10 s")
+			if what := receive(t, recv.triggered, "ExtendedTriggerMessage"); what != "SignChargePointCertificate" {
+				t.Fatalf("asked for %q", what)
 			}
 			if res, err := cp.SignCertificate(csrFor(sn)); err != nil || res.Status != types.GenericStatusAccepted {
 				t.Fatalf("renewal CSR: %+v %v", res, err)
 			}
-			select {
-			case chain = <-recv.chains:
-			case <-time.After(10 * time.Second):
-				t.Fatal("no second CertificateSigned within 10 s")
-			}
+			chain = receive(t, recv.chains, "the second CertificateSigned")
 			waitFor(t, "two certificates recorded installed", func() bool {
 				var n int
 				_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_certificate WHERE device_id = ? AND state = ?`, id, fleet.CertInstalled).Scan(&n)
