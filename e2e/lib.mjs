@@ -44,6 +44,21 @@ export async function never(cond, ms, what) {
 }
 
 /**
+ * Waits until cond() answers something truthy and returns it, polling every 200 ms; after ms it
+ * fails naming what it waited for, with detail() (what the test saw meanwhile) when given. The
+ * twin of `never`; cond may be async.
+ */
+export async function eventually(cond, ms, what, detail) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${detail ? `\n${detail()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
  * Clicks a confirm dialog's OK and waits for the dialog to close. Twice in CI on a fully loaded
  * machine the click was lost (the dialog stayed, its OK not loading); a lost click is tried once
  * more after 5 s. A click that did land shows OK loading, which takes no second click.

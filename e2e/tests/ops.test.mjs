@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { RPCClient } from 'ocpp-rpc';
-import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { startServer, openBrowser, Api, signIn, eventually, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 
 const SN = 'E2E-OPS-0001';
 const OPERATOR = 'ops_unlocker';
@@ -44,14 +44,8 @@ async function shot(page, name) {
   if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
 
-/** Waits until cond() holds (polling the API), or fails after ms. */
-async function until(what, cond, ms = 15000) {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the charger was called: ${calls.join(', ') || 'never'}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Waits until cond() holds (polling the API), or fails after ms naming what the charger was called with. */
+const until = (what, cond, ms = 15000) => eventually(cond, ms, what, () => `the charger was called: ${calls.join(', ') || 'never'}`);
 
 async function openRemote(page, name, password) {
   await browser.context.clearCookies();

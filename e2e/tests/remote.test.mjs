@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, openBrowser, Api, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { startServer, openBrowser, Api, signIn, eventually, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 
 const binary = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'chargeops');
 const PREFIX = 'E2E-RL-';
@@ -43,15 +43,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function until(what, check, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nsim:\n${simOutput}\nserver:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const until = (what, check, timeoutMs = 20000) => eventually(check, timeoutMs, what, () => `sim:\n${simOutput}\nserver:\n${server.output()}`);
 
 /** Waits for the remote link panel's state (none, opening, open, closed); a timeout says what the panel shows. */
 async function waitState(page, state, timeout = 15000) {

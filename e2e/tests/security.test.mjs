@@ -12,19 +12,20 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import { setUp, tearDown, chargerFixture, rootPage, confirmOk, openBrowser, signIn, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
+import { setUp, tearDown, chargerFixture, rootPage, confirmOk, eventually, openBrowser, signIn, Api, ROOT_NAME, ROOT_PASSWORD } from '../lib.mjs';
 
 const shots = process.env.CHARGEOPS_E2E_SHOTS;
 const SN = 'E2E-SEC-0001';
 let w;
 let device;
+let customer;
 let charger;
 const installed = [];
 
 before(async () => {
   w = await setUp('security');
   let fixture;
-  ({ device, charger: fixture } = await chargerFixture(w.server, w.root, { sn: SN, name: 'Secure', model: 'SEC-AC' }));
+  ({ device, customer, charger: fixture } = await chargerFixture(w.server, w.root, { sn: SN, name: 'Secure', model: 'SEC-AC' }));
   charger = fixture;
   charger.handle('CertificateSigned', ({ params }) => {
     installed.push(params.certificateChain);
@@ -57,9 +58,8 @@ function newCSR() {
 test('a charger sends a CSR, installs the signed chain, and the Security tab lists its certificate', async () => {
   const answer = await charger.call('SignCertificate', { csr: newCSR() });
   assert.equal(answer.status, 'Accepted');
-  const deadline = Date.now() + 10000;
-  while (!installed.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  assert.equal(installed.length, 1, 'CertificateSigned reached the charger');
+  await eventually(() => installed.length, 10000, 'CertificateSigned at the charger');
+  assert.equal(installed.length, 1, 'CertificateSigned reached the charger once');
   const leaf = new X509Certificate(installed[0]);
   assert.match(leaf.subject, new RegExp(`CN=${SN}`));
 
@@ -76,9 +76,8 @@ test('a charger sends a CSR, installs the signed chain, and the Security tab lis
   await page.getByTestId('security-renew').click();
   await page.locator('.ant-modal-confirm-title', { hasText: `Ask ${SN} for a new certificate?` }).waitFor();
   await confirmOk(page);
-  const deadline2 = Date.now() + 15000;
-  while (installed.length < 2 && Date.now() < deadline2) await new Promise((r) => setTimeout(r, 100));
-  assert.equal(installed.length, 2, 'the renewed chain reached the charger');
+  await eventually(() => installed.length >= 2, 15000, 'the renewed chain at the charger');
+  assert.equal(installed.length, 2, 'the renewed chain reached the charger once');
   await page.reload();
   await page.getByTestId('device-certificates').locator('tbody tr', { hasText: SN }).nth(1).waitFor();
   assert.equal(await page.getByTestId('device-certificates').locator('tbody tr', { hasText: 'Installed' }).count(), 2);
@@ -116,6 +115,35 @@ test('root raises a device to profile 2 with the warnings, then lowers it to 1; 
   assert.equal(rows.length, 2, 'one action-log row for each change');
   assert.ok(rows.some((r) => r.data.includes('"securityProfile":1')), 'the lowering is logged with its value');
   await page.close();
+});
+
+test('a viewer of the customer sees the tab without changes or renewal; another customer\'s device is not found', async () => {
+  const other = await chargerFixture(w.server, w.root, { sn: 'E2E-SEC-OTHER', name: 'Elsewhere', model: 'SEC-AC2' });
+  const noData = { webSshAccess: 0, webSshLevel: 5, cfgReadLevel: 5, cfgWriteLevel: 5, cfgDownloadLevel: 5, paramLevel: 5, docLevel: 5, attachLevel: 5, emailAlarm: false, userAccess: false };
+  const role = await w.root.must('POST', '/api/auth/sys/role/add', { name: 'Secure viewer', customerId: customer.id });
+  await w.root.must('POST', '/api/auth/sys/role/auth/menu', { id: role.id, keys: ['auth_home', 'auth_my', 'auth_device', 'auth_device_list', 'auth_device_detail'] });
+  await w.root.must('POST', '/api/auth/sys/role/auth/data', { id: role.id, customerAccess: 1, siteAccess: 0, ...noData });
+  const k = await w.root.key();
+  await w.root.must('POST', '/api/auth/sys/user/add', {
+    userName: 'secure_viewer', keyId: k.keyId, password: await k.fresh('Secure#View123'), roleId: role.id, customerId: customer.id, email: 'secure_viewer@example.com',
+  });
+  await (await new Api(w.server.url).login('secure_viewer', 'Secure#View123')).acceptPrivacy();
+  const viewer = await openBrowser('zh-CN');
+  try {
+    await viewer.context.addInitScript(() => localStorage.setItem('chargeops_locale', 'zh-CN'));
+    const page = await viewer.page();
+    await signIn(page, w.server.url, 'secure_viewer', 'Secure#View123', `/manage/device/detail/${device.id}/security`);
+    await page.getByTestId('device-certificates').locator('tbody tr', { hasText: SN }).first().waitFor();
+    assert.equal(await page.getByTestId('security-choose').count(), 0, 'no profile change without auth_device_edit');
+    assert.equal(await page.getByTestId('security-renew').count(), 0, 'no renewal without its keys');
+    await shot(page, 'security-viewer-zh');
+    await page.goto(`${w.server.url}/manage/device/detail/${other.device.id}/security`);
+    await page.getByText('E2E-SEC-OTHER').waitFor({ state: 'detached', timeout: 3000 }).catch(() => undefined);
+    assert.equal(await page.getByTestId('device-security').count(), 0, 'another customer\'s device shows no Security tab');
+    assert.equal(await page.getByText('E2E-SEC-OTHER').count(), 0, 'nor its SN');
+  } finally {
+    await viewer.close();
+  }
 });
 
 test('the Security tab reads in Chinese under zh-CN', async () => {
