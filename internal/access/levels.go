@@ -76,6 +76,18 @@ func CanOpenLink(p *Principal, kind string, itemLevel int) bool {
 	return CanReadLevel(p.Role.WebSSHLevel, itemLevel)
 }
 
+// CanManageCertificates reports whether p may renew, install, list or delete a charger's
+// certificates (control types 21-24) whose control item has itemLevel. Certificates decide who
+// may connect as the charger and whom it trusts, so they take the remote link's rule: a role
+// with WEB/SSH access (any mode but disabled) at a WEB/SSH level that reaches the item
+// (docs/security-profiles.md, "Who may do what").
+func CanManageCertificates(p *Principal, itemLevel int) bool {
+	if p.Root {
+		return true
+	}
+	return p.Role.WebSSHAccess != WebSSHDisabled && CanReadLevel(p.Role.WebSSHLevel, itemLevel)
+}
+
 // LinkAccount is the device account a link opened by p logs in with ("" when p may open none).
 func LinkAccount(p *Principal) string {
 	if p.Root {

@@ -103,3 +103,32 @@ func TestUnlistedConfigNeedsWriteLevelZero(t *testing.T) {
 		t.Error("root refused")
 	}
 }
+
+// TestCertificatesTakeTheLinkRule: certificate operations need WEB/SSH access (any mode) and a
+// WEB/SSH level reaching the item; root passes.
+func TestCertificatesTakeTheLinkRule(t *testing.T) {
+	cases := []struct {
+		name        string
+		access, lvl int
+		item        int
+		want        bool
+	}{
+		{"access disabled, level 0", WebSSHDisabled, 0, 5, false},
+		{"root access, level reaches", WebSSHRoot, 2, 3, true},
+		{"web engineer, level reaches", WebSSHWebEngineer, 2, 2, true},
+		{"web admin, item above the level", WebSSHWebAdmin, 2, 1, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := &Principal{Role: RoleSettings{WebSSHAccess: c.access, WebSSHLevel: c.lvl}}
+			if got := CanManageCertificates(p, c.item); got != c.want {
+				t.Fatalf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+	t.Run("root", func(t *testing.T) {
+		if !CanManageCertificates(&Principal{Root: true}, 0) {
+			t.Fatal("root refused")
+		}
+	})
+}

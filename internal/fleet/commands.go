@@ -44,7 +44,11 @@ const (
 	CtlSendLocalList       = 19 // SendLocalList: params.updateType Full|Differential (the list is built by the core from the customer's tokens)
 	CtlGetLocalListVersion = 20 // GetLocalListVersion
 	CtlRenewCertificate    = 21 // ExtendedTriggerMessage SignChargePointCertificate: the charger sends a new CSR (docs/security-profiles.md)
-	maxControlType         = CtlRenewCertificate
+	CtlInstallCertificate  = 22 // InstallCertificate: params.certificateType, params.certificate (PEM)
+	CtlGetCertificateIDs   = 23 // GetInstalledCertificateIds: params.certificateType; the answer is stored as the device's installed certificates
+	CtlDeleteCertificate   = 24 // DeleteCertificate: params.certificateHashData
+	CtlGetLog              = 25 // GetLog: params.logType DiagnosticsLog|SecurityLog; the file lands in the device's attachments
+	maxControlType         = CtlGetLog
 	maxBatchDevices        = 1000
 	commandMessageLength   = 500
 )
@@ -355,6 +359,10 @@ func (s *Service) checkControl(ctx context.Context, p *access.Principal, modelID
 	case CtlVPNStart, CtlVPNStop:
 		if !access.CanOpenLink(p, in.Params.Link, level) {
 			return apperr.New(apperr.NoPermission, "err.link_not_allowed").With(map[string]any{"link": in.Params.Link})
+		}
+	case CtlRenewCertificate, CtlInstallCertificate, CtlGetCertificateIDs, CtlDeleteCertificate:
+		if !access.CanManageCertificates(p, level) {
+			return apperr.New(apperr.NoPermission, "err.certificate_not_allowed")
 		}
 	case CtlGetConfiguration:
 		if !access.CanDownloadConfig(p, level) {

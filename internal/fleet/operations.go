@@ -21,7 +21,7 @@ const (
 	KeyUnlock      = "auth_device_unlock"      // 14 unlock a connector
 	KeyReserve     = "auth_device_reserve"     // 17 reserve, 18 cancel a reservation
 	KeyTokenEdit   = "auth_token_edit"         // 19 send the local list, 20 read its version (as the console's local-list send)
-	KeyCertificate = "auth_device_certificate" // 21 ask a charger for a new CSR (certificate renewal)
+	KeyCertificate = "auth_device_certificate" // 21-24 certificates of a charger (renewal, install, list, delete); 25 a security log
 )
 
 // Bounds of the operator actions' parameters.
@@ -44,7 +44,7 @@ func operationKey(ct int) string {
 		return KeyReserve
 	case CtlSendLocalList, CtlGetLocalListVersion:
 		return KeyTokenEdit
-	case CtlRenewCertificate:
+	case CtlRenewCertificate, CtlInstallCertificate, CtlGetCertificateIDs, CtlDeleteCertificate:
 		return KeyCertificate
 	}
 	return ""
