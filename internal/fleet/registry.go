@@ -55,8 +55,23 @@ type Params struct {
 	ExpiryDate    int64    `json:"expiryDate,omitempty"`    // 17: when the reservation ends (unix ms)
 	ReservationID int64    `json:"reservationId,omitempty"` // 17 (set by the core), 18: the reservation to cancel
 	UpdateType    string   `json:"updateType,omitempty"`    // 19: Full or Differential
+	// 22: CentralSystemRootCertificate or ManufacturerRootCertificate; 23: the same, to list
+	CertificateType string `json:"certificateType,omitempty"`
+	Certificate     string `json:"certificate,omitempty"` // 22: the certificate to install (PEM)
+	// 24: the certificate to delete, as GetInstalledCertificateIds named it
+	CertificateHash *CertificateHash `json:"certificateHashData,omitempty"`
+	LogType         string           `json:"logType,omitempty"` // 25: DiagnosticsLog or SecurityLog
 	// Filled by the core for the adapter, not by the caller.
 	Location string `json:"location,omitempty"` // 5: signed download URL; 6: upload URL
+}
+
+// CertificateHash names an installed certificate (OCPP CertificateHashDataType): the hashes of
+// its issuer's name and key and its serial number, hex.
+type CertificateHash struct {
+	HashAlgorithm  string `json:"hashAlgorithm"` // SHA256, SHA384 or SHA512
+	IssuerNameHash string `json:"issuerNameHash"`
+	IssuerKeyHash  string `json:"issuerKeyHash"`
+	SerialNumber   string `json:"serialNumber"`
 }
 
 // Trigger is a message a TriggerMessage command (control type 10) asks the charger to send:
