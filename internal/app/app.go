@@ -181,8 +181,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Tokens.AttachFleet(a.Fleet)
 	a.Fleet.SetTokenAuthority(a.Tokens)
 	a.Fleet.OnCommandResults(a.Tokens.OnCommandResult)
+	certProxies, err := cfg.OCPPCertProxies()
+	if err != nil {
+		return nil, err
+	}
 	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, RequireKeys: cfg.RequireDeviceKeys, PingInterval: cfg.OCPPPingInterval,
-		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens, KeyBackoff: cfg.OCPPKeyBackoff, ClientCAs: a.clientCAs, Signer: a.CA})
+		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens, KeyBackoff: cfg.OCPPKeyBackoff, ClientCAs: a.clientCAs, Signer: a.CA,
+		CertHeader: cfg.OCPPClientCertHeader, CertProxies: certProxies})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
 	a.Devices.SetNotifier(fleetNotifier{a.Fleet})

@@ -60,6 +60,8 @@ type Config struct {
 	OCPPTLSCert           string        `name:"ocpp-tls-cert" help:"PEM certificate chain files for TLS on --ocpp-addr (security profiles 2 and 3), comma-separated (e.g. an ECDSA and an RSA one: each client gets the first it supports); read again within 10 s of a change, without a restart; empty serves plain ws"`
 	OCPPTLSKey            string        `name:"ocpp-tls-key" help:"PEM private key files, comma-separated, one for each --ocpp-tls-cert file in the same order"`
 	OCPPTLSRSAKeyExchange bool          `name:"ocpp-tls-rsa-key-exchange" help:"also offer TLS_RSA_WITH_AES_128_GCM_SHA256 and TLS_RSA_WITH_AES_256_GCM_SHA384 on --ocpp-addr, for chargers that have no ECDHE suite; these have no forward secrecy (see docs/security-profiles.md)"`
+	OCPPClientCertHeader  string        `name:"ocpp-client-cert-header" help:"behind a TLS-terminating proxy: the header in which it passes on the charger's client certificate (URL-escaped PEM, e.g. nginx $ssl_client_escaped_cert, or base64 DER); read only on connections from --ocpp-trusted-proxies"`
+	OCPPTrustedProxies    string        `name:"ocpp-trusted-proxies" help:"addresses or CIDR ranges of the proxies allowed to set --ocpp-client-cert-header, comma-separated (the TCP peer's address; the header from any other address is ignored)"`
 	OCPPClientCA          string        `name:"ocpp-client-ca" help:"PEM files of the charge-point CA (comma-separated): --ocpp-addr asks chargers for a TLS client certificate, and one this CA issued to the charger's SN proves security profile 3 (see docs/security-profiles.md); needs --ocpp-tls-cert; read at start"`
 	CPCACert              string        `name:"cp-ca-cert" help:"the operator's charge-point CA certificate (PEM) that signs chargers' client certificates (security profile 3, SignCertificate); with --cp-ca-key; empty: the built-in CA, made once and kept in the database"`
 	CPCAKey               string        `name:"cp-ca-key" help:"the private key (PEM) of --cp-ca-cert"`
@@ -505,10 +507,35 @@ func (c Config) checkOCPPTLS() error {
 	if c.CPCertDays < 1 || c.CPCertDays > 3650 {
 		return fmt.Errorf("cp-cert-days must be 1-3650")
 	}
-	if len(c.OCPPClientCAs()) > 0 && len(certs) == 0 {
-		return fmt.Errorf("ocpp-client-ca needs ocpp-tls-cert: client certificates come over TLS")
+	if len(c.OCPPClientCAs()) > 0 && len(certs) == 0 && c.OCPPClientCertHeader == "" {
+		return fmt.Errorf("ocpp-client-ca needs ocpp-tls-cert or ocpp-client-cert-header: client certificates come over TLS")
+	}
+	proxies, err := c.OCPPCertProxies()
+	if err != nil {
+		return err
+	}
+	if (c.OCPPClientCertHeader == "") != (len(proxies) == 0) {
+		return fmt.Errorf("ocpp-client-cert-header and ocpp-trusted-proxies go together: the header is read only from the proxies' addresses")
 	}
 	return nil
+}
+
+// OCPPCertProxies are the ranges of --ocpp-trusted-proxies (a bare address is a one-address range).
+func (c Config) OCPPCertProxies() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range splitList(c.OCPPTrustedProxies) {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, fmt.Errorf("ocpp-trusted-proxies: %q is neither an address nor a CIDR range", s)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // splitList splits a comma-separated list, dropping blanks around and between items.

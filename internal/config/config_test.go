@@ -43,7 +43,8 @@ func TestLoadOrder(t *testing.T) {
 func TestBadValuesAreRefused(t *testing.T) {
 	for _, args := range [][]string{{"--session-idle", "soon"}, {"--default-locale", "fr"}, {"--time-zone", "Mars/Base"}, {"--smtp-port", "x"},
 		{"--ocpp-tls-cert", "ec.crt,rsa.crt", "--ocpp-tls-key", "ec.key"}, {"--ocpp-tls-cert", "ec.crt"}, {"--ocpp-tls-rsa-key-exchange"}, {"--ocpp-client-ca", "cpca.crt"},
-		{"--cp-ca-cert", "ca.crt"}, {"--cp-ca-key", "ca.key"}, {"--cp-cert-days", "0"}, {"--cp-cert-days", "3651"}} {
+		{"--cp-ca-cert", "ca.crt"}, {"--cp-ca-key", "ca.key"}, {"--cp-cert-days", "0"}, {"--cp-cert-days", "3651"},
+		{"--ocpp-client-cert-header", "X-SSL-Client-Cert"}, {"--ocpp-trusted-proxies", "10.0.0.1"}, {"--ocpp-client-cert-header", "X-C", "--ocpp-trusted-proxies", "proxy.lan"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			if _, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), args, func(string) (string, bool) { return "", false }); err == nil {
 				t.Errorf("%v accepted", args)
@@ -59,6 +60,18 @@ func TestOCPPTLSPairs(t *testing.T) {
 	}
 	if got := c.OCPPTLSPairs(); len(got) != 2 || got[0] != (tlsconf.Pair{Cert: "ec.crt", Key: "ec.key"}) || got[1] != (tlsconf.Pair{Cert: "rsa.crt", Key: "rsa.key"}) {
 		t.Fatalf("pairs %v", got)
+	}
+}
+
+func TestOCPPCertProxies(t *testing.T) {
+	c, err := Load(flag.NewFlagSet("t", flag.ContinueOnError), []string{"--ocpp-client-cert-header", "X-SSL-Client-Cert", "--ocpp-trusted-proxies", "10.0.0.7, 192.168.4.0/22,::ffff:172.16.0.1",
+		"--ocpp-client-ca", "cpca.crt"}, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := c.OCPPCertProxies()
+	if len(got) != 3 || got[0].String() != "10.0.0.7/32" || got[1].String() != "192.168.4.0/22" || got[2].String() != "172.16.0.1/32" {
+		t.Fatalf("proxies %v", got)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -43,6 +44,10 @@ type Options struct {
 	ClientCAs *x509.CertPool
 	// Signer signs chargers' CSRs (SignCertificate); nil: they are rejected.
 	Signer CertSigner
+	// CertHeader names the header in which a TLS-terminating proxy passes on the charger's
+	// client certificate; it is read only on connections from CertProxies (proxycert.go).
+	CertHeader  string
+	CertProxies []netip.Prefix
 }
 
 // Gateway accepts OCPP 1.6J connections.
@@ -136,8 +141,15 @@ func (g *Gateway) Close() {
 
 func (g *Gateway) clientIP(r *http.Request) string { return clientaddr.IP(r, g.opt.TrustProxy) }
 
+// secure reports whether the charger's connection is TLS: its own, or ended at a proxy that
+// says so (X-Forwarded-Proto with --trust-proxy; a client certificate passed on by a trusted
+// proxy, which only a TLS connection can show).
 func (g *Gateway) secure(r *http.Request) bool {
-	return r.TLS != nil || (g.opt.TrustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"))
+	if r.TLS != nil || (g.opt.TrustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")) {
+		return true
+	}
+	_, fromProxy := g.peerCertificates(r)
+	return fromProxy
 }
 
 func (g *Gateway) baseURL(r *http.Request) string {

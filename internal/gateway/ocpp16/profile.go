@@ -81,19 +81,21 @@ func (g *Gateway) admitted(r *http.Request, dev *fleet.Device, proven int) {
 	}
 }
 
-// clientCert checks the TLS client certificate a request shows: certified when the
-// charge-point CA (Options.ClientCAs) issued it for client authentication to sn and it is
-// valid now; a refusal reason when it shows one that does not hold; neither when it shows none.
+// clientCert checks the TLS client certificate a request shows (on its own TLS connection, or
+// passed on by a trusted proxy: proxycert.go): certified when the charge-point CA
+// (Options.ClientCAs) issued it for client authentication to sn and it is valid now; a refusal
+// reason when it shows one that does not hold; neither when it shows none.
 func (g *Gateway) clientCert(r *http.Request, sn string) (certified bool, refusal string) {
-	if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 {
+	chain, _ := g.peerCertificates(r)
+	if len(chain) == 0 {
 		return false, ""
 	}
 	if g.opt.ClientCAs == nil {
 		return false, fleet.RefuseCertUntrusted
 	}
-	leaf := r.TLS.PeerCertificates[0]
+	leaf := chain[0]
 	intermediates := x509.NewCertPool()
-	for _, c := range r.TLS.PeerCertificates[1:] {
+	for _, c := range chain[1:] {
 		intermediates.AddCert(c)
 	}
 	_, err := leaf.Verify(x509.VerifyOptions{Roots: g.opt.ClientCAs, Intermediates: intermediates, CurrentTime: time.Now(),
