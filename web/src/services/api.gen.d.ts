@@ -5302,6 +5302,12 @@ export interface components {
             state?: number;
             subject?: string;
         };
+        FleetCertificateHash: {
+            hashAlgorithm?: string;
+            issuerKeyHash?: string;
+            issuerNameHash?: string;
+            serialNumber?: string;
+        };
         FleetCommandListInput: {
             batchId?: string;
             deviceId?: number;
@@ -5460,6 +5466,9 @@ export interface components {
             type?: number;
         };
         FleetParams: {
+            certificate?: string;
+            certificateHashData?: components["schemas"]["FleetCertificateHash"] | null;
+            certificateType?: string;
             connectorId?: number;
             data?: string;
             enable?: boolean;
@@ -5470,6 +5479,7 @@ export interface components {
             keys?: string[];
             link?: string;
             location?: string;
+            logType?: string;
             message?: string;
             messageId?: string;
             parentIdTag?: string;
