@@ -84,6 +84,27 @@ test('a charger sends a CSR, installs the signed chain, and the Security tab lis
   await page.close();
 });
 
+test('the Charge-point CA tab shows the built-in CA to download and the fleet\'s certificates by expiry', async () => {
+  const page = await rootPage(w.browser, w.server, { to: '/manage/system/list?tab=ca' });
+  await page.getByTestId('ca-card').waitFor();
+  await page.getByTestId('ca-source').getByText('Built in', { exact: false }).waitFor();
+  assert.match(await page.getByTestId('ca-subject').innerText(), /CN=/);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('ca-download').click()]);
+  const pem = readFileSync(await file.path(), 'utf8');
+  const ca = new X509Certificate(pem);
+  assert.ok(ca.ca, 'the downloaded certificate is a CA');
+  assert.ok(new X509Certificate(installed[0]).verify(ca.publicKey), 'the charger\'s certificate was signed by the downloaded CA');
+  // the charger's year-long certificate: listed, with the days it has left
+  const row = page.getByTestId('fleet-certificates-table').locator('tbody tr', { hasText: SN });
+  await row.first().waitFor();
+  assert.match(await row.first().innerText(), /3\d\d days left/);
+  await shot(page, 'security-ca-en');
+  // expiring within 30 days: not among them
+  await page.goto(`${w.server.url}/manage/system/list?tab=ca&expiringWithinDays=30`);
+  await page.getByTestId('fleet-certificates-table').locator('.ant-empty').waitFor();
+  await page.close();
+});
+
 test('root raises a device to profile 2 with the warnings, then lowers it to 1; each change is in the action log', async () => {
   const page = await rootPage(w.browser, w.server, { to: `/manage/device/detail/${device.id}/security` });
   const tab = page.getByTestId('device-security');
@@ -157,6 +178,55 @@ test('the Security tab reads in Chinese under zh-CN', async () => {
     assert.match(await page.getByTestId('security-profile').innerText(), /^配置 \d$/);
     assert.match(await page.getByTestId('device-security').innerText(), /只有操作员可以降低配置/);
     await shot(page, 'security-zh');
+  } finally {
+    await zh.close();
+  }
+});
+
+// Security events (docs/security-profiles.md, "Security events"): the strict ocpp-rpc charger's
+// SecurityEventNotifications pass its 1.6 security schemas both ways; the critical one opens an
+// alarm that the charger's own StatusNotification does not end; the tab's card lists both and
+// root's acknowledgement ends the alarm; the card exports an xlsx file.
+test('security events: a critical and a non-critical one are listed; the charger\'s status leaves the alarm; acknowledging ends it', async () => {
+  const at = new Date(Date.now() - 60_000).toISOString();
+  assert.deepEqual(await charger.call('SecurityEventNotification', { type: 'TamperDetectionActivated', timestamp: at, techInfo: 'E2E enclosure opened' }), {});
+  assert.deepEqual(await charger.call('SecurityEventNotification', { type: 'InvalidMessages', timestamp: new Date().toISOString() }), {});
+  await charger.call('StatusNotification', { connectorId: 0, errorCode: 'NoError', status: 'Available' });
+  const listed = await w.root.must('POST', '/api/auth/sys/dev/security/event/list', { deviceId: device.id });
+  assert.deepEqual(listed.list.map((e) => [e.type, e.critical, e.alarmOpen]), [['InvalidMessages', false, false], ['TamperDetectionActivated', true, true]]);
+
+  const page = await rootPage(w.browser, w.server, { to: `/manage/device/detail/${device.id}/security` });
+  const card = page.getByTestId('device-security-events');
+  const row = card.locator('tbody tr', { hasText: 'Tamper detection activated' });
+  await row.waitFor();
+  const text = await row.innerText();
+  assert.match(text, /TamperDetectionActivated/, 'the raw type beside its name');
+  assert.match(text, /E2E enclosure opened/);
+  await row.getByTestId('sec-event-alarm-open').waitFor();
+  assert.equal(await card.locator('tbody tr', { hasText: 'Invalid messages' }).getByTestId('sec-event-ack').count(), 0, 'nothing to acknowledge without an alarm');
+  const [file] = await Promise.all([page.waitForEvent('download'), card.getByTestId('sec-events-export').click()]);
+  assert.equal(readFileSync(await file.path()).subarray(0, 2).toString(), 'PK', 'an xlsx file');
+  await shot(page, 'security-events-en');
+
+  await row.getByTestId('sec-event-ack').click();
+  await page.locator('.ant-modal-confirm-title', { hasText: `Acknowledge this Tamper detection activated event of ${SN}?` }).waitFor();
+  await confirmOk(page);
+  await row.getByTestId('sec-event-alarm-ended').waitFor();
+  const after = await w.root.must('POST', '/api/auth/sys/dev/security/event/list', { deviceId: device.id, critical: true });
+  assert.equal(after.list[0].alarmOpen, false);
+  await page.close();
+
+  const zh = await openBrowser('zh-CN');
+  try {
+    await zh.context.addInitScript(() => localStorage.setItem('chargeops_locale', 'zh-CN'));
+    const zp = await zh.page();
+    await signIn(zp, w.server.url, ROOT_NAME, ROOT_PASSWORD, `/manage/device/detail/${device.id}/security`);
+    const zcard = zp.getByTestId('device-security-events');
+    await zcard.locator('.ant-card-head', { hasText: '安全事件' }).waitFor();
+    const zrow = zcard.locator('tbody tr', { hasText: '防拆检测触发' });
+    await zrow.waitFor();
+    assert.match(await zrow.innerText(), /严重[\s\S]*已结束/);
+    await shot(zp, 'security-events-zh');
   } finally {
     await zh.close();
   }

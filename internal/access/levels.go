@@ -80,7 +80,7 @@ func CanOpenLink(p *Principal, kind string, itemLevel int) bool {
 // certificates (control types 21-24) whose control item has itemLevel. Certificates decide who
 // may connect as the charger and whom it trusts, so they take the remote link's rule: a role
 // with WEB/SSH access (any mode but disabled) at a WEB/SSH level that reaches the item
-// (docs/security-profiles.md, "Who may do what").
+// (docs/security-profiles.md, "Certificates on the charger").
 func CanManageCertificates(p *Principal, itemLevel int) bool {
 	if p.Root {
 		return true

@@ -162,10 +162,12 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	if !a.CA.CanSign() {
 		slog.Warn("this node cannot sign chargers' certificates: the charge-point CA's key is sealed under another --cp-ca-kek-file", "file", cfg.CPCAKEKPath())
 	}
-	if a.clientCAs, err = tlsconf.LoadPool(cfg.OCPPClientCAs()); err != nil {
+	extraCAs, err := tlsconf.LoadCerts(cfg.OCPPClientCAs())
+	if err != nil {
 		return nil, fmt.Errorf("ocpp-client-ca: %w", err)
 	}
-	a.clientCAs.AddCert(a.CA.Cert())
+	a.CA.Trust(extraCAs)
+	a.clientCAs = a.CA.Pool()
 	a.Fleet, err = fleet.New(ctx, d, setting.NewStore(d), fleet.Options{CommandTimeout: cfg.CommandTimeout, RetentionDays: cfg.ProtocolLogDays,
 		HeartbeatInterval: cfg.OCPPHeartbeat, DataDir: cfg.DataDir, LogQueue: cfg.ProtocolLogQueue, IngestRetryMax: cfg.IngestRetryMax, Node: cfg.NodeName, Registry: fleetRegistry,
 		Location: loc, Files: files, RestartGrace: cfg.RestartGrace})
@@ -223,7 +225,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Reads: read.New(d, read.Options{StopReasons: ocpp16.StopReasons}), Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
 		Tickets: ticket.New(d, uploads, a.Limiter), Apps: apps, Signatures: openapi.NewGuard(d, apps, a.Auth, openapi.Options{RatePerMinute: cfg.OpenAPIRate}),
-		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks, Tokens: a.Tokens},
+		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks, Tokens: a.Tokens, CA: a.CA},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -247,6 +249,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	go a.housekeeping(ctx)
 	go a.Fleet.Run(ctx)
 	go a.Fleet.RunLiveness(ctx, fleet.LivenessOptions{}) // node beats; a lapsed node's chargers go offline (docs/gateway.md, "Scale-out")
+	go a.Fleet.RunCertificateExpiry(ctx)                 // certificates ending within 30 days raise an alarm (docs/security-profiles.md, "Security events")
 	go a.Remote.Run(ctx)
 	defer a.StartWorkers(ctx)() // stopped after the fleet's last commit (deferred: runs last)
 	if a.Cfg.OCPPAddr != "" {
@@ -381,6 +384,9 @@ func (a *App) purgeRetained(ctx context.Context) {
 	}
 	if _, err := fleet.PurgeEndedEvents(ctx, a.DB, a.Cfg.ErrorLogDays); err != nil {
 		slog.Warn("housekeeping: error log", "err", err)
+	}
+	if _, err := fleet.PurgeSecurityEvents(ctx, a.DB, a.Cfg.ErrorLogDays); err != nil {
+		slog.Warn("housekeeping: security events", "err", err)
 	}
 	if _, err := a.Webhooks.Purge(ctx, WebhookKeep); err != nil {
 		slog.Warn("housekeeping: webhook deliveries", "err", err)

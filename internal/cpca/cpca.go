@@ -58,7 +58,15 @@ type CA struct {
 	key      crypto.Signer // nil: this node cannot sign
 	validity time.Duration
 	now      func() time.Time
+	source   string              // SourceBuiltIn or SourceFiles
+	extra    []*x509.Certificate // other CAs trusted for client certificates (Trust)
 }
+
+// Where the CA comes from (Status.Source).
+const (
+	SourceBuiltIn = "built-in" // made by chargeops, kept in the database
+	SourceFiles   = "files"    // the operator's, --cp-ca-cert and --cp-ca-key
+)
 
 // settingKey holds the built-in CA: its certificate and its sealed key.
 const settingKey = "cp_ca"
@@ -93,7 +101,7 @@ func Open(ctx context.Context, settings *setting.Store, o Options) (*CA, error) 
 	if err != nil {
 		return nil, err
 	}
-	ca := &CA{cert: cert, certPEM: []byte(s.Cert), validity: o.Validity, now: time.Now}
+	ca := &CA{cert: cert, certPEM: []byte(s.Cert), validity: o.Validity, now: time.Now, source: SourceBuiltIn}
 	if key, err := unseal(kek, s.SealedKey); err == nil {
 		ca.key = key
 	}
@@ -116,7 +124,7 @@ func fromFiles(o Options) (*CA, error) {
 	if !ok {
 		return nil, fmt.Errorf("cpca: cp-ca-key: not a signing key")
 	}
-	return &CA{cert: cert, certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), key: key, validity: o.Validity, now: time.Now}, nil
+	return &CA{cert: cert, certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), key: key, validity: o.Validity, now: time.Now, source: SourceFiles}, nil
 }
 
 // Cert is the CA's certificate; CertPEM the same in PEM.

@@ -160,4 +160,16 @@ func TestOperatorsCA(t *testing.T) {
 	if d := time.Until(leaf.NotAfter); d > 31*24*time.Hour {
 		t.Fatalf("valid for %s, want the 30 days asked", d)
 	}
+	t.Run("its status names the files' CA, and a trusted CA joins the pool", func(t *testing.T) {
+		other, _ := x509.ParseCertificate(der) // any other CA certificate will do: here the same one parsed again
+		ca.Trust([]*x509.Certificate{other})
+		st := ca.Status()
+		if st.Source != cpca.SourceFiles || !st.CanSign || st.ValidityDays != 30 || st.CA.Subject != "CN=Operator CP CA" || st.CA.Serial != "7" ||
+			!strings.HasPrefix(st.CA.PEM, "-----BEGIN CERTIFICATE-----") || len(st.Trusted) != 1 || st.CA.KeyType != "ECDSA" {
+			t.Fatalf("status %+v", st)
+		}
+		if _, err := leaf.Verify(x509.VerifyOptions{Roots: ca.Pool(), KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}); err != nil {
+			t.Fatalf("the signed certificate does not chain to the pool: %v", err)
+		}
+	})
 }

@@ -31,9 +31,10 @@ const (
 	ControlRefreshConfig = 9
 	ControlRefreshParams = 10
 	ControlSetParams     = 11
-	// ControlLast is the highest control type: the operator actions 12-18 and the local list's
-	// 19-20 follow the specification's 1-11 (docs/gateway.md, "Commands").
-	ControlLast = 20
+	// ControlLast is the highest control type: the operator actions 12-18, the local list's
+	// 19-20, the certificates' 21-24 and GetLog's 25 follow the specification's 1-11
+	// (docs/gateway.md, "Commands"); a model that lists control items offers only those.
+	ControlLast = 25
 )
 
 // MinControlLevel is the bound a control item's level must exceed: level 0 is kept for root,

@@ -204,11 +204,11 @@ func (s *Service) Files(ctx context.Context, p *access.Principal, in FileListInp
 		}
 		q = (&db.Query{From: "fleet_file"}).And("kind = ? AND device_id = ?", FileDiagnostics, in.DeviceID).And(cond, args...)
 	}
-	return db.Paged(ctx, s.db, q, "id, kind, customer_id, device_id, name, size, sha256, complete, created_by, created_at", "id DESC", in.Page, func(r db.Scanner) (FileInfo, error) {
+	return db.Paged(ctx, s.db, q, "id, kind, customer_id, device_id, name, size, sha256, complete, created_by, created_at, CASE WHEN signature = '' THEN 0 ELSE 1 END", "id DESC", in.Page, func(r db.Scanner) (FileInfo, error) {
 		var f FileInfo
-		var c int
-		err := r.Scan(&f.ID, &f.Kind, &f.CustomerID, &f.DeviceID, &f.Name, &f.Size, &f.SHA256, &c, &f.CreatedBy, &f.CreatedAt)
-		f.Complete = c == 1
+		var c, signed int
+		err := r.Scan(&f.ID, &f.Kind, &f.CustomerID, &f.DeviceID, &f.Name, &f.Size, &f.SHA256, &c, &f.CreatedBy, &f.CreatedAt, &signed)
+		f.Complete, f.Signed = c == 1, signed == 1
 		return f, err
 	})
 }

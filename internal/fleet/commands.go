@@ -114,7 +114,7 @@ func (s *Service) Send(ctx context.Context, p *access.Principal, in SendInput) (
 	if err := validateParams(in.ControlType, &in.Params); err != nil {
 		return res, err
 	}
-	if err := checkOperationAccess(p, in.ControlType, len(ids)); err != nil {
+	if err := checkOperationAccess(p, in.ControlType, in.Params, len(ids)); err != nil {
 		return res, err
 	}
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")

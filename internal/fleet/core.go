@@ -75,6 +75,9 @@ type Connections interface {
 type Reports interface {
 	Booted(ctx context.Context, dev *Device, b BootInfo) error
 	ConnectorStatus(ctx context.Context, r ConnectorReport) error
+	// SecurityEvent records a charger's security event; a critical one opens an alarm
+	// (security_events.go).
+	SecurityEvent(ctx context.Context, r SecurityEventReport) error
 	Meter(ctx context.Context, m MeterReport) error
 	Authorize(ctx context.Context, dev *Device, idTag string) (TokenAnswer, error)
 	StartTransaction(ctx context.Context, t TransactionStart) (int64, error)
@@ -87,6 +90,8 @@ type Reports interface {
 	FirmwareStatus(ctx context.Context, r FirmwareReport) error
 	DiagnosticsStatus(ctx context.Context, r DiagnosticsReport) error
 	FirmwareURL(base string, fileID int64) string
+	// FirmwareSigning is a firmware file's signing certificate and signature (signedfirmware.go).
+	FirmwareSigning(ctx context.Context, fileID int64) (FirmwareSigning, error)
 	DiagnosticsURL(base string, deviceID, commandID int64) string
 	OpenDiagnosticsJob(ctx context.Context, deviceID, commandID int64) error
 	EndDiagnosticsJob(ctx context.Context, deviceID, commandID int64)
@@ -96,6 +101,11 @@ type Reports interface {
 	// CA signed for a charger and what the charger answered (certificates.go).
 	CertificateIssued(ctx context.Context, dev *Device, leaf *x509.Certificate) (int64, error)
 	CertificateAnswered(ctx context.Context, id int64, state int) error
+	// InstalledCertificatesRead, CertificateInstalled and CertificateRemoved keep the roots a
+	// charger holds as its answers to control types 22-24 say (certificates_installed.go).
+	InstalledCertificatesRead(ctx context.Context, deviceID int64, certType string, list []CertificateHash) error
+	CertificateInstalled(ctx context.Context, deviceID int64, certType, pemText string) error
+	CertificateRemoved(ctx context.Context, deviceID int64, h CertificateHash) error
 }
 
 var _ Core = (*Service)(nil)

@@ -24,6 +24,14 @@ const (
 // anyConnector makes endEvents end a kind's events on every connector.
 const anyConnector = -1
 
+// Sources of device events (device_event.source, migration 0050): what opened an event decides
+// what ends it, so a connector's next status report never ends an alarm it did not open.
+const (
+	SourceStatus      = 0 // a connector's status report (and the connection: offline); a later report ends it
+	SourceSecurity    = 1 // a critical security event; an operator's acknowledgement ends it (security_events.go)
+	SourceCertificate = 2 // the certificate-expiry check; a renewed certificate ends it (certificate_expiry.go)
+)
+
 // ConnectorReport is what a charger says of one connector, in the core's terms (the OCPP 1.6
 // adapter builds it from a StatusNotification: ocpp16.StatusReport). Status, ErrorCode,
 // VendorCode and Info are stored and shown as the charger sent them; State and Problem are
@@ -63,17 +71,21 @@ type eventOpen struct {
 	Name       string
 	VendorCode string
 	Info       string
+	Source     int // Source*: what opened it
 	At         int64
 }
 
-// eventEnd describes the open events to end: of some kinds, on one connector (or
-// anyConnector), except an open event of the kind and code in Keep.
+// eventEnd describes the open events to end: those Source opened, of some kinds, on one
+// connector (or anyConnector), except an open event of the kind and code in Keep; with IDs,
+// only those events.
 type eventEnd struct {
 	DeviceID  int64
 	SN        string // for the event hook
+	Source    int    // what opened them (the zero value: SourceStatus)
 	Kinds     []int
 	Connector int
 	Keep      *eventKey
+	IDs       []int64
 	At        int64
 }
 
@@ -93,9 +105,9 @@ const (
 		WHERE device_connector.status_at <= excluded.status_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
 	sqlDevicePlace = `SELECT customer_id, site_id FROM device WHERE id = ?`
-	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, status, started_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ?`
+	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, source, status, started_at, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlEventsEnd    = `UPDATE device_event SET status = ?, ended_at = ? WHERE device_id = ? AND status = ? AND source = ?`
 	sqlEventsEnded  = ` RETURNING id, kind, level, code, name, vendor_code, site_id, customer_id, started_at`
 	sqlStatusInputs = `SELECT d.sn, d.customer_id, d.site_id, d.enabled, d.maintain_mode, d.status, d.alarm_status, COALESCE(st.online, 0), COALESCE(st.firmware_job, 0)
 		FROM device d LEFT JOIN device_state st ON st.device_id = d.id WHERE d.id = ?`
@@ -176,7 +188,7 @@ func (s *Service) openEvent(ctx context.Context, b *ingest.Batch, e eventOpen) e
 		e.Device = &moved
 	}
 	id, err := db.InsertID(ctx, b.Tx, sqlEventInsert, e.Device.ID, e.Device.CustomerID, e.Device.SiteID, e.Kind, e.Level, e.Connector, e.Code, e.Name,
-		e.VendorCode, e.Info, EventOpen, e.At, db.NowMS())
+		e.VendorCode, e.Info, e.Source, EventOpen, e.At, db.NowMS())
 	if err != nil {
 		return err
 	}
@@ -190,10 +202,14 @@ func (s *Service) openEvent(ctx context.Context, b *ingest.Batch, e eventOpen) e
 // availability figures.
 func (s *Service) endEvents(ctx context.Context, b *ingest.Batch, e eventEnd) error {
 	q := sqlEventsEnd + ` AND kind IN (` + db.Placeholders(len(e.Kinds)) + `)`
-	args := append([]any{EventEnded, e.At, e.DeviceID, EventOpen}, db.Args(e.Kinds)...)
+	args := append([]any{EventEnded, e.At, e.DeviceID, EventOpen, e.Source}, db.Args(e.Kinds)...)
 	if e.Connector != anyConnector {
 		q += ` AND connector_id = ?`
 		args = append(args, e.Connector)
+	}
+	if len(e.IDs) > 0 {
+		q += ` AND id IN (` + db.Placeholders(len(e.IDs)) + `)`
+		args = append(args, db.Args(e.IDs)...)
 	}
 	if e.Keep != nil {
 		q += ` AND NOT (kind = ? AND code = ?)`

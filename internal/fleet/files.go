@@ -104,12 +104,17 @@ type FileInfo struct {
 	Complete   bool   `json:"complete"`
 	CreatedBy  string `json:"createdBy"`
 	CreatedAt  int64  `json:"createdAt"`
+	Signed     bool   `json:"signed"` // a firmware file with a signing certificate and signature (signedfirmware.go)
 }
 
 // NewFirmwareInput names a firmware file to upload and, optionally, its customer.
 type NewFirmwareInput struct {
 	Name       string `json:"name"`
 	CustomerID int64  `json:"customerId"` // 0: the default owner (see firmwareOwner)
+	// Optional, both or neither: the certificate the file was signed with (PEM X.509) and its
+	// signature (base64); control type 5 then sends SignedUpdateFirmware (signedfirmware.go).
+	SigningCertificate string `json:"signingCertificate"`
+	Signature          string `json:"signature"`
 }
 
 // NewFirmware records a firmware file to come and returns it with the signed upload path
@@ -122,13 +127,16 @@ func (s *Service) NewFirmware(ctx context.Context, p *access.Principal, in NewFi
 	if len(name) > 200 {
 		return FileInfo{}, "", apperr.InvalidField("name", "err.invalid")
 	}
+	if err := checkFirmwareSigning(&in); err != nil {
+		return FileInfo{}, "", err
+	}
 	owner, err := firmwareOwner(p, in.CustomerID)
 	if err != nil {
 		return FileInfo{}, "", err
 	}
-	f := FileInfo{Kind: FileFirmware, CustomerID: owner, Name: safeName(name), CreatedBy: p.UserName, CreatedAt: db.NowMS()}
-	f.ID, err = db.InsertID(ctx, s.db, `INSERT INTO fleet_file (kind, customer_id, device_id, name, created_by, created_at) VALUES (?, ?, 0, ?, ?, ?)`,
-		f.Kind, f.CustomerID, f.Name, f.CreatedBy, f.CreatedAt)
+	f := FileInfo{Kind: FileFirmware, CustomerID: owner, Name: safeName(name), CreatedBy: p.UserName, CreatedAt: db.NowMS(), Signed: in.Signature != ""}
+	f.ID, err = db.InsertID(ctx, s.db, `INSERT INTO fleet_file (kind, customer_id, device_id, name, created_by, created_at, signing_certificate, signature) VALUES (?, ?, 0, ?, ?, ?, ?, ?)`,
+		f.Kind, f.CustomerID, f.Name, f.CreatedBy, f.CreatedAt, in.SigningCertificate, in.Signature)
 	if err != nil {
 		return f, "", fmt.Errorf("fleet: new firmware: %w", err)
 	}
@@ -269,7 +277,8 @@ func (s *Service) ReceiveDiagnostics(ctx context.Context, in DiagnosticsIn) erro
 	if db.Affected(res, err, apperr.ErrNotFound) != nil {
 		return ErrNoDiagnosticsJob
 	}
-	id, size, err := s.storeDiagnostics(ctx, diagnosticsFile{in: in, sn: sn, customerID: customerID, mediaType: mt, params: params})
+	id, size, err := s.storeDiagnostics(ctx, diagnosticsFile{in: in, sn: sn, customerID: customerID, mediaType: mt, params: params,
+		kind: s.uploadKind(ctx, deviceID, commandID)})
 	if err != nil {
 		// Reopen the job (unless a newer one replaced it) so that the charger may retry.
 		if _, rerr := s.db.Exec(context.WithoutCancel(ctx), `UPDATE device_state SET diagnostics_job = ? WHERE device_id = ? AND diagnostics_job = 0`, commandID, deviceID); rerr != nil {
@@ -289,6 +298,7 @@ type diagnosticsFile struct {
 	customerID int64
 	mediaType  string
 	params     map[string]string
+	kind       string // the log of a GetLog job (LogSecurity, LogDiagnostics; logs.go), "" for GetDiagnostics
 }
 
 // storeDiagnostics keeps the uploaded file as a diagnostics file of the device's customer.
@@ -310,10 +320,7 @@ func (s *Service) storeDiagnostics(ctx context.Context, f diagnosticsFile) (int6
 			}
 		}
 	}
-	if name == "" {
-		name = fmt.Sprintf("diagnostics-%s-%d.log", sn, commandID)
-	}
-	name = safeName(name)
+	name = uploadName(f.kind, name, sn, commandID)
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO fleet_file (kind, customer_id, device_id, name, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		FileDiagnostics, customerID, deviceID, name, sn, db.NowMS())
 	if err != nil {

@@ -45,6 +45,9 @@ type DiagnosticsReport struct {
 	// Ended: the charger gave up the upload (OCPP 1.6 UploadFailed, after its retries); the
 	// open diagnostics job closes, so its URL takes no upload.
 	Ended bool
+	// Log: the step is a GetLog upload's (OCPP 1.6 LogStatusNotification), also the progress of
+	// the GetLog command it names (logs.go); nil for a GetDiagnostics upload.
+	Log *LogStep
 }
 
 // The core's own words of a firmware job: the status of a job whose UpdateFirmware the charger
@@ -112,6 +115,9 @@ func (s *Service) DiagnosticsStatus(ctx context.Context, r DiagnosticsReport) er
 	dev := r.Device
 	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		if _, err := b.Tx.Exec(ctx, q, r.Status, db.NowMS(), dev.ID); err != nil {
+			return err
+		}
+		if err := logProgress(ctx, b, dev.ID, r.Status, r.Log); err != nil {
 			return err
 		}
 		runtimeValue(b, dev.ID, "DiagnosticsStatus", r.Status)

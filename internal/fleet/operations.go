@@ -87,6 +87,8 @@ func checkIDTag(field, tag string, required bool) error {
 // the time expiries are measured from (unix ms).
 func validateOperation(ct int, p *Params, now int64) error {
 	switch ct {
+	case CtlInstallCertificate, CtlGetCertificateIDs, CtlDeleteCertificate:
+		return validateCertificateParams(ct, p) // certificates_installed.go
 	case CtlRemoteStart:
 		if p.ConnectorID < 0 {
 			return apperr.InvalidField("params.connectorId", "err.invalid")
@@ -132,15 +134,20 @@ func validateOperation(ct int, p *Params, now int64) error {
 		if p.ReservationID <= 0 {
 			return apperr.InvalidField("params.reservationId", "err.required")
 		}
+	case CtlGetLog:
+		return checkGetLog(p) // logs.go
 	}
 	return nil
 }
 
-// checkOperationAccess: the action's own permission key, and one device for the actions that
-// name one device's connector, session or reservation.
-func checkOperationAccess(p *access.Principal, ct int, devices int) error {
+// checkOperationAccess: the action's own permission key (a security log's: logAccess, logs.go),
+// and one device for the actions that name one device's connector, session or reservation.
+func checkOperationAccess(p *access.Principal, ct int, prm Params, devices int) error {
 	if k := operationKey(ct); k != "" && !p.HasAny(k) {
 		return apperr.ErrNoPermission
+	}
+	if err := logAccess(p, ct, prm); err != nil {
+		return err
 	}
 	if devices > 1 && oneDeviceOnly(ct) {
 		return apperr.New(apperr.Invalid, "err.ops_one_device").With(map[string]any{"field": "deviceIds"})

@@ -41,7 +41,7 @@ type Params struct {
 	ConnectorID   int      `json:"connectorId,omitempty"`   // 4: connector N; 10: trigger for a connector
 	Enable        bool     `json:"enable,omitempty"`        // 3, 4: true makes it Operative again
 	FirmwareID    int64    `json:"firmwareId,omitempty"`    // 5: an uploaded firmware file
-	Retries       int      `json:"retries,omitempty"`       // 5, 6
+	Retries       int      `json:"retries,omitempty"`       // 5, 6, 25 (25: 0-100)
 	Keys          []string `json:"keys,omitempty"`          // 9: keys to read (empty: all)
 	Message       Trigger  `json:"message,omitempty"`       // 10: the message to trigger (Triggers; default TriggerMeterValues)
 	Items         []KV     `json:"items,omitempty"`         // 11: key/value pairs to set
@@ -87,11 +87,14 @@ const (
 	TriggerHeartbeat                     Trigger = "Heartbeat"
 	TriggerMeterValues                   Trigger = "MeterValues"
 	TriggerStatusNotification            Trigger = "StatusNotification"
+	// LogStatusNotification: the state of a GetLog upload (control type 25); OCPP 1.6 asks for
+	// it with the security extension's ExtendedTriggerMessage
+	TriggerLogStatusNotification Trigger = "LogStatusNotification"
 )
 
 // Triggers are the values params.message accepts (empty: TriggerMeterValues).
 var Triggers = []Trigger{TriggerBootNotification, TriggerDiagnosticsStatusNotification, TriggerFirmwareStatusNotification,
-	TriggerHeartbeat, TriggerMeterValues, TriggerStatusNotification}
+	TriggerHeartbeat, TriggerMeterValues, TriggerStatusNotification, TriggerLogStatusNotification}
 
 // KV is one configuration key and value.
 type KV struct {

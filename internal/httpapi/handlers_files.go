@@ -19,6 +19,11 @@ import (
 type FirmwareAddInput struct {
 	Name       string `json:"name"`
 	CustomerID int64  `json:"customerId"`
+	// Optional, both or neither: the certificate the file was signed with (PEM X.509, at most
+	// 5500 characters) and its signature (base64, at most 800); control type 5 then sends
+	// SignedUpdateFirmware (docs/security-profiles.md, "Signed firmware and logs").
+	SigningCertificate string `json:"signingCertificate,omitempty"`
+	Signature          string `json:"signature,omitempty"`
 }
 
 // FirmwareAddAnswer says where to PUT the file's bytes (signed, valid 3600 s).
@@ -28,7 +33,8 @@ type FirmwareAddAnswer struct {
 }
 
 func (s *Server) firmwareAdd(c *Ctx, in FirmwareAddInput) (FirmwareAddAnswer, error) {
-	f, path, err := s.Fleet.NewFirmware(c, c.P, fleet.NewFirmwareInput{Name: in.Name, CustomerID: in.CustomerID})
+	f, path, err := s.Fleet.NewFirmware(c, c.P, fleet.NewFirmwareInput{Name: in.Name, CustomerID: in.CustomerID,
+		SigningCertificate: in.SigningCertificate, Signature: in.Signature})
 	return FirmwareAddAnswer{ID: f.ID, UploadURL: path}, err
 }
 

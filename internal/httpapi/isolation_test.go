@@ -41,6 +41,7 @@ type isoWorld struct {
 	webhook                           int64     // a webhook of A's application (isolation_webhook_test.go)
 	session                           int64     // a charging session of A's device (isolation_session_test.go)
 	token                             int64     // a token of A (isolation_token_test.go)
+	secEvent                          int64     // a critical security event of A's device (isolation_security_events_test.go)
 }
 
 // alphaMarkers are strings only customer A's objects hold; the B user never sends them, so an
@@ -88,7 +89,9 @@ func newIsoWorld(t *testing.T, d *db.DB) *isoWorld {
 	w.webhook = seedIsoWebhook(t, w)
 	w.token = seedIsoToken(t, w)
 	seedIsoLogs(t, w, d)
+	seedIsoCertificate(t, w, d)
 	w.session = seedIsoSession(t, w, d)
+	w.secEvent = seedIsoSecurityEvent(t, w, d)
 	var sent struct{ Commands []struct{ ID int64 } }
 	apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": []int64{o.devA}, "controlType": 1})).Into(t, &sent)
 	w.cmdA = sent.Commands[0].ID
@@ -344,6 +347,8 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"POST " + sys + "logs/protocol/list":   L(map[string]any{"sn": "ALPHA-0001"}),
 		"GET " + sys + "dev/gateway/stats":     A(nil),
 
+		"GET " + sys + "dev/certificate/installed": A(map[string]any{"deviceId": w.devA}),
+
 		"GET " + sys + "system/oss/sts/write": L(map[string]any{"kind": "image", "fileName": "intruder.png"}),
 		"POST " + sys + "system/oss/confirm":  A(map[string]any{"objectKey": w.uploadA}),
 		"GET " + sys + "system/oss/sts/read":  A(map[string]any{"objectKey": w.uploadA}),
@@ -431,6 +436,9 @@ func TestRouteIsolation(t *testing.T) {
 		for k, v := range w.logsIsoScenarios() {
 			scenarios[k] = v
 		}
+		for k, v := range w.caIsoScenarios() {
+			scenarios[k] = v
+		}
 		for k, v := range w.applicationIsoScenarios() {
 			scenarios[k] = v
 		}
@@ -453,6 +461,9 @@ func TestRouteIsolation(t *testing.T) {
 			scenarios[k] = v
 		}
 		for k, v := range w.tokenIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.securityEventsIsoScenarios() {
 			scenarios[k] = v
 		}
 		// A signed route is called by an application bound to the same user.

@@ -100,6 +100,7 @@ func (s *Server) routeTable() []Route {
 		s.regionRoutes(), s.catalogueRoutes(), s.deviceRoutes(), s.menuRoutes(),
 		s.fleetRoutes(), s.storageRoutes(), s.messageRoutes(), s.attachRoutes(), s.docsRoutes(), s.ticketRoutes(), s.logsRoutes(),
 		s.applicationRoutes(), s.openapiRoutes(), s.openapiConsoleRoutes(), s.remoteRoutes(), s.webhookRoutes(), s.opsRoutes(), s.tokenRoutes(),
-		s.sessionRoutes(),
+		s.sessionRoutes(), s.caRoutes(),
+		s.securityEventRoutes(),
 	)
 }

@@ -24,6 +24,7 @@ import (
 	"chargeops/internal/auth"
 	"chargeops/internal/catalogue"
 	"chargeops/internal/clientaddr"
+	"chargeops/internal/cpca"
 	"chargeops/internal/customer"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
@@ -98,6 +99,8 @@ type Deps struct {
 	Remote *remote.Service
 	// Webhooks: the applications' webhooks and deliveries (nil in the openapi command).
 	Webhooks *webhook.Service
+	// CA: the charge-point CA, shown on the device-access page (nil in the openapi command).
+	CA *cpca.CA
 	// Tokens: idTags, the unknown-token policy and the local lists (nil in the openapi command).
 	Tokens *token.Service
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -175,18 +176,34 @@ func (s *Store) refresh() {
 	}
 }
 
-// LoadPool reads CA certificates from PEM files (each may hold several) into a pool: the
-// charge-point CAs whose client certificates prove security profile 3.
-func LoadPool(files []string) (*x509.CertPool, error) {
-	pool := x509.NewCertPool()
+// LoadCerts reads CA certificates from PEM files (each may hold several): the other
+// charge-point CAs whose client certificates prove security profile 3 (--ocpp-client-ca).
+// A file without one is an error.
+func LoadCerts(files []string) ([]*x509.Certificate, error) {
+	var out []*x509.Certificate
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return nil, fmt.Errorf("tlsconf: CA file: %w", err)
 		}
-		if !pool.AppendCertsFromPEM(b) {
+		n := len(out)
+		for rest := b; ; {
+			var blk *pem.Block
+			if blk, rest = pem.Decode(rest); blk == nil {
+				break
+			}
+			if blk.Type != "CERTIFICATE" {
+				continue
+			}
+			c, err := x509.ParseCertificate(blk.Bytes)
+			if err != nil {
+				return nil, fmt.Errorf("tlsconf: CA file %s: %w", f, err)
+			}
+			out = append(out, c)
+		}
+		if len(out) == n {
 			return nil, fmt.Errorf("tlsconf: CA file %s: no PEM certificate in it", f)
 		}
 	}
-	return pool, nil
+	return out, nil
 }

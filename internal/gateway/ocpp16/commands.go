@@ -62,6 +62,10 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		}
 		_, err = status(core.ChangeAvailabilityFeatureName, core.NewChangeAvailabilityRequest(connector, typ), "Accepted", "Scheduled")
 	case fleet.CtlUpdateFirmware:
+		var signed bool // a signed file gets SignedUpdateFirmware (commands_signed.go)
+		if out, signed, err = c.signedUpdateFirmware(ctx, dev, cmd); signed || err != nil {
+			break
+		}
 		req := firmware.NewUpdateFirmwareRequest(f.FirmwareURL(c.base, p.FirmwareID), types.NewDateTime(time.Now().UTC()))
 		if p.Retries > 0 {
 			req.Retries = &p.Retries
@@ -72,23 +76,9 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
 			err = f.FirmwareAccepted(context.WithoutCancel(ctx), dev, cmd.ID)
 		}
-	case fleet.CtlGetDiagnostics:
-		// The job opens before the call (a charger may upload before its answer arrives) and
-		// closes when the call fails; the upload itself closes it (docs/gateway.md, "Files").
-		if err := f.OpenDiagnosticsJob(ctx, dev.ID, cmd.ID); err != nil {
-			return fleet.Outcome{}, err
-		}
-		req := firmware.NewGetDiagnosticsRequest(f.DiagnosticsURL(c.base, dev.ID, cmd.ID))
-		if p.Retries > 0 {
-			req.Retries = &p.Retries
-		}
-		var raw json.RawMessage
-		raw, err = c.call(ctx, firmware.GetDiagnosticsFeatureName, req)
-		if err == nil {
-			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
-		} else {
-			f.EndDiagnosticsJob(context.WithoutCancel(ctx), dev.ID, cmd.ID)
-		}
+	case fleet.CtlGetDiagnostics, fleet.CtlGetLog:
+		// an upload to the signed URL of a diagnostics job (commands_signed.go)
+		out, err = c.upload(ctx, dev, cmd)
 	case fleet.CtlVPNStart, fleet.CtlVPNStop:
 		msg := "VpnStart"
 		if cmd.ControlType == fleet.CtlVPNStop {
@@ -125,6 +115,10 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw, Message: fmt.Sprintf("%d keys", len(items))}
 		}
 	case fleet.CtlTriggerMessage:
+		if ext, ok := extendedTrigger(p.Message); ok { // not in Remote Trigger: the security extension's
+			_, err = status(extendedtriggermessage.ExtendedTriggerMessageFeatureName, extendedtriggermessage.NewExtendedTriggerMessageRequest(ext), "Accepted")
+			break
+		}
 		trigger, ok := messageTrigger(p.Message)
 		if !ok {
 			return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
@@ -189,6 +183,12 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		// the charger answers, then sends a new CSR (SignCertificate, certificates.go)
 		req := extendedtriggermessage.NewExtendedTriggerMessageRequest(extendedtriggermessage.ExtendedTriggerMessageTypeSignChargingStationCertificate)
 		_, err = status(extendedtriggermessage.ExtendedTriggerMessageFeatureName, req, "Accepted")
+	case fleet.CtlInstallCertificate: // certificates_install.go
+		out, err = c.installCertificate(ctx, dev, p)
+	case fleet.CtlGetCertificateIDs:
+		out, err = c.getInstalledCertificateIDs(ctx, dev, p)
+	case fleet.CtlDeleteCertificate:
+		out, err = c.deleteCertificate(ctx, dev, p)
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}

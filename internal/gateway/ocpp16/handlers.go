@@ -152,8 +152,14 @@ func (c *conn) dispatch(action string, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		return firmware.NewFirmwareStatusNotificationConfirmation(), nil
+	case actionSignedFirmwareStatus: // commands_signed.go
+		return c.signedFirmwareStatus(ctx, dev, raw)
+	case actionLogStatus:
+		return c.logStatus(ctx, dev, raw)
 	case security.SignCertificateFeatureName:
 		return c.signCertificate(dev, raw)
+	case security.SecurityEventNotificationFeatureName:
+		return c.securityEvent(dev, raw) // security_events.go
 	case firmware.DiagnosticsStatusNotificationFeatureName:
 		var req firmware.DiagnosticsStatusNotificationRequest
 		if err := decode(raw, &req); err != nil {

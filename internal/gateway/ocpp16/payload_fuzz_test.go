@@ -8,6 +8,8 @@ import (
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/securefirmware"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/security"
 )
 
 // requestTypes are the charger-initiated actions dispatch decodes, each with a fresh request.
@@ -22,6 +24,11 @@ var requestTypes = map[string]func() any{
 	core.DataTransferFeatureName:                      func() any { return &core.DataTransferRequest{} },
 	firmware.FirmwareStatusNotificationFeatureName:    func() any { return &firmware.FirmwareStatusNotificationRequest{} },
 	firmware.DiagnosticsStatusNotificationFeatureName: func() any { return &firmware.DiagnosticsStatusNotificationRequest{} },
+	// the security extension's
+	security.SignCertificateFeatureName:           func() any { return &security.SignCertificateRequest{} },
+	security.SecurityEventNotificationFeatureName: func() any { return &security.SecurityEventNotificationRequest{} },
+	actionSignedFirmwareStatus:                    func() any { return &securefirmware.SignedFirmwareStatusNotificationRequest{} },
+	actionLogStatus:                               func() any { return &LogStatusRequest{} },
 }
 
 // FuzzPayload feeds an action and any payload to the decoder of that action's request (the
@@ -51,6 +58,11 @@ func FuzzPayload(f *testing.F) {
 		{core.DataTransferFeatureName, `{"vendorId":"chargeops","messageId":"m","data":"{\"a\":1}"}`},
 		{firmware.FirmwareStatusNotificationFeatureName, `{"status":"Installed"}`},
 		{firmware.DiagnosticsStatusNotificationFeatureName, `{"status":"Uploaded"}`},
+		{security.SignCertificateFeatureName, `{"csr":"-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n"}`},
+		{security.SecurityEventNotificationFeatureName, `{"type":"TamperDetectionActivated","timestamp":"2026-01-02T03:04:05Z","techInfo":"lid opened"}`},
+		{actionSignedFirmwareStatus, `{"status":"InvalidSignature","requestId":12}`},
+		{actionLogStatus, `{"status":"Uploaded","requestId":7}`},
+		{actionLogStatus, `{"status":"Idle"}`},
 	} {
 		f.Add(seed[0], []byte(seed[1]))
 	}

@@ -327,6 +327,15 @@ func TestSignCertificate(t *testing.T) {
 				return n == 2
 			})
 		})
+		t.Run("asking for the log upload's status (control type 10) goes by ExtendedTriggerMessage", func(t *testing.T) {
+			v := sendOne(t, env.Root(), id, fleet.CtlTriggerMessage, map[string]any{"message": fleet.TriggerLogStatusNotification})
+			if v.Result != fleet.ResultSuccess {
+				t.Fatalf("trigger command: %+v", v)
+			}
+			if what := receive(t, recv.triggered, "ExtendedTriggerMessage"); what != "LogStatusNotification" {
+				t.Fatalf("asked for %q", what)
+			}
+		})
 		t.Run("with the signed certificate the charger connects at profile 3", func(t *testing.T) {
 			keyDER, err := x509.MarshalPKCS8PrivateKey(chargerKey)
 			if err != nil {

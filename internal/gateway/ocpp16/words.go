@@ -2,6 +2,7 @@ package ocpp16
 
 import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/extendedtriggermessage"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
 
@@ -111,6 +112,15 @@ func messageTrigger(t fleet.Trigger) (remotetrigger.MessageTrigger, bool) {
 		return core.MeterValuesFeatureName, true
 	case fleet.TriggerStatusNotification:
 		return core.StatusNotificationFeatureName, true
+	}
+	return "", false
+}
+
+// extendedTrigger is the security extension's ExtendedTriggerMessage for a message the Remote
+// Trigger profile cannot ask for (false: none; messageTrigger's are asked the plain way).
+func extendedTrigger(t fleet.Trigger) (extendedtriggermessage.ExtendedTriggerMessageType, bool) {
+	if t == fleet.TriggerLogStatusNotification {
+		return extendedtriggermessage.ExtendedTriggerMessageTypeLogStatusNotification, true
 	}
 	return "", false
 }

@@ -1361,6 +1361,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/ca/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The charge-point CA (source, whether this node can sign, its certificate in PEM) and the other CAs trusted for client certificates
+         * @description Needs any one of the permission keys: auth_black_device.
+         */
+        get: operations["getAuthSysDevCaDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/certificate/fleet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The newest installed client certificate of each device in scope, soonest expiry first (expiringWithinDays, sn; paged)
+         * @description Needs any one of the permission keys: auth_black_device.
+         */
+        post: operations["postAuthSysDevCertificateFleet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/certificate/installed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Certificates installed on a device as its last GetInstalledCertificateIds (control type 23) named them, by type; subject and notAfter known when chargeops installed it (control type 22)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevCertificateInstalled"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/certificate/list": {
         parameters: {
             query?: never;
@@ -2075,6 +2135,66 @@ export interface paths {
         get: operations["getAuthSysDevRuntimeDetail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/security/event/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge security events: end the alarms they opened
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevSecurityEventAck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/security/event/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the filtered security events to xlsx (at most 50,000 rows)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        post: operations["postAuthSysDevSecurityEventExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/security/event/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Security events of a device or of the devices in scope (type, critical, charger-time range; newest first), each with whether its alarm is open
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        post: operations["postAuthSysDevSecurityEventList"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4943,6 +5063,23 @@ export interface components {
             name?: string;
             unit?: string;
         };
+        CpcaCertInfo: {
+            fingerprint?: string;
+            issuer?: string;
+            keyType?: string;
+            notAfter?: number;
+            notBefore?: number;
+            pem?: string;
+            serial?: string;
+            subject?: string;
+        };
+        CpcaStatus: {
+            ca?: components["schemas"]["CpcaCertInfo"];
+            canSign?: boolean;
+            source?: string;
+            trusted?: components["schemas"]["CpcaCertInfo"][];
+            validityDays?: number;
+        };
         Customer: {
             address?: string;
             code?: string;
@@ -5277,6 +5414,8 @@ export interface components {
         FirmwareAddInput: {
             customerId?: number;
             name?: string;
+            signature?: string;
+            signingCertificate?: string;
         };
         FleetBlacklistEntry: {
             createdAt?: number;
@@ -5307,6 +5446,12 @@ export interface components {
             issuerKeyHash?: string;
             issuerNameHash?: string;
             serialNumber?: string;
+        };
+        FleetCertificatesInput: {
+            expiringWithinDays?: number;
+            page?: number;
+            pageSize?: number;
+            sn?: string;
         };
         FleetCommandListInput: {
             batchId?: string;
@@ -5361,6 +5506,20 @@ export interface components {
             statusAt?: number;
             updatedAt?: number;
             vendorCode?: string;
+        };
+        FleetDeviceCertificate: {
+            createdAt?: number;
+            deviceId?: number;
+            deviceName?: string;
+            fingerprint?: string;
+            id?: number;
+            issuer?: string;
+            notAfter?: number;
+            notBefore?: number;
+            serial?: string;
+            sn?: string;
+            state?: number;
+            subject?: string;
         };
         FleetErrorExportInput: {
             deviceId?: number;
@@ -5430,6 +5589,7 @@ export interface components {
             kind?: string;
             name?: string;
             sha256?: string;
+            signed?: boolean;
             size?: number;
         };
         FleetFileListInput: {
@@ -5437,6 +5597,14 @@ export interface components {
             kind?: string;
             page?: number;
             pageSize?: number;
+        };
+        FleetInstalledCertificate: {
+            certificateHashData?: components["schemas"]["FleetCertificateHash"];
+            certificateType?: string;
+            id?: number;
+            notAfter?: number;
+            subject?: string;
+            updatedAt?: number;
         };
         FleetKV: {
             key?: string;
@@ -5571,6 +5739,37 @@ export interface components {
             unmaintainedDays?: number;
             values?: components["schemas"]["FleetRuntimeItem"][];
             vendor?: string;
+        };
+        FleetSecurityEventListInput: {
+            critical?: boolean | null;
+            deviceId?: number;
+            endTime?: number;
+            page?: number;
+            pageSize?: number;
+            startTime?: number;
+            type?: string;
+        };
+        FleetSecurityEventView: {
+            alarmId?: number;
+            alarmOpen?: boolean;
+            createdAt?: number;
+            critical?: boolean;
+            deviceId?: number;
+            id?: number;
+            occurredAt?: number;
+            sn?: string;
+            techInfo?: string;
+            type?: string;
+        };
+        FleetSecurityExportInput: {
+            critical?: boolean | null;
+            deviceId?: number;
+            endTime?: number;
+            format?: string;
+            page?: number;
+            pageSize?: number;
+            startTime?: number;
+            type?: string;
         };
         FleetSendInput: {
             controlType?: number;
@@ -5830,6 +6029,11 @@ export interface components {
             total?: number;
             totalMore?: boolean;
         };
+        ListFleetDeviceCertificate: {
+            list?: components["schemas"]["FleetDeviceCertificate"][];
+            total?: number;
+            totalMore?: boolean;
+        };
         ListFleetEventView: {
             list?: components["schemas"]["FleetEventView"][];
             total?: number;
@@ -5852,6 +6056,11 @@ export interface components {
         };
         ListFleetReservation: {
             list?: components["schemas"]["FleetReservation"][];
+            total?: number;
+            totalMore?: boolean;
+        };
+        ListFleetSecurityEventView: {
+            list?: components["schemas"]["FleetSecurityEventView"][];
             total?: number;
             totalMore?: boolean;
         };
@@ -6271,6 +6480,9 @@ export interface components {
             name?: string;
             page?: number;
             pageSize?: number;
+        };
+        SecurityAckAnswer: {
+            ended?: number;
         };
         ShareTokenInput: {
             code?: string;
@@ -8779,6 +8991,84 @@ export interface operations {
             };
         };
     };
+    getAuthSysDevCaDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["CpcaStatus"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevCertificateFleet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetCertificatesInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetDeviceCertificate"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevCertificateInstalled: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetInstalledCertificate"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     getAuthSysDevCertificateList: {
         parameters: {
             query?: {
@@ -9756,6 +10046,90 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["FleetRuntimeView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevSecurityEventAck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["SecurityAckAnswer"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevSecurityEventExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetSecurityExportInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevSecurityEventList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetSecurityEventListInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["ListFleetSecurityEventView"];
                         message: string;
                     };
                 };

@@ -9,6 +9,12 @@ export type ItemInput = Omit<ModelItem, 'id'> & { id?: number };
 export const DEVICE_TYPES = [1, 2, 3, 4, 5, 6];
 /** Control types: the specification's 1-11, then the operator actions 12-18 (docs/gateway.md, "Commands"). */
 export const CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+/**
+ * The control types a model may list (internal/devmodel ControlLast): CONTROL_TYPES (which the
+ * batch dialog offers), then the certificates' 21-24 and GetLog's 25, whose parameters only
+ * their own cards give.
+ */
+export const MODEL_CONTROL_TYPES = [...CONTROL_TYPES, 21, 22, 23, 24, 25];
 export const LEVELS = [0, 1, 2, 3, 4, 5];
 export const CONTROL_LEVELS = [1, 2, 3, 4, 5];
 

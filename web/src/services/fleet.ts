@@ -62,7 +62,15 @@ export const CTL = {
   sendLocalList: 19,
   getLocalListVersion: 20,
   renewCertificate: 21,
+  installCertificate: 22,
+  getCertificateIds: 23,
+  deleteCertificate: 24,
+  getLog: 25,
 } as const;
+
+/** params.logType of a GetLog (control type 25); the security log needs auth_device_certificate. */
+export const LOG_TYPES_GETLOG = ['DiagnosticsLog', 'SecurityLog'] as const;
+export type GetLogType = (typeof LOG_TYPES_GETLOG)[number];
 
 /** Command results: 1 waiting, 2 success, 3 failed, 4 timeout, 5 offline. */
 export const RESULT = { waiting: 1, success: 2, failed: 3, timeout: 4, offline: 5 } as const;
@@ -79,7 +87,7 @@ export const EVENT_LEVELS = [0, 1, 2];
 /** Protocol-log communication types: 0 open, 1 close, 2 received, 3 sent. */
 export const LOG_TYPES = [0, 1, 2, 3];
 
-export const TRIGGER_MESSAGES = ['MeterValues', 'StatusNotification', 'Heartbeat', 'BootNotification', 'FirmwareStatusNotification', 'DiagnosticsStatusNotification'];
+export const TRIGGER_MESSAGES = ['MeterValues', 'StatusNotification', 'Heartbeat', 'BootNotification', 'FirmwareStatusNotification', 'DiagnosticsStatusNotification', 'LogStatusNotification'];
 
 const dev = '/api/auth/sys/dev';
 
@@ -116,7 +124,9 @@ export const listCertificates = (deviceId: number) => get<DeviceCertificate[]>(`
 /** Reads a parameter file (JSON, base64) into the device's items to set; changes nothing. */
 export const importParams = (deviceId: number, fileName: string, content: string) =>
   post<ConfigValue[]>(`${dev}/config/import`, { deviceId, fileName, content });
-export const addFirmware = (name: string) => post<FirmwareAdd>(`${dev}/firmware/add`, { name });
+/** Registers a firmware file; with `signing` (both fields) control type 5 sends SignedUpdateFirmware. */
+export const addFirmware = (name: string, signing?: { signingCertificate: string; signature: string }) =>
+  post<FirmwareAdd>(`${dev}/firmware/add`, { name, ...signing });
 export const listFirmware = (q: FileListInput) => post<FilePage>(`${dev}/firmware/list`, q);
 export const listDiagnostics = (q: FileListInput) => post<FilePage>(`${dev}/diagnostics/list`, q);
 export const fileUrl = (id: number) => get<{ url: string }>(`${dev}/file/url`, { id });

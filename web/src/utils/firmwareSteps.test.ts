@@ -12,6 +12,14 @@ describe('firmwareProgress', () => {
     expect(firmwareProgress('DownloadFailed')).toEqual({ step: 'DownloadFailed', state: 'failed', index: 2, total: 5 });
     expect(firmwareProgress('InstallationFailed')).toEqual({ step: 'InstallationFailed', state: 'failed', index: 4, total: 5 });
   });
+  test('a signed upgrade: its further steps run at the step they belong to, its failures end it', () => {
+    expect(firmwareProgress('DownloadScheduled')).toEqual({ step: 'DownloadScheduled', state: 'running', index: 1, total: 5 });
+    expect(firmwareProgress('SignatureVerified')).toEqual({ step: 'SignatureVerified', state: 'running', index: 3, total: 5 });
+    expect(firmwareProgress('InstallRebooting')?.index).toBe(4);
+    expect(firmwareProgress('InvalidSignature')).toEqual({ step: 'InvalidSignature', state: 'failed', index: 3, total: 5 });
+    expect(firmwareProgress('InstallVerificationFailed')).toEqual({ step: 'InstallVerificationFailed', state: 'failed', index: 4, total: 5 });
+    expect(firmwareProgress('Uploading')).toBeNull(); // a GetLog's progress is no upgrade step
+  });
   test('no step: other commands, unknown values', () => {
     expect(firmwareProgress('')).toBeNull();
     expect(firmwareProgress(undefined)).toBeNull();

@@ -8,7 +8,15 @@
 /** The steps of an upgrade that goes well, in order. */
 export const FIRMWARE_STEPS = ['Accepted', 'Downloading', 'Downloaded', 'Installing', 'Installed'] as const;
 
-const FAILED: Record<string, number> = { DownloadFailed: 1, InstallationFailed: 3 };
+/** The 0-based step of FIRMWARE_STEPS a failure happened in (a signed upgrade's too). */
+const FAILED: Record<string, number> = { DownloadFailed: 1, InstallationFailed: 3, InvalidSignature: 2, InstallVerificationFailed: 3 };
+
+/**
+ * The further running steps of a signed upgrade (SignedFirmwareStatusNotification;
+ * docs/security-profiles.md, "Signed firmware and logs"), counted at the step of FIRMWARE_STEPS
+ * they belong to (0-based).
+ */
+const SIGNED_RUNNING: Record<string, number> = { DownloadScheduled: 0, DownloadPaused: 1, SignatureVerified: 2, InstallScheduled: 2, InstallRebooting: 3 };
 
 export type StepState = 'running' | 'done' | 'failed';
 
@@ -26,6 +34,7 @@ export function firmwareProgress(step: string | null | undefined): FirmwareProgr
   if (!step) return null;
   const total = FIRMWARE_STEPS.length;
   if (step in FAILED) return { step, state: 'failed', index: FAILED[step] + 1, total };
+  if (step in SIGNED_RUNNING) return { step, state: 'running', index: SIGNED_RUNNING[step] + 1, total };
   const i = (FIRMWARE_STEPS as readonly string[]).indexOf(step);
   if (i < 0) return null;
   return { step, state: i === total - 1 ? 'done' : 'running', index: i + 1, total };

@@ -15,7 +15,7 @@ describe('messageLabel', () => {
   });
   test('a message without a plain name is its OCPP name, never twice', () => {
     const en = dict(enUS);
-    expect(messageLabel('SignedUpdateFirmware', en.t, en.exists)).toEqual({ name: 'SignedUpdateFirmware', code: '' });
+    expect(messageLabel('SetChargingProfile', en.t, en.exists)).toEqual({ name: 'SetChargingProfile', code: '' });
     expect(messageLabel('', en.t, en.exists)).toEqual({ name: '-', code: '' });
   });
   test('every message an operator can trigger has a plain name in both languages', () => {

@@ -140,6 +140,7 @@ export default {
   'blacklist.tab.blacklist': 'Blacklist',
   'blacklist.tab.pending': 'Pending devices',
   'blacklist.tab.refusals': 'Refused connections',
+  'blacklist.tab.ca': 'Charge-point CA',
   'blacklist.add': 'Add to blacklist',
   'blacklist.mac': 'MAC',
   'blacklist.protocolVersion': 'Protocol version',

@@ -140,6 +140,7 @@ export default {
   'blacklist.tab.blacklist': '黑名单',
   'blacklist.tab.pending': '待接入设备',
   'blacklist.tab.refusals': '被拒连接',
+  'blacklist.tab.ca': '充电桩 CA',
   'blacklist.add': '加入黑名单',
   'blacklist.mac': 'MAC',
   'blacklist.protocolVersion': '协议版本',

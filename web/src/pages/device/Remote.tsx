@@ -19,7 +19,7 @@ import { messageOptions } from '../../components/OcppMessage';
 import { useCommands } from '../../hooks/useCommands';
 import { useSession } from '../../models/session';
 import { listItems, modelKeys } from '../../services/deviceModel';
-import { addFirmware, CTL, fileUrl, listDiagnostics, listFirmware, TRIGGER_MESSAGES, uploadBytes, type ConfigValue, type ControlParams, type FleetFile, fleetKeys } from '../../services/fleet';
+import { addFirmware, CTL, fileUrl, listDiagnostics, listFirmware, TRIGGER_MESSAGES, uploadBytes, type ConfigValue, type ControlParams, type FleetFile, fleetKeys, type GetLogType } from '../../services/fleet';
 import type { Device } from '../../services/typings';
 import { configChanges, uploadArrived, UPLOAD_POLL_MS, usableControls, watchUploads, type Levels, type UploadWatch } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
@@ -33,6 +33,9 @@ import { OPS_KEYS } from '../../services/ops';
 import { useCan } from '../../components/access';
 import SelectionButton from '../../components/SelectionButton';
 import QueryTable from '../../components/QueryTable';
+import FirmwareSigningFields, { type Signing } from './signed/FirmwareSigningFields';
+import GetLogControl from './signed/GetLogControl';
+import { signingError, signingOf } from './signed/signing';
 
 /**
  * Operations run from the operations card (the others have their own cards; VPN start and stop
@@ -205,8 +208,13 @@ export default function Remote({ device, streamUp }: { device: Device; streamUp:
 
       {offered.has(CTL.updateFirmware) && <FirmwareCard name={nameOf(CTL.updateFirmware)} onStart={(firmwareId) => run(CTL.updateFirmware, { firmwareId }, { after: refreshRuntime })} />}
 
-      {offered.has(CTL.getDiagnostics) && (
-        <DiagnosticsCard deviceId={device.id} name={nameOf(CTL.getDiagnostics)} onStart={(after) => run(CTL.getDiagnostics, {}, { after })} />
+      {(offered.has(CTL.getDiagnostics) || offered.has(CTL.getLog)) && (
+        <DiagnosticsCard
+          deviceId={device.id}
+          name={offered.has(CTL.getDiagnostics) ? nameOf(CTL.getDiagnostics) : null}
+          onStart={(after) => run(CTL.getDiagnostics, {}, { after })}
+          getLog={offered.has(CTL.getLog) ? { name: nameOf(CTL.getLog), onStart: (logType, after) => run(CTL.getLog, { logType }, { after }) } : undefined}
+        />
       )}
 
       {(offered.has(CTL.getConfiguration) || offered.has(CTL.changeConfiguration)) && (
@@ -307,17 +315,24 @@ function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: num
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [firmwareId, setFirmwareId] = useState<number>();
+  const [signing, setSigning] = useState<Signing>({ certificate: '', signature: '' });
   const list = useQuery({ queryKey: fleetKeys.firmware, queryFn: () => listFirmware({ page: 1, pageSize: 100 }) });
   const upload = async () => {
     if (!file) return;
+    const bad = signingError(signing.certificate, signing.signature);
+    if (bad) {
+      void message.error(t(bad));
+      return;
+    }
     setProgress(0);
     try {
-      const f = await addFirmware(file.name);
+      const f = await addFirmware(file.name, signingOf(signing.certificate, signing.signature));
       await uploadBytes(f.uploadUrl, file, setProgress);
       void message.success(t('firmware.uploaded', { name: file.name }));
       await qc.invalidateQueries({ queryKey: fleetKeys.firmware });
       setFirmwareId(f.id);
       setFile(null);
+      setSigning({ certificate: '', signature: '' });
     } catch (e) {
       void message.error(t('firmware.uploadFailed', { reason: e instanceof Error ? e.message : String(e) }));
     } finally {
@@ -345,6 +360,7 @@ function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: num
           </Button>
           {progress !== null && <Progress percent={progress} size="small" style={{ width: 200 }} data-testid="firmware-progress" />}
         </Space>
+        <FirmwareSigningFields value={signing} onChange={setSigning} />
         <Space wrap>
           <Select
             style={{ minWidth: 320 }}
@@ -352,7 +368,15 @@ function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: num
             value={firmwareId}
             onChange={setFirmwareId}
             loading={list.isFetching}
-            options={files.map((f) => ({ value: f.id, label: `${f.name} · ${formatSize(f.size)} · ${formatTime(f.createdAt)}` }))}
+            options={files.map((f) => ({
+              value: f.id,
+              label: (
+                <span data-signed={f.signed ? 'true' : undefined}>
+                  {`${f.name} · ${formatSize(f.size)} · ${formatTime(f.createdAt)}`}
+                  {f.signed && <Tag color="green" style={{ marginInlineStart: 8 }} data-testid="firmware-signed">{t('signed.tag')}</Tag>}
+                </span>
+              ),
+            }))}
             data-testid="firmware-select"
           />
           <Button type="primary" disabled={!firmwareId} onClick={() => firmwareId && onStart(firmwareId)} data-testid={`control-${CTL.updateFirmware}`}>
@@ -364,8 +388,16 @@ function FirmwareCard({ name, onStart }: { name: string; onStart(firmwareId: num
   );
 }
 
-/** The diagnostics files; after an accepted GetDiagnostics the list is re-read until the charger's upload completes. */
-function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: string; onStart(after: () => void): void }) {
+/**
+ * The diagnostics files; after an accepted GetDiagnostics or GetLog (a diagnostics or security
+ * log, signed/GetLogControl.tsx) the list is re-read until the charger's upload completes.
+ */
+function DiagnosticsCard({ deviceId, name, onStart, getLog }: {
+  deviceId: number;
+  name: string | null;
+  onStart(after: () => void): void;
+  getLog?: { name: string; onStart(logType: GetLogType, after: () => void): void };
+}) {
   const { t } = useTranslation();
   const [watch, setWatch] = useState<UploadWatch | null>(null);
   const list = useQuery({
@@ -373,6 +405,7 @@ function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: 
     queryFn: () => listDiagnostics({ deviceId, page: 1, pageSize: 50 }),
     refetchInterval: (q) => (watch && !uploadArrived(watch, q.state.data?.list ?? [], Date.now()) ? UPLOAD_POLL_MS : false),
   });
+  const startWatch = () => setWatch(watchUploads(list.data?.list ?? [], Date.now()));
   const open = async (f: FleetFile) => {
     try {
       const { url } = await fileUrl(f.id);
@@ -397,9 +430,14 @@ function DiagnosticsCard({ deviceId, name, onStart }: { deviceId: number; name: 
       size="small"
       data-testid="remote-diagnostics"
       extra={
-        <Button onClick={() => onStart(() => setWatch(watchUploads(list.data?.list ?? [], Date.now())))} data-testid={`control-${CTL.getDiagnostics}`}>
-          {name}
-        </Button>
+        <Space wrap>
+          {getLog && <GetLogControl name={getLog.name} onStart={(logType) => getLog.onStart(logType, startWatch)} />}
+          {name !== null && (
+            <Button onClick={() => onStart(startWatch)} data-testid={`control-${CTL.getDiagnostics}`}>
+              {name}
+            </Button>
+          )}
+        </Space>
       }
     >
       <Table<FleetFile> rowKey="id" size="small" loading={list.isFetching} columns={columns} dataSource={list.data?.list ?? []} pagination={false} />

@@ -14,6 +14,8 @@ import { CTL, fleetKeys, sendControl } from '../../../services/fleet';
 import type { Device } from '../../../services/typings';
 import { PROFILES, profileChange, profileNeeds } from './profile';
 import CertificateTable from './CertificateTable';
+import InstalledCertificates from './InstalledCertificates';
+import SecurityEvents from './SecurityEvents';
 
 export default function SecurityTab({ device: d }: { device: Device }) {
   const { t } = useTranslation();
@@ -99,6 +101,8 @@ export default function SecurityTab({ device: d }: { device: Device }) {
         <Typography.Paragraph type="secondary">{t('device.security.certificatesHint')}</Typography.Paragraph>
         <CertificateTable deviceId={d.id} />
       </Card>
+      <InstalledCertificates device={d} />
+      <SecurityEvents device={d} />
     </>
   );
 }

@@ -1,9 +1,11 @@
 /**
  * system/list (auth_black_device) — device blacklist (add, delete), pending devices (unknown SNs
- * that tried to connect: add as a device, or blacklist) and refused connections. The tab and the
- * active tab's filters and paging are in the URL (`?tab=blacklist|pending|refusals`).
+ * that tried to connect: add as a device, or blacklist), refused connections, and the
+ * charge-point CA with the fleet's client certificates (CATab, loaded with its tab). The tab and
+ * the active tab's filters and paging are in the URL (`?tab=blacklist|pending|refusals|ca`).
  */
-import { Form, Input, Space, Tabs, Tag } from 'antd';
+import { lazy, Suspense } from 'react';
+import { Card, Form, Input, Space, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +20,8 @@ import { formatTime } from '../../../utils/time';
 import { isValidSN } from '../../../utils/validators';
 
 const SPEC = { sn: 'string' } as const;
-const TABS = ['blacklist', 'pending', 'refusals'] as const;
+const TABS = ['blacklist', 'pending', 'refusals', 'ca'] as const;
+const CATab = lazy(() => import('./CATab'));
 
 function BlacklistTab() {
   const { t } = useTranslation();
@@ -146,6 +149,15 @@ export default function BlacklistPage() {
         { key: 'blacklist', label: t('blacklist.tab.blacklist'), children: <BlacklistTab /> },
         { key: 'pending', label: t('blacklist.tab.pending'), children: <PendingTab /> },
         { key: 'refusals', label: t('blacklist.tab.refusals'), children: <RefusalsTab /> },
+        {
+          key: 'ca',
+          label: t('blacklist.tab.ca'),
+          children: (
+            <Suspense fallback={<Card loading />}>
+              <CATab />
+            </Suspense>
+          ),
+        },
       ]}
     />
   );

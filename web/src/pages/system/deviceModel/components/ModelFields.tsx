@@ -3,7 +3,7 @@ import { Checkbox, Form, Input, InputNumber, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import ImageField from '../../../../components/ImageField';
 import ImagesField from '../../../../components/ImagesField';
-import { CONTROL_LEVELS, CONTROL_TYPES, DEVICE_TYPES, LEVELS, type ItemInput, type ItemKind } from '../../../../services/deviceModel';
+import { CONTROL_LEVELS, MODEL_CONTROL_TYPES, DEVICE_TYPES, LEVELS, type ItemInput, type ItemKind } from '../../../../services/deviceModel';
 import { DATA_TYPES, rangeError } from '../../../../utils/dataRange';
 
 export function ModelFields({ parents }: { parents: { value: number; label: string }[] }) {
@@ -59,7 +59,7 @@ export function ItemFields({ kind, codeTaken }: { kind: ItemKind; codeTaken(code
           label={t('item.controlTypeCode')}
           rules={[req, { validator: (_, v: number) => (v && codeTaken(v) ? Promise.reject(new Error(t('item.codeTaken'))) : Promise.resolve()) }]}
         >
-          <Select options={CONTROL_TYPES.map((v) => ({ value: v, label: `${v} · ${t(`control.type.${v}`)}` }))} data-testid="item-controlType" />
+          <Select options={MODEL_CONTROL_TYPES.map((v) => ({ value: v, label: `${v} · ${t(`control.type.${v}`)}` }))} data-testid="item-controlType" />
         </Form.Item>
         <Form.Item name="controlLevel" label={t('item.controlLevel')} rules={[req]}>
           <Select options={levelOptions(CONTROL_LEVELS)} />
