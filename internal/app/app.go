@@ -202,7 +202,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	attachments := attach.New(d, uploads, a.Limiter)
 	a.Uploads, a.Attach = uploads, attachments
 	a.Fleet.OnDiagnostics(func(ctx context.Context, u fleet.DiagnosticsUpload) {
-		if _, err := attachments.RegisterDiagnostics(ctx, attach.Diagnostics{CustomerID: u.CustomerID, SN: u.SN, Name: u.Name, ObjectKey: u.ObjectKey, Size: u.Size}); err != nil {
+		if _, err := attachments.RegisterDiagnostics(ctx, attach.Diagnostics{CustomerID: u.CustomerID, SN: u.SN, Name: u.Name, ObjectKey: u.ObjectKey, Size: u.Size,
+			SecurityLog: u.SecurityLog}); err != nil {
 			slog.Warn("diagnostics attachment", "sn", u.SN, "err", err)
 		}
 	})
@@ -253,7 +254,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	go a.Remote.Run(ctx)
 	defer a.StartWorkers(ctx)() // stopped after the fleet's last commit (deferred: runs last)
 	if a.Cfg.OCPPAddr != "" {
-		if err := a.serveOCPP(ctx); err != nil {
+		if err := a.serveOCPP(ctx, endOnShutdown(streams, a.Server)); err != nil {
 			return err
 		}
 	}
@@ -399,16 +400,21 @@ func (a *App) purgeRetained(ctx context.Context) {
 }
 
 // serveOCPP runs the optional separate gateway listener (TLS when a certificate is configured:
-// security profile 2) until ctx ends.
-func (a *App) serveOCPP(ctx context.Context) error {
+// security profiles 2 and 3) until ctx ends: the gateway and the chargers' file links, and
+// with --ocpp-addr-console the whole console (console, the handler --addr serves) as well.
+func (a *App) serveOCPP(ctx context.Context, console http.Handler) error {
 	ln, err := net.Listen("tcp", a.Cfg.OCPPAddr)
 	if err != nil {
 		return fmt.Errorf("ocpp-addr: %w", err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle(ocpp16.Path, a.Gateway)
-	mux.Handle(fleet.FilesPrefix, httpapi.FilesHandler(a.Fleet))
-	srv := a.httpServer(mux)
+	var h http.Handler = console // it mounts the gateway and the file links too (httpapi.New)
+	if !a.Cfg.OCPPConsole {
+		mux := http.NewServeMux()
+		mux.Handle(ocpp16.Path, a.Gateway)
+		mux.Handle(fleet.FilesPrefix, httpapi.FilesHandler(a.Fleet))
+		h = mux
+	}
+	srv := a.httpServer(h)
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()

@@ -36,6 +36,7 @@ func TestOCPPListenerServesTLS(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir, cfg.OCPPAddr = t.TempDir(), ocppAddr
 	cfg.OCPPTLSCert, cfg.OCPPTLSKey = ecPair.Cert+","+rsaPair.Cert, ecPair.Key+","+rsaPair.Key
+	cfg.OCPPConsole = true
 	n := startNode(t, cfg)
 	d := n.app.DB
 	o := fleettest.Seed(t, d)
@@ -87,6 +88,18 @@ func TestOCPPListenerServesTLS(t *testing.T) {
 			if st.NegotiatedProtocol == "h2" {
 				t.Fatalf("%s: HTTP/2 negotiated; OCPP-J needs HTTP/1.1", name)
 			}
+		}
+	})
+
+	t.Run("with --ocpp-addr-console the console is served over the same TLS", func(t *testing.T) {
+		c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "127.0.0.1"}}}
+		resp, err := c.Get("https://" + ocppAddr + "/api/unauth/config")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.TLS == nil {
+			t.Fatalf("the console's API over the gateway's TLS: %d", resp.StatusCode)
 		}
 	})
 
@@ -143,6 +156,17 @@ func TestOCPPListenerAsksForClientCertificates(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(names, want) {
 			t.Fatalf("CAs named in the request %q, want %q", names, want)
+		}
+	})
+	t.Run("without --ocpp-addr-console the listener serves no console", func(t *testing.T) {
+		c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "127.0.0.1"}}}
+		resp, err := c.Get("https://" + ocppAddr + "/api/unauth/config")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("the console's API on the gateway listener: %d, want 404", resp.StatusCode)
 		}
 	})
 	t.Run("a profile-3 charger boots with its certificate", func(t *testing.T) {

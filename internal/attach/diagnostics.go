@@ -19,6 +19,9 @@ type Diagnostics struct {
 	Name       string
 	ObjectKey  string
 	Size       int64
+	// SecurityLog: a charger's security log, read and downloaded at level 1 only
+	// (securityLogLevel), not by every reader of the device
+	SecurityLog bool
 }
 
 // Diagnostics attachments are read and downloaded at the lowest level (5), like the device's
@@ -27,6 +30,9 @@ const (
 	diagnosticsRead     = 5
 	diagnosticsWrite    = 0
 	diagnosticsDownload = 5
+	// securityLogLevel reads and downloads a security log: what a charger says of attacks on it
+	// is for the roles trusted with its certificates, not for every reader of the device
+	securityLogLevel = 1
 )
 
 // RegisterDiagnostics files a charger's diagnostics upload as an attachment in
@@ -44,9 +50,13 @@ func (s *Service) RegisterDiagnostics(ctx context.Context, d Diagnostics) (int64
 	if err != nil {
 		return 0, err
 	}
+	read, download, what := diagnosticsRead, diagnosticsDownload, "diagnostics of "
+	if d.SecurityLog {
+		read, download, what = securityLogLevel, securityLogLevel, "security log of "
+	}
 	return db.InsertID(ctx, s.db, `INSERT INTO attach_file (folder_id, customer_id, name, object_key, size, content_type, description, read_level, write_level, download_level, created_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`, folder, d.CustomerID, d.Name, d.ObjectKey, d.Size, "application/octet-stream", "diagnostics of "+d.SN,
-		diagnosticsRead, diagnosticsWrite, diagnosticsDownload, db.NowMS())
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`, folder, d.CustomerID, d.Name, d.ObjectKey, d.Size, "application/octet-stream", what+d.SN,
+		read, diagnosticsWrite, download, db.NowMS())
 }
 
 // ensureFolder returns the diagnostics folder at path of a customer, made when missing; a

@@ -59,6 +59,7 @@ type Config struct {
 	OCPPPingInterval      time.Duration `name:"ocpp-ping-interval" help:"how often the gateway pings each charger's WebSocket"`
 	OCPPTLSCert           string        `name:"ocpp-tls-cert" help:"PEM certificate chain files for TLS on --ocpp-addr (security profiles 2 and 3), comma-separated (e.g. an ECDSA and an RSA one: each client gets the first it supports); read again within 10 s of a change, without a restart; empty serves plain ws"`
 	OCPPTLSKey            string        `name:"ocpp-tls-key" help:"PEM private key files, comma-separated, one for each --ocpp-tls-cert file in the same order"`
+	OCPPConsole           bool          `name:"ocpp-addr-console" help:"serve the console and the API on --ocpp-addr too (over its TLS when --ocpp-tls-cert is set), not only the gateway and the chargers' file links"`
 	OCPPTLSRSAKeyExchange bool          `name:"ocpp-tls-rsa-key-exchange" help:"also offer TLS_RSA_WITH_AES_128_GCM_SHA256 and TLS_RSA_WITH_AES_256_GCM_SHA384 on --ocpp-addr, for chargers that have no ECDHE suite; these have no forward secrecy (see docs/security-profiles.md)"`
 	OCPPClientCertHeader  string        `name:"ocpp-client-cert-header" help:"behind a TLS-terminating proxy: the header in which it passes on the charger's client certificate (URL-escaped PEM, e.g. nginx $ssl_client_escaped_cert, or base64 DER); read only on connections from --ocpp-trusted-proxies"`
 	OCPPTrustedProxies    string        `name:"ocpp-trusted-proxies" help:"addresses or CIDR ranges of the proxies allowed to set --ocpp-client-cert-header, comma-separated (the TCP peer's address; the header from any other address is ignored)"`
@@ -497,6 +498,9 @@ func (c Config) checkOCPPTLS() error {
 	certs, keys := splitList(c.OCPPTLSCert), splitList(c.OCPPTLSKey)
 	if len(certs) != len(keys) {
 		return fmt.Errorf("ocpp-tls-cert names %d files and ocpp-tls-key %d: one key for each certificate, in the same order", len(certs), len(keys))
+	}
+	if c.OCPPConsole && c.OCPPAddr == "" {
+		return fmt.Errorf("ocpp-addr-console needs ocpp-addr: it serves the console on that listener")
 	}
 	if c.OCPPTLSRSAKeyExchange && len(certs) == 0 {
 		return fmt.Errorf("ocpp-tls-rsa-key-exchange needs ocpp-tls-cert")

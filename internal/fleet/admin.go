@@ -194,7 +194,8 @@ type FileListInput struct {
 }
 
 // Files lists the firmware files the caller may use (platform files and those of its
-// customers), or a device's diagnostics files (device and file customer in scope).
+// customers), or a device's diagnostics files (device and file customer in scope), its
+// security logs among them for a caller holding KeyCertificate.
 func (s *Service) Files(ctx context.Context, p *access.Principal, in FileListInput) (db.List[FileInfo], error) {
 	cond, args := p.Scope.CustomerCond("customer_id")
 	q := (&db.Query{From: "fleet_file"}).And("kind = ?", FileFirmware).And("(customer_id = 0 OR "+cond+")", args...)
@@ -202,7 +203,11 @@ func (s *Service) Files(ctx context.Context, p *access.Principal, in FileListInp
 		if _, err := s.ScopedDevice(ctx, p, in.DeviceID); err != nil {
 			return db.List[FileInfo]{List: []FileInfo{}}, err
 		}
-		q = (&db.Query{From: "fleet_file"}).And("kind = ? AND device_id = ?", FileDiagnostics, in.DeviceID).And(cond, args...)
+		kinds := []any{FileDiagnostics}
+		if p.HasAny(KeyCertificate) {
+			kinds = append(kinds, FileSecurityLog)
+		}
+		q = (&db.Query{From: "fleet_file"}).And("kind IN ("+db.Placeholders(len(kinds))+")", kinds...).And("device_id = ?", in.DeviceID).And(cond, args...)
 	}
 	return db.Paged(ctx, s.db, q, "id, kind, customer_id, device_id, name, size, sha256, complete, created_by, created_at, CASE WHEN signature = '' THEN 0 ELSE 1 END", "id DESC", in.Page, func(r db.Scanner) (FileInfo, error) {
 		var f FileInfo
@@ -228,7 +233,10 @@ func (s *Service) FileDownload(ctx context.Context, p *access.Principal, id int6
 	if err != nil {
 		return "", fmt.Errorf("fleet: file download: %w", err)
 	}
-	if kind == FileDiagnostics {
+	if kind == FileSecurityLog && !p.HasAny(KeyCertificate) {
+		return "", apperr.ErrNotFound
+	}
+	if kind == FileDiagnostics || kind == FileSecurityLog {
 		if _, err := s.ScopedDevice(ctx, p, deviceID); err != nil {
 			return "", err
 		}

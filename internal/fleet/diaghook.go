@@ -14,6 +14,7 @@ type DiagnosticsUpload struct {
 	FileID, CustomerID, DeviceID int64
 	SN, Name, ObjectKey          string
 	Size                         int64
+	SecurityLog                  bool // a security log (FileSecurityLog): filed for the few, not every reader of the device
 }
 
 // OnDiagnostics sets the listener of completed diagnostics uploads (nil: none).

@@ -35,6 +35,9 @@ import (
 const (
 	FileFirmware    = "firmware"
 	FileDiagnostics = "diagnostics"
+	// FileSecurityLog is a charger's security log (GetLog SecurityLog): listed and downloaded
+	// only by callers holding KeyCertificate, as asking for it needs (logs.go, logAccess)
+	FileSecurityLog = "security_log"
 )
 
 // LinkTTL is how long a signed file link is valid (docs/configuration.md#configuration-reference: signed link validity 3600 s).
@@ -321,8 +324,12 @@ func (s *Service) storeDiagnostics(ctx context.Context, f diagnosticsFile) (int6
 		}
 	}
 	name = uploadName(f.kind, name, sn, commandID)
+	kind := FileDiagnostics
+	if f.kind == LogSecurity {
+		kind = FileSecurityLog
+	}
 	id, err := db.InsertID(ctx, s.db, `INSERT INTO fleet_file (kind, customer_id, device_id, name, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		FileDiagnostics, customerID, deviceID, name, sn, db.NowMS())
+		kind, customerID, deviceID, name, sn, db.NowMS())
 	if err != nil {
 		return 0, 0, fmt.Errorf("fleet: diagnostics file: %w", err)
 	}
@@ -337,7 +344,8 @@ func (s *Service) storeDiagnostics(ctx context.Context, f diagnosticsFile) (int6
 		}
 		return 0, 0, err
 	}
-	s.diagnosticsStored(ctx, DiagnosticsUpload{FileID: id, CustomerID: customerID, DeviceID: deviceID, SN: sn, Name: name, ObjectKey: path, Size: size})
+	s.diagnosticsStored(ctx, DiagnosticsUpload{FileID: id, CustomerID: customerID, DeviceID: deviceID, SN: sn, Name: name, ObjectKey: path, Size: size,
+		SecurityLog: kind == FileSecurityLog})
 	return id, size, nil
 }
 

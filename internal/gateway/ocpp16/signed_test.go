@@ -23,6 +23,7 @@ import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/securefirmware"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
+	"chargeops/internal/apperr"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
@@ -302,6 +303,21 @@ func TestSignedFirmwareAndGetLog(t *testing.T) {
 			if len(files.List) != 1 || files.List[0].Name != "SecurityLog-security.log" {
 				t.Fatalf("diagnostics files: %+v", files.List)
 			}
+			logID := files.List[0].ID
+			t.Run("a reader of the device without the certificate key sees neither the file nor its attachment", func(t *testing.T) {
+				var level int
+				if err := d.QueryRow(ctx, `SELECT read_level FROM attach_file WHERE name = ?`, "SecurityLog-security.log").Scan(&level); err != nil || level != 1 {
+					t.Fatalf("attachment read level %d (%v), want 1", level, err)
+				}
+				_, role := env.CreateUser(root, "log_reader", "Log#Pass1234", "auth_device_detail")
+				allData(t, root, role)
+				reader := env.Client().MustLogin("log_reader", "Log#Pass1234")
+				apitest.Must(t, reader.Call("POST", "/api/auth/sys/dev/diagnostics/list", map[string]any{"deviceId": id})).Into(t, &files)
+				if len(files.List) != 0 {
+					t.Fatalf("the reader lists %+v", files.List)
+				}
+				apitest.WantCode(t, reader.Call("GET", "/api/auth/sys/dev/file/url", map[string]any{"id": logID}), apperr.NotFound)
+			})
 		})
 		t.Run("a rejected GetLog fails and its URL takes no upload", func(t *testing.T) {
 			h.answer(securefirmware.UpdateFirmwareStatusAccepted, logging.LogStatusRejected)
