@@ -17,7 +17,7 @@ func (s *Server) caRoutes() []Route {
 		{Method: "GET", Path: sys + "ca/detail", Objects: PlatformOnly, Access: Keys, Keys: keys, Tag: "fleet",
 			Summary: "The charge-point CA (source, whether this node can sign, its certificate in PEM) and the other CAs trusted for client certificates", Handler: H(s.caDetail)},
 		{Method: "POST", Path: sys + "certificate/fleet", Objects: ByDevice, Access: Keys, Keys: keys, Reads: true, Tag: "fleet",
-			Summary: "The newest installed client certificate of each device in scope, soonest expiry first (expiringWithinDays, sn; paged)", Handler: H(s.fleetCertificates)},
+			Summary: "The installed client certificate of each device in scope that ends last, soonest expiry first (expiringWithinDays, sn; paged)", Handler: H(s.fleetCertificates)},
 	}
 }
 

@@ -104,7 +104,7 @@ var interfaceNames = map[string]string{
 	"POST /api/auth/sys/dev/data/series":          "数据曲线",
 	"GET /api/auth/sys/dev/config/values":         "从设备读取的配置值",
 	"GET /api/auth/sys/dev/certificate/list":      "充电桩 CA 为设备签发的客户端证书（最新在前）",
-	"POST /api/auth/sys/dev/certificate/fleet":    "各设备最新安装的客户端证书（最早到期在前）",
+	"POST /api/auth/sys/dev/certificate/fleet":    "各设备最晚到期的已安装客户端证书（最早到期在前）",
 	"GET /api/auth/sys/dev/ca/detail":             "充电桩 CA 及其他受信任的客户端证书 CA",
 	"GET /api/auth/sys/dev/certificate/installed": "设备上已安装的根证书",
 	"GET /api/auth/sys/dev/events/stream":         "设备状态变化推送",

@@ -12,8 +12,8 @@ import (
 )
 
 // The fleet's client certificates (docs/security-profiles.md, "The charge-point CA"): for each
-// device in the caller's scope, the newest certificate it installed, soonest expiry first, so
-// an operator sees which chargers to renew.
+// device in the caller's scope, the installed certificate that ends last (the one its expiry
+// alarm watches), soonest expiry first, so an operator sees which chargers to renew.
 
 // Bounds of the fleet certificate list's filter.
 const (
@@ -45,7 +45,7 @@ func (in *FleetCertificatesInput) validate() error {
 	return nil
 }
 
-// FleetCertificates lists a page of the newest installed certificate of each device p may see.
+// FleetCertificates lists a page of the latest-ending installed certificate of each device p may see.
 func (s *Service) FleetCertificates(ctx context.Context, p *access.Principal, in FleetCertificatesInput) (db.List[DeviceCertificate], error) {
 	out := db.List[DeviceCertificate]{List: []DeviceCertificate{}}
 	if err := in.validate(); err != nil {
@@ -56,7 +56,8 @@ func (s *Service) FleetCertificates(ctx context.Context, p *access.Principal, in
 	}
 	cond, args := p.Scope.SiteCond("d.customer_id", "d.site_id")
 	conds := []string{cond, "c.state = ?",
-		"c.id = (SELECT MAX(c2.id) FROM device_certificate c2 WHERE c2.device_id = c.device_id AND c2.state = ?)"}
+		// the one the expiry alarm watches (fleet.CheckCertificateExpiry): the latest to end
+		"c.id = (SELECT c2.id FROM device_certificate c2 WHERE c2.device_id = c.device_id AND c2.state = ? ORDER BY c2.not_after DESC, c2.id DESC LIMIT 1)"}
 	args = append(args, fleet.CertInstalled, fleet.CertInstalled)
 	if in.ExpiringWithinDays > 0 {
 		conds, args = append(conds, "c.not_after < ?"), append(args, in.Now+int64(in.ExpiringWithinDays)*dayMS)

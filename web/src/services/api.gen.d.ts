@@ -1391,7 +1391,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The newest installed client certificate of each device in scope, soonest expiry first (expiringWithinDays, sn; paged)
+         * The installed client certificate of each device in scope that ends last, soonest expiry first (expiringWithinDays, sn; paged)
          * @description Needs any one of the permission keys: auth_black_device.
          */
         post: operations["postAuthSysDevCertificateFleet"];

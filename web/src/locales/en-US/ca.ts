@@ -22,7 +22,7 @@ export default {
   'ca.downloadCA': 'Download the CA certificate',
   'ca.trusted': 'Other CAs trusted for client certificates (--ocpp-client-ca)',
   'ca.trusted.none': 'None: only certificates this CA signed prove profile 3',
-  'ca.fleet': 'Client certificates of the fleet (each device’s newest installed one, soonest expiry first)',
+  'ca.fleet': 'Client certificates of the fleet (for each device the installed one that ends last, soonest expiry first)',
   'ca.deviceName': 'Device name',
   'ca.expiry': 'Expiry',
   'ca.expiringWithin': 'Expiring within',

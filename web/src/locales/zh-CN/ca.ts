@@ -22,7 +22,7 @@ export default {
   'ca.downloadCA': '下载 CA 证书',
   'ca.trusted': '其他受信任的客户端证书 CA（--ocpp-client-ca）',
   'ca.trusted.none': '无：只有本 CA 签发的证书可证明安全配置 3',
-  'ca.fleet': '设备客户端证书（每台设备最新安装的证书，最早到期在前）',
+  'ca.fleet': '设备客户端证书（每台设备最晚到期的已安装证书，最早到期在前）',
   'ca.deviceName': '设备名称',
   'ca.expiry': '到期',
   'ca.expiringWithin': '到期时间在',
