@@ -167,6 +167,7 @@ type Refusal struct {
 	SN         string `json:"sn"`
 	Reason     string `json:"reason"`
 	RemoteAddr string `json:"remoteAddr"`
+	Protocols  string `json:"protocols"` // the sub-protocols offered, for reason unsupported_protocol
 	Count      int64  `json:"count"`
 	FirstSeen  int64  `json:"firstSeen"`
 	LastSeen   int64  `json:"lastSeen"`
@@ -179,9 +180,9 @@ func (s *Service) Refusals(ctx context.Context, p *access.Principal, in PendingI
 	if in.SN != "" {
 		q.And(`sn LIKE ? ESCAPE '\'`, db.Contains(in.SN))
 	}
-	return db.Paged(ctx, s.db, q, "id, sn, reason, remote_addr, count, first_seen, last_seen", "last_seen DESC, id DESC", in.Page, func(r db.Scanner) (Refusal, error) {
+	return db.Paged(ctx, s.db, q, "id, sn, reason, remote_addr, protocols, count, first_seen, last_seen", "last_seen DESC, id DESC", in.Page, func(r db.Scanner) (Refusal, error) {
 		var x Refusal
-		err := r.Scan(&x.ID, &x.SN, &x.Reason, &x.RemoteAddr, &x.Count, &x.FirstSeen, &x.LastSeen)
+		err := r.Scan(&x.ID, &x.SN, &x.Reason, &x.RemoteAddr, &x.Protocols, &x.Count, &x.FirstSeen, &x.LastSeen)
 		return x, err
 	})
 }

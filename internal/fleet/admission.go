@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +24,9 @@ const (
 	RefuseCertIdentity  = "certificate_wrong_identity"
 	RefuseUnknown       = "unknown_sn"
 	RefuseDisabled      = "disabled"
+	// RefuseProtocol: the charger offered no WebSocket sub-protocol the gateway speaks
+	// (Attempt.Protocol lists what it offered)
+	RefuseProtocol = "unsupported_protocol"
 )
 
 // Blacklisted reports whether sn is on the blacklist.
@@ -39,8 +43,11 @@ func (s *Service) Blacklisted(ctx context.Context, sn string) (bool, error) {
 type Attempt struct {
 	SN       string
 	Addr     string // client address
-	Protocol string // WebSocket sub-protocol
+	Protocol string // WebSocket sub-protocol (refused for RefuseProtocol: those offered, comma-separated)
 }
+
+// maxRefusalProtocols bounds the offered sub-protocols a refusal keeps (a header the charger writes).
+const maxRefusalProtocols = 200
 
 // RecordRefusal keeps a refused connection (counted per SN and reason); an unknown SN is also
 // listed as a pending device. Rows are throttled per address and per SN (admissionLimiter).
@@ -50,9 +57,14 @@ func (s *Service) RecordRefusal(ctx context.Context, a Attempt, reason string) {
 		return
 	}
 	now := db.NowMS()
-	s.admissionRow(ctx, `INSERT INTO device_refusal (sn, reason, remote_addr, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (sn, reason) DO UPDATE SET count = device_refusal.count + excluded.count, remote_addr = excluded.remote_addr, last_seen = excluded.last_seen`,
-		a.SN, reason, a.Addr, n, now, now)
+	protocols := ""
+	if reason == RefuseProtocol {
+		protocols = truncate(a.Protocol, maxRefusalProtocols)
+	}
+	s.admissionRow(ctx, `INSERT INTO device_refusal (sn, reason, remote_addr, protocols, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (sn, reason) DO UPDATE SET count = device_refusal.count + excluded.count, remote_addr = excluded.remote_addr, protocols = excluded.protocols,
+		  last_seen = excluded.last_seen`,
+		a.SN, reason, a.Addr, protocols, n, now, now)
 	if reason == RefuseUnknown {
 		s.writePending(ctx, a, BootInfo{}, n)
 	}
@@ -174,4 +186,12 @@ func (s *Service) KeylessDevices(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("fleet: keyless devices: %w", err)
 	}
 	return n, nil
+}
+
+// truncate keeps at most n bytes of s, never half a character (PostgreSQL refuses broken UTF-8).
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
 }

@@ -199,6 +199,12 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if protos := websocket.Subprotocols(r); len(protos) > 0 && !contains(protos, SubProtocol) {
+		// left in the refusal list with what it offered (an ocpp2.0.1-only charger, today)
+		g.refused.Add(1)
+		a := g.attempt(r, sn)
+		a.Protocol = strings.Join(protos, ",")
+		g.fleet.RecordRefusal(r.Context(), a, fleet.RefuseProtocol)
+		slog.Info("ocpp connection refused", "sn", sn, "reason", fleet.RefuseProtocol, "offered", a.Protocol, "addr", a.Addr)
 		http.Error(w, "unsupported sub-protocol (this endpoint speaks ocpp1.6)", http.StatusBadRequest)
 		return
 	}

@@ -5691,6 +5691,7 @@ export interface components {
             firstSeen?: number;
             id?: number;
             lastSeen?: number;
+            protocols?: string;
             reason?: string;
             remoteAddr?: string;
             sn?: string;

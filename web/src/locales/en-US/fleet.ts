@@ -162,6 +162,8 @@ export default {
   'refusal.reason.certificate_untrusted': 'Client certificate not from the charge-point CA',
   'refusal.reason.certificate_expired': 'Client certificate expired or not yet valid',
   'refusal.reason.certificate_wrong_identity': 'Client certificate of another charger',
+  'refusal.reason.unsupported_protocol': 'Unsupported protocol',
+  'refusal.protocols': 'Offered protocols',
   'refusal.address': 'Address',
   'refusal.count': 'Attempts',
   'refusal.firstSeen': 'First seen',

@@ -162,6 +162,8 @@ export default {
   'refusal.reason.certificate_untrusted': '客户端证书非充电桩 CA 签发',
   'refusal.reason.certificate_expired': '客户端证书已过期或尚未生效',
   'refusal.reason.certificate_wrong_identity': '客户端证书属于其他充电桩',
+  'refusal.reason.unsupported_protocol': '不支持的协议',
+  'refusal.protocols': '请求的协议',
   'refusal.address': '地址',
   'refusal.count': '次数',
   'refusal.firstSeen': '首次出现',
