@@ -30,15 +30,26 @@ type SecurityEventReport struct {
 	Type     string
 	TechInfo string
 	Critical bool
-	At       int64 // the charger's time, unix ms; 0 means now
+	// ExplainedBy are the control types whose command, accepted within ExplainWindow before
+	// the event, explains it (a reboot after a Reset, a new firmware after a firmware update):
+	// the adapter's verdict on the type. Such a critical event names the command and opens no
+	// alarm, so a console Reset does not page anyone.
+	ExplainedBy []int
+	At          int64 // the charger's time, unix ms; 0 means now
 }
+
+// ExplainWindow is how long before a security event an operator's command explains it (a
+// firmware download and install can take most of it).
+const ExplainWindow = time.Hour
 
 // SecurityCodePrefix prefixes the type in the code of a security event's alarm.
 const SecurityCodePrefix = "security."
 
 const (
-	sqlSecurityEventInsert = `INSERT INTO device_security_event (device_id, customer_id, site_id, type, tech_info, critical, occurred_at, created_at, event_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlSecurityEventInsert = `INSERT INTO device_security_event (device_id, customer_id, site_id, type, tech_info, critical, occurred_at, created_at, event_id, command_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	// the device's latest command of some control types that the charger accepted since a time
+	sqlExplainingCommand = `SELECT COALESCE(MAX(id), 0) FROM command WHERE device_id = ? AND result = ? AND created_at >= ? AND control_type IN (%s)`
 	// the open event of a kind and code on a connector (one at most: openEvent)
 	sqlOpenEventID = `SELECT id FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ? ORDER BY id LIMIT 1`
 	// the events of an acknowledgement in the caller's scope, each with its device's SN and
@@ -72,17 +83,24 @@ func (s *Service) securityEvent(ctx context.Context, b *ingest.Batch, r Security
 	if err := b.Tx.QueryRow(ctx, sqlDevicePlace, dev.ID).Scan(&customerID, &siteID); err != nil && !db.NotFound(err) {
 		return err
 	}
-	var alarm int64
-	if r.Critical {
+	var alarm, command int64
+	if r.Critical && len(r.ExplainedBy) > 0 {
+		q := fmt.Sprintf(sqlExplainingCommand, db.Placeholders(len(r.ExplainedBy)))
+		args := append([]any{dev.ID, ResultSuccess, min(r.At, now) - ExplainWindow.Milliseconds()}, db.Args(r.ExplainedBy)...)
+		if err := b.Tx.QueryRow(ctx, q, args...).Scan(&command); err != nil {
+			return fmt.Errorf("explaining command: %w", err)
+		}
+	}
+	if r.Critical && command == 0 {
 		var err error
 		if alarm, err = s.securityAlarm(ctx, b, r); err != nil {
 			return err
 		}
 	}
-	if _, err := b.Tx.Exec(ctx, sqlSecurityEventInsert, dev.ID, customerID, siteID, r.Type, r.TechInfo, boolInt(r.Critical), r.At, now, alarm); err != nil {
+	if _, err := b.Tx.Exec(ctx, sqlSecurityEventInsert, dev.ID, customerID, siteID, r.Type, r.TechInfo, boolInt(r.Critical), r.At, now, alarm, command); err != nil {
 		return err
 	}
-	if !r.Critical {
+	if alarm == 0 {
 		return nil
 	}
 	return s.recompute(ctx, b, dev.ID)

@@ -244,6 +244,35 @@ func TestSecurityEventAlarms(t *testing.T) {
 			}
 		})
 
+		t.Run("a reboot after a console Reset names the command and opens no alarm; without one it alarms", func(t *testing.T) {
+			explained := w.device(t, w.o.CustomerA, w.o.SiteA, "SEC-RESET-"+sfx)
+			unexplained := w.device(t, w.o.CustomerA, w.o.SiteA, "SEC-BOOT-"+sfx)
+			cmd, err := db.InsertID(w.ctx, d, `INSERT INTO command (device_id, sn, control_type, result, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?)`,
+				explained.ID, explained.SN, fleet.CtlSoftReset, fleet.ResultSuccess, time.Now().Add(-5*time.Minute).UnixMilli(), time.Now().Add(-5*time.Minute).UnixMilli())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, dev := range []*fleet.Device{explained, unexplained} {
+				if err := w.s.SecurityEvent(w.ctx, fleet.SecurityEventReport{Device: dev, Type: "StartupOfTheDevice", Critical: true,
+					ExplainedBy: []int{fleet.CtlSoftReset, fleet.CtlHardReset}, At: time.Now().UnixMilli()}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var command, alarm int64
+			if err := d.QueryRow(w.ctx, `SELECT command_id, event_id FROM device_security_event WHERE device_id = ?`, explained.ID).Scan(&command, &alarm); err != nil {
+				t.Fatal(err)
+			}
+			if command != cmd || alarm != 0 {
+				t.Fatalf("after the Reset: command %d (want %d), alarm %d (want none)", command, cmd, alarm)
+			}
+			if open, _ := w.alarms(t, explained.ID, "security.StartupOfTheDevice"); open != 0 {
+				t.Fatal("an explained reboot opened an alarm")
+			}
+			if open, _ := w.alarms(t, unexplained.ID, "security.StartupOfTheDevice"); open != 1 {
+				t.Fatal("a reboot nobody asked for opened no alarm")
+			}
+		})
+
 		t.Run("an empty acknowledgement is invalid", func(t *testing.T) {
 			if _, err := w.s.AckSecurityEvents(w.ctx, customerA, nil); err == nil {
 				t.Fatal("no ids accepted")

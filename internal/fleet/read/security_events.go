@@ -52,6 +52,9 @@ type SecurityEventView struct {
 	CreatedAt  int64  `json:"createdAt"`  // when the server recorded it
 	AlarmID    int64  `json:"alarmId"`    // the alarm it opened or joined (0: none)
 	AlarmOpen  bool   `json:"alarmOpen"`  // that alarm is still open (an acknowledgement ends it)
+	// CommandID: the operator's command that explains a critical event (a Reset, a firmware
+	// update), which therefore opened no alarm; 0: none
+	CommandID int64 `json:"commandId"`
 }
 
 // validate checks each field on its own, naming it.
@@ -98,14 +101,14 @@ func securityFrom(p *access.Principal, in SecurityEventListInput) (string, []any
 
 // securityCols: the alarm is open when the event it opened or joined still is.
 var securityCols = fmt.Sprintf(`SELECT s.id, s.device_id, COALESCE(d.sn, ''), s.type, s.tech_info, s.critical, s.occurred_at, s.created_at, s.event_id,
-	CASE WHEN s.event_id > 0 AND EXISTS (SELECT 1 FROM device_event e WHERE e.id = s.event_id AND e.status = %d) THEN 1 ELSE 0 END`, fleet.EventOpen)
+	CASE WHEN s.event_id > 0 AND EXISTS (SELECT 1 FROM device_event e WHERE e.id = s.event_id AND e.status = %d) THEN 1 ELSE 0 END, s.command_id`, fleet.EventOpen)
 
 const securityOrder = ` ORDER BY s.occurred_at DESC, s.id DESC`
 
 func scanSecurityEvent(r db.Scanner) (SecurityEventView, error) {
 	var v SecurityEventView
 	var crit, open int
-	err := r.Scan(&v.ID, &v.DeviceID, &v.SN, &v.Type, &v.TechInfo, &crit, &v.OccurredAt, &v.CreatedAt, &v.AlarmID, &open)
+	err := r.Scan(&v.ID, &v.DeviceID, &v.SN, &v.Type, &v.TechInfo, &crit, &v.OccurredAt, &v.CreatedAt, &v.AlarmID, &open, &v.CommandID)
 	v.Critical, v.AlarmOpen = crit == 1, open == 1
 	return v, err
 }

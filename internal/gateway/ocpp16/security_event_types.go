@@ -1,5 +1,7 @@
 package ocpp16
 
+import "chargeops/internal/fleet"
+
 // The security event types of the OCPP 1.6 security whitepaper (edition 3, its appendix
 // "Security events") and which of them are critical (docs/security-profiles.md, "Security
 // events"). The whitepaper asks a charger to send the critical ones to the central system at
@@ -36,6 +38,15 @@ var securityEventCritical = map[string]bool{
 // SecurityEventCritical reports whether a security event type is critical (the whitepaper's
 // flag; false for a type it does not list).
 func SecurityEventCritical(typ string) bool { return securityEventCritical[typ] }
+
+// securityEventExplainedBy are the control types whose command explains a critical event of a
+// type: a charger reboots after a Reset or a firmware update, and reports a new firmware after
+// the latter (fleet.SecurityEventReport.ExplainedBy: no alarm then).
+var securityEventExplainedBy = map[string][]int{
+	"StartupOfTheDevice": {fleet.CtlSoftReset, fleet.CtlHardReset, fleet.CtlUpdateFirmware},
+	"ResetOrReboot":      {fleet.CtlSoftReset, fleet.CtlHardReset, fleet.CtlUpdateFirmware},
+	"FirmwareUpdated":    {fleet.CtlUpdateFirmware},
+}
 
 // SecurityEventTypes are the whitepaper's security event types, in its order.
 var SecurityEventTypes = []string{

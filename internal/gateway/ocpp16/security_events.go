@@ -25,7 +25,8 @@ func (c *conn) securityEvent(dev *fleet.Device, raw json.RawMessage) (any, error
 	if req.Timestamp != nil && !req.Timestamp.IsZero() {
 		at = req.Timestamp.UnixMilli()
 	}
-	r := fleet.SecurityEventReport{Device: dev, Type: req.Type, TechInfo: req.TechInfo, Critical: SecurityEventCritical(req.Type), At: at}
+	r := fleet.SecurityEventReport{Device: dev, Type: req.Type, TechInfo: req.TechInfo, Critical: SecurityEventCritical(req.Type),
+		ExplainedBy: securityEventExplainedBy[req.Type], At: at}
 	if err := c.g.fleet.SecurityEvent(ctx, r); err != nil {
 		return nil, err
 	}

@@ -5753,6 +5753,7 @@ export interface components {
         FleetSecurityEventView: {
             alarmId?: number;
             alarmOpen?: boolean;
+            commandId?: number;
             createdAt?: number;
             critical?: boolean;
             deviceId?: number;

@@ -84,6 +84,7 @@ export default function SecurityEvents({ device }: { device: { id: number; sn: s
       key: 'alarm',
       render: (_: unknown, r) => {
         const s = alarmState(r);
+        if (s === 'explained') return <Tag data-testid="sec-event-alarm-explained">{t('secEvent.alarm.explained', { id: r.commandId })}</Tag>;
         return s === 'none' ? '-' : <Badge status={ALARM_BADGES[s]} text={t(`secEvent.alarm.${s}`)} data-testid={`sec-event-alarm-${s}`} />;
       },
     },

@@ -45,6 +45,9 @@ describe('security events', () => {
     expect(alarmState({ alarmId: 3, alarmOpen: true })).toBe('open');
     expect(alarmState({ alarmId: 3, alarmOpen: false })).toBe('ended');
     expect(alarmState({ alarmId: 0, alarmOpen: false })).toBe('none');
+    // a reboot after the console's Reset: no alarm, the command named
+    expect(alarmState({ alarmId: 0, alarmOpen: false, commandId: 42 })).toBe('explained');
+    expect(canAcknowledge({ alarmId: 0, alarmOpen: false, commandId: 42 } as never, true)).toBe(false);
     expect(canAcknowledge({ alarmId: 3, alarmOpen: true }, true)).toBe(true);
     expect(canAcknowledge({ alarmId: 3, alarmOpen: true }, false)).toBe(false);
     expect(canAcknowledge({ alarmId: 3, alarmOpen: false }, true)).toBe(false);

@@ -66,9 +66,10 @@ export function securityEventBody(deviceId: number, q: SecurityEventFilters, pag
 }
 
 /** Alarm state of a row: 'open' (acknowledging ends it), 'ended', or 'none' (no alarm: not critical). */
-export function alarmState(e: Pick<SecurityEvent, 'alarmId' | 'alarmOpen'>): 'open' | 'ended' | 'none' {
+export function alarmState(e: Pick<SecurityEvent, 'alarmId' | 'alarmOpen'> & { commandId?: number }): 'open' | 'ended' | 'explained' | 'none' {
   if (e.alarmOpen) return 'open';
-  return e.alarmId ? 'ended' : 'none';
+  if (e.alarmId) return 'ended';
+  return e.commandId ? 'explained' : 'none';
 }
 
 /** Whether a user holding auth_device_edit (`canEdit`) may acknowledge the row: its alarm is open. */
