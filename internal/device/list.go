@@ -3,6 +3,7 @@ package device
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,20 @@ type Filter struct {
 	// OfflineFor (seconds): only the offline devices not heard from for longer than this
 	// (issue 30 item 7); 0 is no such filter.
 	OfflineFor int64 `json:"offlineFor"`
+	// Protocol: only the devices whose last connection spoke it (devstate.Protocols: ocpp1.6,
+	// ocpp2.0.1); "" is no such filter.
+	Protocol string `json:"protocol"`
+}
+
+// validate checks the filter's fields that can be wrong, one check each, naming the field.
+func (f Filter) validate() error {
+	if f.OfflineFor < 0 {
+		return apperr.InvalidField("offlineFor", "err.invalid")
+	}
+	if f.Protocol != "" && !slices.Contains(devstate.Protocols, f.Protocol) {
+		return apperr.InvalidField("protocol", "err.invalid")
+	}
+	return nil
 }
 
 // ListFilter is what the device list screen offers (docs/api.md#lists; issue 3).
@@ -138,6 +153,10 @@ func (s *Service) plan(sc access.Scope, f ListFilter) plan {
 	if f.OfflineFor > 0 {
 		add("d.status = ? AND d.last_refresh_at < ?", devstate.StatusOffline, db.NowMS()-f.OfflineFor*1000)
 	}
+	if f.Protocol != "" {
+		// checked on the rows an index walk reaches (a primary-key probe each), as the window bounds them
+		add("EXISTS (SELECT 1 FROM device_state st WHERE st.device_id = d.id AND st.protocol = ?)", f.Protocol)
+	}
 	if f.Restarting != nil {
 		c, a := stats.RestartingCond(db.NowMS())
 		if !*f.Restarting {
@@ -218,8 +237,8 @@ func (s *Service) List(ctx context.Context, p *access.Principal, f ListFilter) (
 	if err != nil {
 		return out, err
 	}
-	if f.OfflineFor < 0 {
-		return out, apperr.InvalidField("offlineFor", "err.invalid")
+	if err := f.validate(); err != nil {
+		return out, err
 	}
 	q, args := pl.ids(o, 0, 0, true)
 	if err := s.db.QueryRow(ctx, q, args...).Scan(&out.Total); err != nil {
@@ -261,6 +280,9 @@ func (s *Service) filtered(sc access.Scope, f ListFilter) *db.Query {
 // MaxListWindow means "more than MaxListWindow".
 func (s *Service) StatusCounts(ctx context.Context, p *access.Principal, f Filter) (map[int]int64, error) {
 	f.Keyword = strings.TrimSpace(f.Keyword)
+	if err := f.validate(); err != nil {
+		return nil, err
+	}
 	if f == (Filter{}) {
 		return s.scopeStatusCounts(ctx, p.Scope)
 	}

@@ -13,6 +13,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/device"
+	"chargeops/internal/devstate"
 	"chargeops/internal/testutil"
 )
 
@@ -253,6 +254,61 @@ func TestListSortsAndFiltersOffline(t *testing.T) {
 				}
 				if !slices.Equal(gotIDs, want) {
 					t.Errorf("offline > %d h: ids %v want %v", hours, gotIDs, want)
+				}
+			}
+		})
+		t.Run("by the protocol of the last connection, the counts alike; an unknown one is refused", func(t *testing.T) {
+			var want []int64
+			for i, r := range all {
+				if i%3 != 0 {
+					continue
+				}
+				if _, err := d.Exec(ctx, `INSERT INTO device_state (device_id, protocol) VALUES (?, ?)`, r.id, devstate.ProtocolOCPP16); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, r.id)
+			}
+			slices.Reverse(want)
+			sites := &access.Principal{Scope: access.Scope{AllCustomers: true, SiteIDs: []int64{1, 2, 3}}} // a site-branched plan
+			for _, p := range []*access.Principal{{Scope: access.FullScope()}, sites} {
+				got, err := svc.List(ctx, p, device.ListFilter{Filter: device.Filter{Protocol: devstate.ProtocolOCPP16}, Page: db.Page{Page: 1, PageSize: 100}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var gotIDs []int64
+				for _, d := range got.List {
+					gotIDs = append(gotIDs, d.ID)
+				}
+				if !slices.Equal(gotIDs, want) || got.Total != int64(len(want)) {
+					t.Errorf("ocpp1.6: ids %v (total %d) want %v", gotIDs, got.Total, want)
+				}
+				counts, err := svc.StatusCounts(ctx, p, device.Filter{Protocol: devstate.ProtocolOCPP16})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var sum int64
+				for _, n := range counts {
+					sum += n
+				}
+				if sum != int64(len(want)) {
+					t.Errorf("status counts %v sum to %d, want %d", counts, sum, len(want))
+				}
+			}
+			if got, err := svc.List(ctx, &access.Principal{Scope: access.FullScope()}, device.ListFilter{Filter: device.Filter{Protocol: devstate.ProtocolOCPP201}}); err != nil || got.Total != 0 {
+				t.Errorf("ocpp2.0.1: %d devices, %v", got.Total, err)
+			}
+			for _, call := range []func() error{
+				func() error {
+					_, err := svc.List(ctx, &access.Principal{Scope: access.FullScope()}, device.ListFilter{Filter: device.Filter{Protocol: "ocpp9"}})
+					return err
+				},
+				func() error {
+					_, err := svc.StatusCounts(ctx, &access.Principal{Scope: access.FullScope()}, device.Filter{Protocol: "ocpp9"})
+					return err
+				},
+			} {
+				if e, ok := apperr.As(call()); !ok || e.Code != apperr.Invalid {
+					t.Errorf("an unknown protocol: %v, want an invalid field", e)
 				}
 			}
 		})

@@ -197,6 +197,9 @@ func (s *Service) parseRow(ctx context.Context, p *access.Principal, r []string)
 
 // Export writes the devices in scope that match f to an xlsx file.
 func (s *Service) Export(ctx context.Context, p *access.Principal, locale string, f ListFilter) ([]byte, error) {
+	if err := f.validate(); err != nil {
+		return nil, err
+	}
 	q := s.filtered(p.Scope, f)
 	n, err := q.Count(ctx, s.db)
 	if err != nil {

@@ -4,6 +4,17 @@
 // the dashboards (internal/stats) count them; both name them from here, never as literals.
 package devstate
 
+// Protocols a charger connects with (device_state.protocol: the WebSocket sub-protocol the
+// gateway took; docs/gateway.md, "Admission"). 2.0.1 is named for the device list's filter
+// (issue 24); its adapter is still to come.
+const (
+	ProtocolOCPP16  = "ocpp1.6"
+	ProtocolOCPP201 = "ocpp2.0.1"
+)
+
+// Protocols are the values the device list's protocol filter takes.
+var Protocols = []string{ProtocolOCPP16, ProtocolOCPP201}
+
 // Device status (device.status).
 const (
 	StatusOffline  = 0

@@ -5173,6 +5173,7 @@ export interface components {
             offlineFor?: number;
             page?: number;
             pageSize?: number;
+            protocol?: string;
             restarting?: boolean | null;
             siteId?: number;
             sort?: string;
@@ -8827,6 +8828,7 @@ export interface operations {
                 keyword?: string;
                 modelId?: number;
                 offlineFor?: number;
+                protocol?: string;
                 restarting?: boolean | null;
                 siteId?: number;
             };
@@ -13436,6 +13438,7 @@ export interface operations {
                 offlineFor?: number;
                 page?: number;
                 pageSize?: number;
+                protocol?: string;
                 restarting?: boolean | null;
                 siteId?: number;
                 sort?: string;

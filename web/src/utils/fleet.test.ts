@@ -221,6 +221,9 @@ describe('status counts follow the list filters', () => {
       keyword: 'CP-0',
     });
     expect(statusCountFilter({ keyword: '   ', siteId: undefined, status: 1 })).toEqual({});
+    // the protocol of the last connection
+    expect(statusCountFilter({ protocol: 'ocpp1.6', status: 1 })).toEqual({ protocol: 'ocpp1.6' });
+    expect(statusCountFilter({ protocol: '' })).toEqual({});
   });
 
   it('keeps alarm status 0 (no alarm) as a filter', () => {

@@ -107,6 +107,7 @@ export function statusCountFilter(filters: Record<string, unknown>): DeviceCount
   }
   const kw = typeof filters.keyword === 'string' ? filters.keyword.trim() : '';
   if (kw) out.keyword = kw;
+  if (typeof filters.protocol === 'string' && filters.protocol) out.protocol = filters.protocol;
   // the URL's restarting=1|0 (home dashboard links) is the server's boolean
   if (filters.restarting === 1 || filters.restarting === 0) (out as { restarting?: boolean }).restarting = filters.restarting === 1;
   return out;

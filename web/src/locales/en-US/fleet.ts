@@ -172,6 +172,7 @@ export default {
   'config.import': 'Import parameters (JSON)',
   'config.importFormat': 'Upload file format error, only JSON',
   'config.importTooLarge': 'File size cannot exceed 5MB',
+  'device.protocol': 'Protocol',
   'device.offlineFor': 'Offline for over',
   'device.offlineFor.3600': '1 hour',
   'device.offlineFor.86400': '24 hours',

@@ -172,6 +172,7 @@ export default {
   'config.import': '导入参数（JSON）',
   'config.importFormat': '上传文件格式错误，仅支持 JSON',
   'config.importTooLarge': '文件大小不能超过 5MB',
+  'device.protocol': '协议',
   'device.offlineFor': '离线超过',
   'device.offlineFor.3600': '1 小时',
   'device.offlineFor.86400': '24 小时',

@@ -39,7 +39,12 @@ const SPEC = {
   keyword: 'string',
   restarting: 'number',
   offlineFor: 'number',
+  protocol: 'string',
 } as const;
+/** The protocols a charger's last connection may have spoken (internal/devstate Protocols). */
+const PROTOCOLS = ['ocpp1.6', 'ocpp2.0.1'];
+/** "ocpp1.6" → "OCPP 1.6": the protocol's own name, the same in every language. */
+const protocolLabel = (p: string) => p.replace(/^ocpp/, 'OCPP ');
 /** The "offline for longer than" choices (seconds; issue 30 item 7). */
 const OFFLINE_FOR = [3600, 86400, 604800];
 
@@ -102,6 +107,7 @@ export default function DeviceList() {
     { name: 'modelId', label: t('device.model'), options: models },
     { name: 'alarmStatus', label: t('device.alarmStatus'), width: 120, options: [0, 1, 2].map((v) => ({ value: v, label: t(`device.alarm.${v}`) })) },
     { name: 'offlineFor', label: t('device.offlineFor'), width: 120, options: OFFLINE_FOR.map((v) => ({ value: v, label: t(`device.offlineFor.${v}`) })) },
+    { name: 'protocol', label: t('device.protocol'), width: 130, options: PROTOCOLS.map((v) => ({ value: v, label: protocolLabel(v) })) },
   ];
   const doExport = async () => {
     setExporting(true);
