@@ -262,13 +262,9 @@ func containsCertificate(list []CertificateHash, h CertificateHash) bool {
 // charger's later GetInstalledCertificateIds answer is matched to it. A certificate whose hash
 // data cannot be computed (not self-signed) is listed once the charger is read.
 func (s *Service) CertificateInstalled(ctx context.Context, deviceID int64, certType, pemText string) error {
-	block, _ := pem.Decode([]byte(pemText))
-	if block == nil {
-		return nil // checked before it was sent
-	}
-	cert, err := x509.ParseCertificate(block.Bytes)
+	cert, err := parseRootPEM(pemText)
 	if err != nil {
-		return nil
+		return nil // checked before it was sent
 	}
 	h, ok := CertificateHashOf(cert)
 	if !ok {

@@ -97,7 +97,7 @@ func (s *Service) securityEvent(ctx context.Context, b *ingest.Batch, r Security
 			return err
 		}
 	}
-	if _, err := b.Tx.Exec(ctx, sqlSecurityEventInsert, dev.ID, customerID, siteID, r.Type, r.TechInfo, boolInt(r.Critical), r.At, now, alarm, command); err != nil {
+	if _, err := b.Tx.Exec(ctx, sqlSecurityEventInsert, dev.ID, customerID, siteID, r.Type, r.TechInfo, db.BoolInt(r.Critical), r.At, now, alarm, command); err != nil {
 		return err
 	}
 	if alarm == 0 {
@@ -217,11 +217,4 @@ func PurgeSecurityEvents(ctx context.Context, d *db.DB, days int) (int64, error)
 		return 0, nil
 	}
 	return db.Purge(ctx, d, "device_security_event", "id", sqlSecurityPurgeWhere, 20, cutOf(time.Now(), days), EventOpen)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -84,11 +84,7 @@ func securityFrom(p *access.Principal, in SecurityEventListInput) (string, []any
 		conds, args = append(conds, "s.type = ?"), append(args, in.Type)
 	}
 	if in.Critical != nil {
-		crit := 0
-		if *in.Critical {
-			crit = 1
-		}
-		conds, args = append(conds, "s.critical = ?"), append(args, crit)
+		conds, args = append(conds, "s.critical = ?"), append(args, db.BoolInt(*in.Critical))
 	}
 	if in.Start > 0 {
 		conds, args = append(conds, "s.occurred_at >= ?"), append(args, in.Start)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/extendedtriggermessage"
-	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/reservation"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
@@ -25,25 +25,13 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 	f := c.g.fleet
 	p := cmd.Params
 	var out fleet.Outcome
-	// status runs a call whose answer carries a status; ok lists the accepted ones.
+	// status runs a call whose answer carries a status into out (statusCall).
 	status := func(action string, req any, ok ...string) (string, error) {
-		raw, err := c.call(ctx, action, req)
-		if err != nil {
-			return "", err
+		o, st, err := c.statusCall(ctx, action, req, ok...)
+		if err == nil {
+			out = o
 		}
-		out.Answer = raw
-		var s struct {
-			Status string `json:"status"`
-		}
-		_ = json.Unmarshal(raw, &s)
-		for _, o := range ok {
-			if s.Status == o {
-				out.Result = fleet.ResultSuccess
-				return s.Status, nil
-			}
-		}
-		out.Result, out.Message = fleet.ResultFailed, "device answered "+s.Status
-		return s.Status, nil
+		return st, err
 	}
 	var err error
 	switch cmd.ControlType {
@@ -61,21 +49,8 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 			typ = core.AvailabilityTypeOperative
 		}
 		_, err = status(core.ChangeAvailabilityFeatureName, core.NewChangeAvailabilityRequest(connector, typ), "Accepted", "Scheduled")
-	case fleet.CtlUpdateFirmware:
-		var signed bool // a signed file gets SignedUpdateFirmware (commands_signed.go)
-		if out, signed, err = c.signedUpdateFirmware(ctx, dev, cmd); signed || err != nil {
-			break
-		}
-		req := firmware.NewUpdateFirmwareRequest(f.FirmwareURL(c.base, p.FirmwareID), types.NewDateTime(time.Now().UTC()))
-		if p.Retries > 0 {
-			req.Retries = &p.Retries
-		}
-		var raw json.RawMessage
-		raw, err = c.call(ctx, firmware.UpdateFirmwareFeatureName, req)
-		if err == nil {
-			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
-			err = f.FirmwareAccepted(context.WithoutCancel(ctx), dev, cmd.ID)
-		}
+	case fleet.CtlUpdateFirmware: // UpdateFirmware, or SignedUpdateFirmware for a signed file (commands_signed.go)
+		out, err = c.updateFirmware(ctx, dev, cmd)
 	case fleet.CtlGetDiagnostics, fleet.CtlGetLog:
 		// an upload to the signed URL of a diagnostics job (commands_signed.go)
 		out, err = c.upload(ctx, dev, cmd)
@@ -203,6 +178,24 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		return out, err
 	}
 	return out, nil
+}
+
+// statusCall runs a call whose answer carries a status: success when it is one of ok, else
+// failed with "device answered <status>"; the answer is kept on the outcome. It also returns the
+// status, for the callers that read more into it.
+func (c *conn) statusCall(ctx context.Context, action string, req any, ok ...string) (fleet.Outcome, string, error) {
+	raw, err := c.call(ctx, action, req)
+	if err != nil {
+		return fleet.Outcome{}, "", err
+	}
+	var s struct {
+		Status string `json:"status"`
+	}
+	_ = json.Unmarshal(raw, &s)
+	if slices.Contains(ok, s.Status) {
+		return fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}, s.Status, nil
+	}
+	return fleet.Outcome{Result: fleet.ResultFailed, Message: "device answered " + s.Status, Answer: raw}, s.Status, nil
 }
 
 // notSupported is the message key of a control type the charger does not support: the VPN

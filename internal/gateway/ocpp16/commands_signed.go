@@ -22,30 +22,40 @@ const (
 	actionLogStatus            = logging.LogStatusNotificationFeatureName
 )
 
-// signedUpdateFirmware runs control type 5 on a signed firmware file: SignedUpdateFirmware
-// with the same signed download URL as UpdateFirmware, the signing certificate and the
-// signature; Accepted or AcceptedCanceled starts the firmware job like an accepted
-// UpdateFirmware, any other answer fails the command with the status. signed is false (and
-// nothing sent) for an unsigned file, which gets UpdateFirmware.
-func (c *conn) signedUpdateFirmware(ctx context.Context, dev *fleet.Device, cmd fleet.Command) (out fleet.Outcome, signed bool, err error) {
+// updateFirmware runs control type 5: UpdateFirmware with the file's signed download URL, or,
+// for a file that carries a signing certificate and a signature, SignedUpdateFirmware with them
+// as well (success on Accepted or AcceptedCanceled, else failed with the status). An accepted
+// upgrade starts the firmware job.
+func (c *conn) updateFirmware(ctx context.Context, dev *fleet.Device, cmd fleet.Command) (fleet.Outcome, error) {
 	f, p := c.g.fleet, cmd.Params
 	sig, err := f.FirmwareSigning(ctx, p.FirmwareID)
-	if err != nil || !sig.Signed() {
-		return out, false, err
-	}
-	req := securefirmware.NewSignedUpdateFirmwareRequest(fleet.RequestID(cmd.ID), securefirmware.Firmware{
-		Location: f.FirmwareURL(c.base, p.FirmwareID), RetrieveDateTime: now(), SigningCertificate: sig.Certificate, Signature: sig.Signature})
-	if p.Retries > 0 {
-		req.Retries = &p.Retries
-	}
-	raw, err := c.call(ctx, securefirmware.SignedUpdateFirmwareFeatureName, req)
 	if err != nil {
-		return out, true, err
+		return fleet.Outcome{}, err
 	}
-	if st := signedAnswer(raw); st != string(securefirmware.UpdateFirmwareStatusAccepted) && st != string(securefirmware.UpdateFirmwareStatusAcceptedCanceled) {
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: "device answered " + st, Answer: raw}, true, nil
+	location := f.FirmwareURL(c.base, p.FirmwareID)
+	var retries *int
+	if r := p.Retries; r > 0 {
+		retries = &r
 	}
-	return fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}, true, f.FirmwareAccepted(context.WithoutCancel(ctx), dev, cmd.ID)
+	var out fleet.Outcome
+	if sig.Signed() {
+		req := securefirmware.NewSignedUpdateFirmwareRequest(fleet.RequestID(cmd.ID), securefirmware.Firmware{
+			Location: location, RetrieveDateTime: now(), SigningCertificate: sig.Certificate, Signature: sig.Signature})
+		req.Retries = retries
+		out, _, err = c.statusCall(ctx, securefirmware.SignedUpdateFirmwareFeatureName, req,
+			string(securefirmware.UpdateFirmwareStatusAccepted), string(securefirmware.UpdateFirmwareStatusAcceptedCanceled))
+	} else {
+		req := firmware.NewUpdateFirmwareRequest(location, now())
+		req.Retries = retries
+		var raw json.RawMessage
+		if raw, err = c.call(ctx, firmware.UpdateFirmwareFeatureName, req); err == nil { // its answer has no status
+			out = fleet.Outcome{Result: fleet.ResultSuccess, Answer: raw}
+		}
+	}
+	if err != nil || out.Result != fleet.ResultSuccess {
+		return out, err
+	}
+	return out, f.FirmwareAccepted(context.WithoutCancel(ctx), dev, cmd.ID)
 }
 
 // upload runs a command that has the charger upload a file to the signed URL of its
@@ -85,19 +95,16 @@ func (c *conn) upload(ctx context.Context, dev *fleet.Device, cmd fleet.Command)
 func (c *conn) getLog(ctx context.Context, cmd fleet.Command, url string, retries *int) (fleet.Outcome, error) {
 	req := logging.NewGetLogRequest(logType(cmd.Params.LogType), fleet.RequestID(cmd.ID), logging.LogParameters{RemoteLocation: url})
 	req.Retries = retries
-	raw, err := c.call(ctx, logging.GetLogFeatureName, req)
-	if err != nil {
-		return fleet.Outcome{}, err
+	out, _, err := c.statusCall(ctx, logging.GetLogFeatureName, req, string(logging.LogStatusAccepted), string(logging.LogStatusAcceptedCanceled))
+	if err != nil || out.Result != fleet.ResultSuccess {
+		return out, err
 	}
 	var ans struct {
-		Status   string `json:"status"`
 		Filename string `json:"filename"`
 	}
-	_ = json.Unmarshal(raw, &ans)
-	if ans.Status != string(logging.LogStatusAccepted) && ans.Status != string(logging.LogStatusAcceptedCanceled) {
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: "device answered " + ans.Status, Answer: raw}, nil
-	}
-	return fleet.Outcome{Result: fleet.ResultSuccess, Message: ans.Filename, Answer: raw}, nil
+	_ = json.Unmarshal(out.Answer, &ans)
+	out.Message = ans.Filename
+	return out, nil
 }
 
 // signedFirmwareStatus handles a SignedFirmwareStatusNotification: the same firmware progress
@@ -124,13 +131,4 @@ func (c *conn) logStatus(ctx context.Context, dev *fleet.Device, raw json.RawMes
 		return nil, err
 	}
 	return logging.NewLogStatusNotificationResponse(), nil
-}
-
-// signedAnswer is the status field of a charger's answer ("" when it has none).
-func signedAnswer(raw json.RawMessage) string {
-	var a struct {
-		Status string `json:"status"`
-	}
-	_ = json.Unmarshal(raw, &a)
-	return a.Status
 }
