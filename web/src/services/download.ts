@@ -69,6 +69,11 @@ export async function fetchFile(url: string, o: DownloadOptions = {}): Promise<{
 /** Fetches a file and saves it through a temporary link. */
 export async function download(url: string, o: DownloadOptions = {}): Promise<void> {
   const { blob, fileName } = await fetchFile(url, o);
+  saveBlob(blob, fileName);
+}
+
+/** Saves bytes the console already holds (e.g. a certificate's PEM) as a file, through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string): void {
   const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = href;

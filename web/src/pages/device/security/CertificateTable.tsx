@@ -1,7 +1,7 @@
 /**
  * The client certificates the charge-point CA signed for a device (SignCertificate), newest
  * first: serial, subject, issuer, validity, whether the charger installed it, and a mark on
- * one that ends within EXPIRING_DAYS or has ended.
+ * one that ends within EXPIRING_DAYS (utils/certificates) or has ended.
  */
 import { Empty, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -9,10 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { fleetKeys, listCertificates, type DeviceCertificate } from '../../../services/fleet';
 import { formatTime } from '../../../utils/time';
 import { emptyTextOf } from '../../../components/TableState';
-import { certificateHealth } from './profile';
+import { certificateHealth, HEALTH_COLORS } from '../../../utils/certificates';
 
 const STATE_COLORS = ['blue', 'green', 'red', 'orange'];
-const HEALTH_COLORS = { valid: 'green', expiring: 'orange', expired: 'red' } as const;
 
 export default function CertificateTable({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();

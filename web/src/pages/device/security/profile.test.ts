@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { certificateHealth, profileChange, profileNeeds } from './profile';
+import { profileChange, profileNeeds } from './profile';
 
 describe('security profile changes', () => {
   it.each([
@@ -21,17 +21,4 @@ describe('what a profile needs of the charger', () => {
   });
   it('profile 3 needs TLS and a client certificate, not a key', () =>
     expect(profileNeeds(3, false)).toEqual(['device.security.needTLS', 'device.security.needCertificate']));
-});
-
-describe('certificate health', () => {
-  const day = 24 * 3600 * 1000;
-  const now = Date.UTC(2026, 10, 29);
-  it.each([
-    [now + 365 * day, 'valid'],
-    [now + 31 * day, 'valid'],
-    [now + 30 * day, 'expiring'],
-    [now + 1, 'expiring'],
-    [now, 'expired'],
-    [now - day, 'expired'],
-  ] as const)('ending at %i is %s', (notAfter, want) => expect(certificateHealth(notAfter, now)).toBe(want));
 });

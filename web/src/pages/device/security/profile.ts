@@ -25,14 +25,3 @@ export function profileNeeds(to: number, hasKey: boolean): string[] {
   if (to === 3) needs.push('device.security.needCertificate');
   return needs;
 }
-
-/** Days before a certificate's end when the tab marks it expiring (the whitepaper renews ahead). */
-export const EXPIRING_DAYS = 30;
-
-export type CertificateHealth = 'valid' | 'expiring' | 'expired';
-
-/** Whether a certificate ending at `notAfter` (unix ms) is valid, expiring within EXPIRING_DAYS or expired at `now`. */
-export function certificateHealth(notAfter: number, now: number): CertificateHealth {
-  if (notAfter <= now) return 'expired';
-  return notAfter - now <= EXPIRING_DAYS * 24 * 3600 * 1000 ? 'expiring' : 'valid';
-}

@@ -15,30 +15,22 @@ import { useListState } from '../../../hooks/useListState';
 import { caTexts } from '../../../locales/domains/ca';
 import { registerTexts } from '../../../locales/domains';
 import { caKeys, getCA, listFleetCertificates, type CACertificate, type FleetCertificate } from '../../../services/ca';
+import { saveBlob } from '../../../services/download';
 import { formatTime } from '../../../utils/time';
-import { EXPIRING_DAYS, expiry, pemFileName } from './caView';
+import { pemFileName } from './caView';
+import { EXPIRING_DAYS, expiry, HEALTH_COLORS } from '../../../utils/certificates';
 
 registerTexts(caTexts);
 
 const SPEC = { sn: 'string', expiringWithinDays: 'number' } as const;
-const EXPIRY_COLORS = { expired: 'red', expiring: 'orange', valid: 'green' } as const;
 
-/** Saves a PEM text as a .crt file. */
-function savePEM(c: CACertificate) {
-  const href = URL.createObjectURL(new Blob([c.pem], { type: 'application/x-pem-file' }));
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = pemFileName(c.subject);
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 60_000);
-}
+/** Saves a certificate's PEM as a .crt file. */
+const savePEM = (c: CACertificate) => saveBlob(new Blob([c.pem], { type: 'application/x-pem-file' }), pemFileName(c.subject));
 
 function ExpiryTag({ notAfter }: { notAfter: number }) {
   const { t } = useTranslation();
   const e = expiry(notAfter, Date.now());
-  return <Tag color={EXPIRY_COLORS[e.state]}>{t(`ca.expiry.${e.state}`, { count: Math.abs(e.days) })}</Tag>;
+  return <Tag color={HEALTH_COLORS[e.state]}>{t(`ca.expiry.${e.state}`, { count: Math.abs(e.days) })}</Tag>;
 }
 
 function CACard() {
