@@ -168,13 +168,19 @@ func (g *Gateway) attempt(r *http.Request, sn string) fleet.Attempt {
 }
 
 func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, sn, reason string, status int) {
+	g.refuseAttempt(w, r, g.attempt(r, sn), reason, status, http.StatusText(status))
+}
+
+// refuseAttempt is refuse for an attempt the caller filled (the offered sub-protocols of
+// RefuseProtocol), answered with body.
+func (g *Gateway) refuseAttempt(w http.ResponseWriter, r *http.Request, a fleet.Attempt, reason string, status int, body string) {
 	g.refused.Add(1)
-	g.fleet.RecordRefusal(r.Context(), g.attempt(r, sn), reason)
-	slog.Info("ocpp connection refused", "sn", sn, "reason", reason, "addr", g.clientIP(r))
+	g.fleet.RecordRefusal(r.Context(), a, reason)
+	slog.Info("ocpp connection refused", "sn", a.SN, "reason", reason, "addr", a.Addr, "protocol", a.Protocol)
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Basic realm="chargeops"`)
 	}
-	http.Error(w, http.StatusText(status), status)
+	http.Error(w, body, status)
 }
 
 // ServeHTTP admits a charger at /ocpp/{SN} and runs its connection. Only that path is an
@@ -200,14 +206,12 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if protos := websocket.Subprotocols(r); len(protos) > 0 && !contains(protos, SubProtocol) {
 		// left in the refusal list with what it offered (an ocpp2.0.1-only charger, today)
-		g.refused.Add(1)
 		a := g.attempt(r, sn)
 		a.Protocol = strings.Join(protos, ",")
-		g.fleet.RecordRefusal(r.Context(), a, fleet.RefuseProtocol)
-		slog.Info("ocpp connection refused", "sn", sn, "reason", fleet.RefuseProtocol, "offered", a.Protocol, "addr", a.Addr)
-		http.Error(w, "unsupported sub-protocol (this endpoint speaks ocpp1.6)", http.StatusBadRequest)
+		g.refuseAttempt(w, r, a, fleet.RefuseProtocol, http.StatusBadRequest, "unsupported sub-protocol (this endpoint speaks ocpp1.6)")
 		return
 	}
+	r = g.withProxyChain(r) // a certificate passed on by a trusted proxy, read once (proxycert.go)
 	ctx := r.Context()
 	black, err := g.fleet.Blacklisted(ctx, sn)
 	if err != nil {

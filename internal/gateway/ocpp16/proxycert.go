@@ -1,6 +1,7 @@
 package ocpp16
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/base64"
 	"log/slog"
@@ -22,29 +23,41 @@ const (
 	maxCertChain  = 4
 )
 
-// peerCertificates is the chain the charger showed: the TLS connection's own, else the one a
-// trusted proxy passed on. fromProxy says it came from the header.
-func (g *Gateway) peerCertificates(r *http.Request) (chain []*x509.Certificate, fromProxy bool) {
-	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
-		return r.TLS.PeerCertificates, false
-	}
-	if g.opt.CertHeader == "" {
-		return nil, false
+// proxyChainKey keeps, in a request's context, the chain a trusted proxy passed on
+// (withProxyChain), so the admission's checks and the file links' scheme read it once.
+type proxyChainKey struct{}
+
+// withProxyChain reads the certificate header once for the whole handshake: the chain a trusted
+// proxy passed on goes into r's context; a header from any other address, or one that cannot
+// be read, is logged and left out.
+func (g *Gateway) withProxyChain(r *http.Request) *http.Request {
+	if g.opt.CertHeader == "" || (r.TLS != nil && len(r.TLS.PeerCertificates) > 0) {
+		return r
 	}
 	v := r.Header.Get(g.opt.CertHeader)
 	if v == "" {
-		return nil, false
+		return r
 	}
 	if !g.fromCertProxy(r) {
 		slog.Warn("ocpp client certificate header ignored: not from a trusted proxy", "header", g.opt.CertHeader, "remote", r.RemoteAddr)
-		return nil, false
+		return r
 	}
 	chain, err := parseCertHeader(v)
 	if err != nil {
 		slog.Info("ocpp client certificate header unreadable", "header", g.opt.CertHeader, "remote", r.RemoteAddr, "err", err)
-		return nil, false
+		return r
 	}
-	return chain, true
+	return r.WithContext(context.WithValue(r.Context(), proxyChainKey{}, chain))
+}
+
+// peerCertificates is the chain the charger showed: the TLS connection's own, else the one a
+// trusted proxy passed on (withProxyChain). fromProxy says it came from the header.
+func (g *Gateway) peerCertificates(r *http.Request) (chain []*x509.Certificate, fromProxy bool) {
+	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
+		return r.TLS.PeerCertificates, false
+	}
+	chain, _ = r.Context().Value(proxyChainKey{}).([]*x509.Certificate)
+	return chain, len(chain) > 0
 }
 
 // fromCertProxy reports whether r's connection comes from one of Options.CertProxies (the TCP
