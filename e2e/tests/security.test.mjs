@@ -162,6 +162,11 @@ test('a viewer of the customer sees the tab without changes or renewal; another 
     await page.getByText('E2E-SEC-OTHER').waitFor({ state: 'detached', timeout: 3000 }).catch(() => undefined);
     assert.equal(await page.getByTestId('device-security').count(), 0, 'another customer\'s device shows no Security tab');
     assert.equal(await page.getByText('E2E-SEC-OTHER').count(), 0, 'nor its SN');
+    // the charge-point CA is platform data: a customer's viewer gets no CA tab
+    await page.goto(`${w.server.url}/manage/system/list?tab=ca`);
+    await page.getByTestId('page-noauth').waitFor();
+    assert.equal(await page.getByTestId('ca-card').count(), 0, 'no CA card for a customer\'s viewer');
+    await shot(page, 'security-viewer-ca-zh');
   } finally {
     await viewer.close();
   }
@@ -178,6 +183,14 @@ test('the Security tab reads in Chinese under zh-CN', async () => {
     assert.match(await page.getByTestId('security-profile').innerText(), /^配置 \d$/);
     assert.match(await page.getByTestId('device-security').innerText(), /只有操作员可以降低配置/);
     await shot(page, 'security-zh');
+    // the Charge-point CA tab, in Chinese too
+    await page.goto(`${w.server.url}/manage/system/list?tab=ca`);
+    await page.getByTestId('ca-source').getByText('内置', { exact: false }).waitFor();
+    const ca = await page.getByTestId('ca-card').innerText();
+    assert.match(ca, /本节点可签发/);
+    assert.doesNotMatch(ca, /Built in|Signs on this node|Download the CA/, 'no English on the CA card');
+    await page.getByTestId('fleet-certificates-table').locator('tbody tr', { hasText: SN }).first().getByText(/剩余 \d+ 天/).waitFor();
+    await shot(page, 'security-ca-zh');
   } finally {
     await zh.close();
   }
