@@ -19,14 +19,17 @@ type Device struct {
 	Maintain        bool
 	AuthKeyHash     string
 	SecurityProfile int
+	// Protocol is the sub-protocol the device is admitted with: "" (auto: the newest both
+	// sides speak), devstate.ProtocolOCPP16 or devstate.ProtocolOCPP201 (migration 0055).
+	Protocol string
 }
 
-const deviceCols = `d.id, d.sn, d.customer_id, d.site_id, d.model_id, d.enabled, d.maintain_mode, d.auth_key_hash, d.security_profile`
+const deviceCols = `d.id, d.sn, d.customer_id, d.site_id, d.model_id, d.enabled, d.maintain_mode, d.auth_key_hash, d.security_profile, d.ocpp_protocol`
 
 func scanDevice(row interface{ Scan(...any) error }) (*Device, error) {
 	var d Device
 	var en, mt int
-	if err := row.Scan(&d.ID, &d.SN, &d.CustomerID, &d.SiteID, &d.ModelID, &en, &mt, &d.AuthKeyHash, &d.SecurityProfile); err != nil {
+	if err := row.Scan(&d.ID, &d.SN, &d.CustomerID, &d.SiteID, &d.ModelID, &en, &mt, &d.AuthKeyHash, &d.SecurityProfile, &d.Protocol); err != nil {
 		return nil, err
 	}
 	d.Enabled, d.Maintain = en == 1, mt == 1

@@ -3,6 +3,7 @@ package ocpp16
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 
 	"chargeops/internal/fleet"
+	"chargeops/internal/gateway/ocppj"
 )
 
 // Execute maps a control type to OCPP 1.6 (decisions §2) and interprets the answer.
@@ -21,6 +23,10 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 	dev := c.live.Load() // nil until a Pending connection is adopted
 	if dev == nil {
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.device_offline"}, nil
+	}
+	if c.dialect != nil {
+		out, err := c.dialect.Execute(ctx, c, cmd)
+		return callFailed(cmd, out, err)
 	}
 	f := c.g.fleet
 	p := cmd.Params
@@ -167,17 +173,21 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}
-	if err != nil {
-		if ce, ok := err.(*CallError); ok {
-			msg := ce.Error()
-			if ce.Code == "NotImplemented" || ce.Code == "NotSupported" {
-				msg = notSupported(cmd.ControlType)
-			}
-			return fleet.Outcome{Result: fleet.ResultFailed, Message: msg}, nil
-		}
+	return callFailed(cmd, out, err)
+}
+
+// callFailed is the outcome of a command whose call the charger answered with a CALLERROR:
+// failed with it (a NotImplemented or NotSupported one as the control type's "not supported").
+func callFailed(cmd fleet.Command, out fleet.Outcome, err error) (fleet.Outcome, error) {
+	var ce *CallError
+	if !errors.As(err, &ce) {
 		return out, err
 	}
-	return out, nil
+	msg := ce.Error()
+	if ce.Code == codeNotImplemented || ce.Code == ocppj.CodeNotSupported {
+		msg = notSupported(cmd.ControlType)
+	}
+	return fleet.Outcome{Result: fleet.ResultFailed, Message: msg}, nil
 }
 
 // statusCall runs a call whose answer carries a status: success when it is one of ok, else

@@ -17,6 +17,7 @@ import (
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/remotetrigger"
 
 	"chargeops/internal/fleet"
+	"chargeops/internal/gateway/ocppj"
 )
 
 // OCPP-J message types.
@@ -32,9 +33,7 @@ type callResult struct {
 }
 
 // CallError is a CALLERROR answer of the charger.
-type CallError struct{ Code, Description string }
-
-func (e *CallError) Error() string { return "CALLERROR " + e.Code + ": " + e.Description }
+type CallError = ocppj.CallError
 
 // conn is one charger connection. One goroutine reads (and handles charger calls in order);
 // writes are serialised by writeMu; server calls are one at a time (OCPP-J §4.1.1).
@@ -51,7 +50,9 @@ type conn struct {
 	id       string     // fleet.NewConnID: admission-ordered
 	base     string
 	addr     string
-	weakKey  bool // admitted with a key outside 16-40 characters (set before the rule)
+	weakKey  bool          // admitted with a key outside 16-40 characters (set before the rule)
+	proto    string        // the negotiated sub-protocol
+	dialect  ocppj.Dialect // its messages; nil: OCPP 1.6J (dispatch, Execute here)
 	writeMu  sync.Mutex
 	callMu   chan struct{}
 	pendMu   sync.Mutex
@@ -106,7 +107,7 @@ func (c *conn) run() {
 		c.g.active.Add(-1)
 		close(c.finished)
 	}()
-	open := "open " + c.addr + " " + SubProtocol
+	open := "open " + c.addr + " " + c.proto
 	if c.weakKey {
 		open += " " + weakKeyFlag
 	}
@@ -156,7 +157,7 @@ func (c *conn) admit() bool {
 		return true
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	err := f.Connected(ctx, c.dev, c.id, c.addr, SubProtocol)
+	err := f.Connected(ctx, c.dev, c.id, c.addr, c.proto)
 	cancel()
 	switch {
 	case errors.Is(err, fleet.ErrNewerConnection):
@@ -204,7 +205,7 @@ func (c *conn) Adopt(ctx context.Context) error {
 		go c.Close("the device was added: reconnect through admission")
 		return nil
 	}
-	err = f.Connected(ctx, dev, c.id, c.addr, SubProtocol)
+	err = f.Connected(ctx, dev, c.id, c.addr, c.proto)
 	if errors.Is(err, fleet.ErrNewerConnection) {
 		go c.Close("a newer connection of the charger is open")
 		return nil
@@ -222,8 +223,13 @@ func (c *conn) Adopt(ctx context.Context) error {
 func (c *conn) askBoot() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req := remotetrigger.NewTriggerMessageRequest(core.BootNotificationFeatureName)
-	if _, err := c.call(ctx, remotetrigger.TriggerMessageFeatureName, req); err != nil {
+	var err error
+	if c.dialect != nil {
+		err = c.dialect.AskBoot(ctx, c)
+	} else {
+		_, err = c.call(ctx, remotetrigger.TriggerMessageFeatureName, remotetrigger.NewTriggerMessageRequest(core.BootNotificationFeatureName))
+	}
+	if err != nil {
 		slog.Info("adopted charger not asked to boot", "sn", c.sn, "err", err)
 	}
 }
@@ -329,7 +335,7 @@ func (c *conn) handle(data []byte) {
 	}
 	switch f.typ {
 	case msgCall:
-		res, err := c.dispatch(f.action, f.payload)
+		res, err := c.answer(f.action, f.payload)
 		if err != nil {
 			var ce *CallError
 			if errors.As(err, &ce) {
@@ -358,11 +364,51 @@ func (c *conn) handle(data []byte) {
 	}
 }
 
+// answer handles a charger's CALL in the connection's protocol.
+func (c *conn) answer(action string, payload json.RawMessage) (any, error) {
+	if c.dialect == nil {
+		return c.dispatch(action, payload)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	return c.dialect.Handle(ctx, c, action, payload)
+}
+
 func (c *conn) sendError(id, code, desc string) {
+	if c.dialect != nil {
+		code = c.dialect.ErrorCode(code)
+	}
 	frame, _ := json.Marshal([]any{msgCallError, id, code, desc, map[string]any{}})
 	_ = c.write(frame)
 }
 
-func callErr(code, format string, args ...any) error {
-	return &CallError{Code: code, Description: fmt.Sprintf(format, args...)}
+// The connection as a dialect sees it (ocppj.Session).
+
+func (c *conn) SN() string                           { return c.sn }
+func (c *conn) Device() *fleet.Device                { return c.live.Load() }
+func (c *conn) Addr() string                         { return c.addr }
+func (c *conn) BaseURL() string                      { return c.base }
+func (c *conn) Done() <-chan struct{}                { return c.closed }
+func (c *conn) BoundMeter(raw json.RawMessage) error { return c.boundMeter(raw) }
+func (c *conn) Call(ctx context.Context, action string, payload any) (json.RawMessage, error) {
+	return c.call(ctx, action, payload)
 }
+
+var _ ocppj.Session = (*conn)(nil)
+
+func callErr(code, format string, args ...any) error { return ocppj.Errorf(code, format, args...) }
+
+// decode reads a charger's payload into an ocpp-go request type with the schemas' rules
+// (ocppj.Decode).
+func decode(raw json.RawMessage, dst any) error { return ocppj.Decode(raw, dst) }
+
+// CALLERROR codes (ocppj).
+const (
+	codeFormation      = ocppj.CodeFormation
+	codeOccurence      = ocppj.CodeOccurence
+	codeType           = ocppj.CodeType
+	codeProperty       = ocppj.CodeProperty
+	codeNotImplemented = ocppj.CodeNotImplemented
+	codeSecurity       = ocppj.CodeSecurity
+	codeInternal       = ocppj.CodeInternal
+)

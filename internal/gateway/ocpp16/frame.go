@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"chargeops/internal/gateway/ocppj"
 )
 
 // OCPP-J framing (docs/ocpp16.md, "Framing"): a CALL is [2, id, action, {payload}], a
@@ -72,7 +74,7 @@ func parseFrame(data []byte) (frame, *badFrame) {
 		if len(parts) != 4 || json.Unmarshal(parts[2], &f.action) != nil || f.action == "" {
 			return frame{}, &badFrame{reason: "a CALL is [2, id, action, payload]", answer: true, id: id}
 		}
-		if !isObject(parts[3]) {
+		if !ocppj.IsObject(parts[3]) {
 			return frame{}, &badFrame{reason: "a CALL's payload is a JSON object", answer: true, id: id}
 		}
 		f.payload = parts[3]
@@ -152,11 +154,6 @@ func cut(id string) string {
 		return id
 	}
 	return string([]rune(id)[:maxIDLength])
-}
-
-func isObject(raw json.RawMessage) bool {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	return len(raw) > 0 && raw[0] == '{'
 }
 
 // unreadableLog writes at most one log line per interval about unreadable frames, with the

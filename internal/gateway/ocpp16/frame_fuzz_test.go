@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
+
+	"chargeops/internal/gateway/ocppj"
 )
 
 // FuzzParseFrame feeds any WebSocket message to the OCPP-J frame reader (docs/ocpp16.md,
@@ -50,7 +52,7 @@ func FuzzParseFrame(f *testing.F) {
 		var again []byte
 		switch fr.typ {
 		case msgCall:
-			if fr.action == "" || !isObject(fr.payload) || !json.Valid(fr.payload) {
+			if fr.action == "" || !ocppj.IsObject(fr.payload) || !json.Valid(fr.payload) {
 				t.Fatalf("good CALL without action or object payload: %q %q", fr.action, fr.payload)
 			}
 			again = mustJSON(t, []any{msgCall, fr.id, fr.action, fr.payload})

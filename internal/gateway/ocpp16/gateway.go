@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,7 @@ import (
 	"chargeops/internal/clientaddr"
 	"chargeops/internal/device"
 	"chargeops/internal/fleet"
+	"chargeops/internal/gateway/ocppj"
 )
 
 // SubProtocol is the WebSocket sub-protocol of OCPP 1.6J.
@@ -48,6 +50,10 @@ type Options struct {
 	// client certificate; it is read only on connections from CertProxies (proxycert.go).
 	CertHeader  string
 	CertProxies []netip.Prefix
+	// Dialects are the other OCPP versions the gateway speaks beside 1.6J (ocpp201.Dialect):
+	// a connection that negotiates one of their sub-protocols runs on the same connection layer
+	// (admission, profiles, framing, calls) with that dialect's messages (negotiate).
+	Dialects []ocppj.Dialect
 }
 
 // Gateway accepts OCPP 1.6J connections.
@@ -71,6 +77,7 @@ type Gateway struct {
 	unreadableLog unreadableLog
 	stop          chan struct{} // ends the pinger
 	stopOnce      sync.Once
+	dialects      map[string]ocppj.Dialect // by sub-protocol
 }
 
 // New builds the gateway over the device core.
@@ -84,9 +91,13 @@ func New(f fleet.Core, opt Options) *Gateway {
 	if opt.KeyBackoff <= 0 {
 		opt.KeyBackoff = time.Minute
 	}
-	g := &Gateway{fleet: f, opt: opt, stop: make(chan struct{}), meterLog: unreadableLog{msg: "ocpp MeterValues refused"}}
+	g := &Gateway{fleet: f, opt: opt, stop: make(chan struct{}), meterLog: unreadableLog{msg: "ocpp MeterValues refused"},
+		dialects: map[string]ocppj.Dialect{}}
+	for _, d := range opt.Dialects {
+		g.dialects[d.SubProtocol()] = d
+	}
 	g.upgrader = websocket.Upgrader{
-		Subprotocols:     []string{SubProtocol},
+		// The sub-protocol is chosen per device (negotiate) and answered in the response header.
 		HandshakeTimeout: 10 * time.Second,
 		ReadBufferSize:   readBufferSize,
 		WriteBufferSize:  writeBufferSize,
@@ -164,7 +175,7 @@ func (g *Gateway) baseURL(r *http.Request) string {
 }
 
 func (g *Gateway) attempt(r *http.Request, sn string) fleet.Attempt {
-	return fleet.Attempt{SN: sn, Addr: g.clientIP(r), Protocol: SubProtocol}
+	return fleet.Attempt{SN: sn, Addr: g.clientIP(r), Protocol: strings.Join(websocket.Subprotocols(r), ",")}
 }
 
 func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, sn, reason string, status int) {
@@ -204,11 +215,10 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "OCPP 1.6J needs a WebSocket upgrade", http.StatusBadRequest)
 		return
 	}
-	if protos := websocket.Subprotocols(r); len(protos) > 0 && !contains(protos, SubProtocol) {
-		// left in the refusal list with what it offered (an ocpp2.0.1-only charger, today)
-		a := g.attempt(r, sn)
-		a.Protocol = strings.Join(protos, ",")
-		g.refuseAttempt(w, r, a, fleet.RefuseProtocol, http.StatusBadRequest, "unsupported sub-protocol (this endpoint speaks ocpp1.6)")
+	offered := websocket.Subprotocols(r)
+	if _, ok := g.negotiate(offered, ""); !ok {
+		// left in the refusal list with what it offered
+		g.refuseAttempt(w, r, g.attempt(r, sn), fleet.RefuseProtocol, http.StatusBadRequest, "unsupported sub-protocol (this endpoint speaks "+g.speaks()+")")
 		return
 	}
 	r = g.withProxyChain(r) // a certificate passed on by a trusted proxy, read once (proxycert.go)
@@ -228,12 +238,22 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
 		return
 	}
+	setting := ""
+	if dev != nil {
+		setting = dev.Protocol
+	}
+	proto, ok := g.negotiate(offered, setting)
+	if !ok {
+		// the device is set to a protocol the charger did not offer
+		g.refuseAttempt(w, r, g.attempt(r, sn), fleet.RefuseProtocol, http.StatusBadRequest, "unsupported sub-protocol (this charger is set to "+setting+")")
+		return
+	}
 	if dev == nil {
 		if !g.opt.AllowUnknown {
 			g.refuse(w, r, sn, fleet.RefuseUnknown, http.StatusNotFound)
 			return
 		}
-		g.fleet.RecordPending(ctx, g.attempt(r, sn), fleet.BootInfo{})
+		g.fleet.RecordPending(ctx, fleet.Attempt{SN: sn, Addr: g.clientIP(r), Protocol: proto}, fleet.BootInfo{})
 	} else {
 		proven, weak, ok := g.admit(w, r, dev)
 		if !ok {
@@ -242,11 +262,16 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		weakKey = weak
 		g.admitted(r, dev, proven)
 	}
-	ws, err := g.upgrader.Upgrade(w, r, nil)
+	var answer http.Header
+	if len(offered) > 0 {
+		answer = http.Header{"Sec-Websocket-Protocol": {proto}}
+	}
+	ws, err := g.upgrader.Upgrade(w, r, answer)
 	if err != nil {
 		return // the upgrader answered the error
 	}
 	c := &conn{g: g, ws: ws, sn: sn, dev: dev, id: connID, base: g.baseURL(r), addr: g.clientIP(r), weakKey: weakKey,
+		proto: proto, dialect: g.dialects[proto],
 		closed: make(chan struct{}), finished: make(chan struct{}), pending: map[string]chan callResult{}}
 	c.live.Store(dev)
 	g.accepted.Add(1)
@@ -274,11 +299,33 @@ func (g *Gateway) demand(dev *fleet.Device) (profile int, refusal string) {
 	return profile, ""
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// negotiate chooses the sub-protocol of a connection that offered offered, for a device set to
+// setting (fleet.Device.Protocol; "" for auto and for an unknown SN): a set protocol only if the
+// charger offers it; on auto the newest one both sides speak (ocpp2.0.1 before ocpp1.6). A
+// charger that offers no sub-protocol is taken as 1.6 (OCPP-J 1.6 chargers that send none exist;
+// a 2.0.1 one must send it). ok is false when there is none to choose.
+func (g *Gateway) negotiate(offered []string, setting string) (proto string, ok bool) {
+	if len(offered) == 0 {
+		return SubProtocol, setting == "" || setting == SubProtocol
+	}
+	for _, p := range g.preference() {
+		if slices.Contains(offered, p) && (setting == "" || setting == p) {
+			return p, true
 		}
 	}
-	return false
+	return "", false
 }
+
+// preference lists the sub-protocols the gateway speaks, newest first.
+func (g *Gateway) preference() []string {
+	out := make([]string, 0, len(g.dialects)+1)
+	for p := range g.dialects {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	slices.Reverse(out) // "ocpp2.0.1" > "ocpp1.6"
+	return append(out, SubProtocol)
+}
+
+// speaks names the sub-protocols of the gateway for a refusal's answer.
+func (g *Gateway) speaks() string { return strings.Join(g.preference(), ", ") }

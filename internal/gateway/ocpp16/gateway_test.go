@@ -176,7 +176,7 @@ func httpCode(err error) int {
 	return 0
 }
 
-func wsBase(env *apitest.Env) string { return "ws" + strings.TrimPrefix(env.URL, "http") + "/ocpp" }
+func wsBase(env *apitest.Env) string { return fleettest.WSBase(env) }
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -198,46 +198,20 @@ func deviceStatus(t *testing.T, d *db.DB, id int64) (status, alarm int) {
 	return
 }
 
-type sendAnswer struct {
-	BatchID  string              `json:"batchId"`
-	Commands []fleet.SentCommand `json:"commands"`
-}
+type sendAnswer = fleettest.SendAnswer
 
 // control sends a control type through the API and returns the answer.
 func control(t *testing.T, c *apitest.Client, ids []int64, ct int, params any) (apitest.Answer, sendAnswer) {
-	t.Helper()
-	a := c.Call("POST", "/api/auth/sys/dev/control/send", map[string]any{"deviceIds": ids, "controlType": ct, "params": params})
-	var s sendAnswer
-	if len(a.Data) > 0 && string(a.Data) != "null" {
-		a.Into(t, &s)
-	}
-	return a, s
+	return fleettest.Control(t, c, ids, ct, params)
 }
 
 // result polls control/detail until the command is no longer waiting.
 func result(t *testing.T, c *apitest.Client, id int64) fleet.CommandView {
-	t.Helper()
-	var v fleet.CommandView
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		apitest.Must(t, c.Call("GET", "/api/auth/sys/dev/control/detail", map[string]any{"id": id})).Into(t, &v)
-		if v.Result != fleet.ResultWaiting {
-			return v
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
-	t.Fatalf("command %d still waiting", id)
-	return v
+	return fleettest.Result(t, c, id)
 }
 
 func sendOne(t *testing.T, c *apitest.Client, id int64, ct int, params any) fleet.CommandView {
-	t.Helper()
-	a, s := control(t, c, []int64{id}, ct, params)
-	apitest.Must(t, a)
-	if len(s.Commands) != 1 || s.Commands[0].ID == 0 {
-		t.Fatalf("control %d: %s", ct, a.Data)
-	}
-	return result(t, c, s.Commands[0].ID)
+	return fleettest.SendOne(t, c, id, ct, params)
 }
 
 func TestGatewayWithOCPPGoChargePoint(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
+
+	"chargeops/internal/gateway/ocppj"
 )
 
 // MeterValues bounds (docs/ocpp16.md, "MeterValues bounds"): one MeterValues carries at most
@@ -21,7 +23,7 @@ const (
 	MeterRatePerSecond = 50
 	MeterBurst         = 2 * MaxSampledValues
 	MeterRefusalPause  = time.Second
-	codeGeneric        = "GenericError"
+	codeGeneric        = ocppj.CodeGeneric
 )
 
 // meterCount is how many sampled values a MeterValues payload carries (read without

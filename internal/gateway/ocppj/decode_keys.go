@@ -1,4 +1,4 @@
-package ocpp16
+package ocppj
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package ocpp16
+package ocppj
 
 import (
 	"encoding/json"
@@ -14,20 +14,7 @@ import (
 	"gopkg.in/go-playground/validator.v9"
 )
 
-// CALLERROR codes of OCPP-J 1.6 (docs/ocpp16.md, "CALLERROR codes"). 1.6 keeps the spellings
-// FormationViolation and OccurenceConstraintViolation (the OCPP-J 1.6 errata leave them as
-// they are); 2.x spells them FormatViolation and OccurrenceConstraintViolation.
-const (
-	codeFormation      = "FormationViolation"           // not a JSON object, not an OCPP-J frame
-	codeOccurence      = "OccurenceConstraintViolation" // a required field is missing
-	codeType           = "TypeConstraintViolation"      // a field has the wrong JSON type
-	codeProperty       = "PropertyConstraintViolation"  // a value outside its length, enum, range or format
-	codeNotImplemented = "NotImplemented"
-	codeSecurity       = "SecurityError"
-	codeInternal       = "InternalError"
-)
-
-// decode reads a charger's payload into dst (an ocpp-go request type) with the rules of the
+// Decode reads a charger's payload into dst (an ocpp-go request type) with the rules of the
 // OCPP 1.6 JSON schemas:
 //   - a field whose json tag has no omitempty is required (ocpp-go tags exactly the schemas'
 //     required lists this way): missing → OccurenceConstraintViolation;
@@ -39,9 +26,9 @@ const (
 //
 // ocpp-go's own `required` also refuses an empty string, which the schemas allow (they have
 // no minLength): a present "" is checked against the field's other rules only.
-func decode(raw json.RawMessage, dst any) error {
-	if !isObject(raw) {
-		return callErr(codeFormation, "payload: not a JSON object")
+func Decode(raw json.RawMessage, dst any) error {
+	if !IsObject(raw) {
+		return Errorf(CodeFormation, "payload: not a JSON object")
 	}
 	raw = exactKeys(raw, reflect.TypeOf(dst).Elem())
 	// Fast path: ocpp-go reads and accepts it, and the required fields its rules cannot see
@@ -53,11 +40,11 @@ func decode(raw json.RawMessage, dst any) error {
 	// Slow path: say exactly what is wrong.
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return callErr(codeFormation, "payload: %v", err)
+		return Errorf(CodeFormation, "payload: %v", err)
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return callErr(codeFormation, "payload: not a JSON object")
+		return Errorf(CodeFormation, "payload: not a JSON object")
 	}
 	if err := checkObject(obj, reflect.TypeOf(dst).Elem(), ""); err != nil {
 		return err
@@ -65,7 +52,7 @@ func decode(raw json.RawMessage, dst any) error {
 	if uerr != nil {
 		// Types were checked above: what is left is a value its type cannot hold (a timestamp
 		// that is not a date).
-		return callErr(codeProperty, "payload: %v", uerr)
+		return Errorf(CodeProperty, "payload: %v", uerr)
 	}
 	return validate(dst)
 }
@@ -95,11 +82,11 @@ func checkObject(obj map[string]any, t reflect.Type, path string) error {
 		v, present := obj[name]
 		switch {
 		case !present && required:
-			return callErr(codeOccurence, "%s: required", join(path, name))
+			return Errorf(CodeOccurence, "%s: required", join(path, name))
 		case !present:
 			continue
 		case v == nil && required:
-			return callErr(codeType, "%s: null is not allowed", join(path, name))
+			return Errorf(CodeType, "%s: null is not allowed", join(path, name))
 		case v == nil:
 			continue // tolerated as absent (chargers send null for optional fields)
 		}
@@ -163,7 +150,7 @@ func checkValue(v any, t reflect.Type, path string) error {
 	return nil
 }
 
-func typeErr(path, want string) error { return callErr(codeType, "%s: must be %s", path, want) }
+func typeErr(path, want string) error { return Errorf(CodeType, "%s: must be %s", path, want) }
 
 func join(path, name string) string {
 	if path == "" {
@@ -182,11 +169,11 @@ func validate(dst any) error {
 	}
 	var errs validator.ValidationErrors
 	if !errors.As(err, &errs) {
-		return callErr(codeFormation, "payload: %v", err)
+		return Errorf(CodeFormation, "payload: %v", err)
 	}
 	for _, fe := range errs {
 		if fe.Tag() != "required" {
-			return callErr(codeProperty, "%s: %s", fieldPath(fe), rule(fe))
+			return Errorf(CodeProperty, "%s: %s", fieldPath(fe), rule(fe))
 		}
 		rest := otherRules(dst, fe.StructNamespace())
 		if rest == "" {
@@ -195,9 +182,9 @@ func validate(dst any) error {
 		if verr := types.Validate.Var(fe.Value(), rest); verr != nil {
 			var vs validator.ValidationErrors
 			if errors.As(verr, &vs) && len(vs) > 0 {
-				return callErr(codeProperty, "%s: %s", fieldPath(fe), rule(vs[0]))
+				return Errorf(CodeProperty, "%s: %s", fieldPath(fe), rule(vs[0]))
 			}
-			return callErr(codeProperty, "%s: %v", fieldPath(fe), verr)
+			return Errorf(CodeProperty, "%s: %v", fieldPath(fe), verr)
 		}
 	}
 	return nil
@@ -376,3 +363,7 @@ func topKeys(raw []byte) []string {
 	}
 	return keys
 }
+
+// CheckFields is Decode's slow-path check of the presence and JSON types of t's fields in doc
+// (the payload fuzz tests hold the fast path to it).
+func CheckFields(doc map[string]any, t reflect.Type) error { return checkObject(doc, t, "") }
