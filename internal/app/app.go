@@ -38,6 +38,8 @@ import (
 	"chargeops/internal/fleet/natsreg"
 	"chargeops/internal/fleet/read"
 	"chargeops/internal/gateway/ocpp16"
+	"chargeops/internal/gateway/ocpp201"
+	"chargeops/internal/gateway/ocppj"
 	"chargeops/internal/httpapi"
 	"chargeops/internal/mail"
 	"chargeops/internal/menu"
@@ -189,7 +191,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	}
 	a.Gateway = ocpp16.New(a.Fleet, ocpp16.Options{AllowUnknown: cfg.OCPPAllowUnknown, RequireKeys: cfg.RequireDeviceKeys, PingInterval: cfg.OCPPPingInterval,
 		TrustProxy: cfg.TrustProxy, PublicURL: cfg.PublicURL, LocalLists: a.Tokens, KeyBackoff: cfg.OCPPKeyBackoff, ClientCAs: a.clientCAs, Signer: a.CA,
-		CertHeader: cfg.OCPPClientCertHeader, CertProxies: certProxies})
+		CertHeader: cfg.OCPPClientCertHeader, CertProxies: certProxies,
+		// OCPP 2.0.1 on the same connection layer (internal/gateway/ocpp201)
+		Dialects: []ocppj.Dialect{ocpp201.New(a.Fleet, ocpp201.Options{Signer: a.CA, LocalLists: a.Tokens})}})
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
 	a.Devices.SetNotifier(fleetNotifier{a.Fleet})

@@ -78,14 +78,23 @@ type Reports interface {
 	// SecurityEvent records a charger's security event; a critical one opens an alarm
 	// (security_events.go).
 	SecurityEvent(ctx context.Context, r SecurityEventReport) error
+	// ComponentEvent records a component's event (OCPP 2.0.1 NotifyEvent): a problem opens an
+	// alarm its cleared event ends (component_events.go).
+	ComponentEvent(ctx context.Context, r ComponentEventReport) error
 	Meter(ctx context.Context, m MeterReport) error
 	Authorize(ctx context.Context, dev *Device, idTag string) (TokenAnswer, error)
 	StartTransaction(ctx context.Context, t TransactionStart) (int64, error)
 	StopTransaction(ctx context.Context, t TransactionStop) error
+	// NamedTransaction and ChargerTransactionID map a charger's own transaction names (OCPP
+	// 2.0.1 transactionId) to chargeops' session ids and back.
+	NamedTransaction(ctx context.Context, deviceID int64, chargerTxID string) (int64, error)
+	ChargerTransactionID(ctx context.Context, deviceID, id int64) (string, error)
 	// SessionStatus notes the verdict a session's start was answered with (status: in the
 	// adapter's words), without waiting for the commit.
 	SessionStatus(dev *Device, id int64, verdict TokenVerdict, status string)
 	UseReservation(ctx context.Context, dev *Device, reservationID *int, txID int64)
+	// ReservationEnded: the charger ended a reservation without a session (expired or removed).
+	ReservationEnded(ctx context.Context, dev *Device, reservationID int, expired bool) error
 	FirmwareAccepted(ctx context.Context, dev *Device, commandID int64) error
 	FirmwareStatus(ctx context.Context, r FirmwareReport) error
 	DiagnosticsStatus(ctx context.Context, r DiagnosticsReport) error

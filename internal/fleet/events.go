@@ -30,6 +30,7 @@ const (
 	SourceStatus      = 0 // a connector's status report (and the connection: offline); a later report ends it
 	SourceSecurity    = 1 // a critical security event; an operator's acknowledgement ends it (security_events.go)
 	SourceCertificate = 2 // the certificate-expiry check; a renewed certificate ends it (certificate_expiry.go)
+	SourceComponent   = 3 // a component's event (OCPP 2.0.1 NotifyEvent); its cleared event ends it (component_events.go)
 )
 
 // ConnectorReport is what a charger says of one connector, in the core's terms (the OCPP 1.6
@@ -50,6 +51,11 @@ type ConnectorReport struct {
 	// it, and ConnectorUnavailable opens an Unavailable event while it lasts.
 	State int
 	At    int64 // unix ms; 0 means now
+	// Plug, when above 0, is the connector of an EVSE this report comes from (OCPP 2.0.1:
+	// Connector is the EVSE, the core's connector; device_evse_connector keeps each plug's
+	// status, PlugStatus, beside the EVSE's).
+	Plug       int
+	PlugStatus string
 }
 
 // Problem is an alarm or a fault of a connector: the event the core opens for it.
@@ -86,6 +92,7 @@ type eventEnd struct {
 	Connector int
 	Keep      *eventKey
 	IDs       []int64
+	Code      string // "": any code
 	At        int64
 }
 
@@ -103,6 +110,9 @@ const (
 		ON CONFLICT (device_id, connector_id) DO UPDATE SET status = excluded.status, state = excluded.state, error_code = excluded.error_code, vendor_code = excluded.vendor_code,
 		  info = excluded.info, updated_at = excluded.updated_at, status_at = excluded.status_at
 		WHERE device_connector.status_at <= excluded.status_at`
+	sqlPlugUpsert = `INSERT INTO device_evse_connector (device_id, evse_id, connector_id, status, updated_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (device_id, evse_id, connector_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
+		WHERE device_evse_connector.updated_at <= excluded.updated_at`
 	sqlEventIsOpen = `SELECT COUNT(*) FROM device_event WHERE device_id = ? AND status = ? AND kind = ? AND connector_id = ? AND code = ?`
 	sqlDevicePlace = `SELECT customer_id, site_id FROM device WHERE id = ?`
 	sqlEventInsert = `INSERT INTO device_event (device_id, customer_id, site_id, kind, level, connector_id, code, name, vendor_code, info, source, status, started_at, created_at)
@@ -131,6 +141,11 @@ func (s *Service) ConnectorStatus(ctx context.Context, r ConnectorReport) error 
 
 func (s *Service) connectorStatus(ctx context.Context, b *ingest.Batch, r ConnectorReport, now int64) error {
 	tx, dev := b.Tx, r.Device
+	if r.Plug > 0 {
+		if _, err := tx.Exec(ctx, sqlPlugUpsert, dev.ID, r.Connector, r.Plug, r.PlugStatus, r.At); err != nil {
+			return fmt.Errorf("fleet: EVSE connector status: %w", err)
+		}
+	}
 	res, err := tx.Exec(ctx, sqlConnectorUpsert, dev.ID, r.Connector, r.Status, r.State, r.ErrorCode, r.VendorCode, r.Info, now, r.At)
 	if err != nil {
 		return fmt.Errorf("fleet: connector status: %w", err)
@@ -210,6 +225,10 @@ func (s *Service) endEvents(ctx context.Context, b *ingest.Batch, e eventEnd) er
 	if len(e.IDs) > 0 {
 		q += ` AND id IN (` + db.Placeholders(len(e.IDs)) + `)`
 		args = append(args, db.Args(e.IDs)...)
+	}
+	if e.Code != "" {
+		q += ` AND code = ?`
+		args = append(args, e.Code)
 	}
 	if e.Keep != nil {
 		q += ` AND NOT (kind = ? AND code = ?)`

@@ -173,3 +173,13 @@ func (s *Service) Reservations(ctx context.Context, p *access.Principal, in Rese
 	}
 	return out, nil
 }
+
+// ReservationEnded records a charger's word that a reservation ended without a session (OCPP
+// 2.0.1 ReservationStatusUpdate): expired, or removed (cancelled at the charger).
+func (s *Service) ReservationEnded(ctx context.Context, dev *Device, reservationID int, expired bool) error {
+	status := ReservationCancelled
+	if expired {
+		status = ReservationExpired
+	}
+	return s.setReservation(ctx, int64(reservationID), dev.ID, status, "", ReservationRequested, ReservationActive)
+}

@@ -22,6 +22,9 @@ type TransactionStart struct {
 	IDTag      string
 	MeterStart int64 // Wh
 	At         int64
+	// ChargerTxID is the charger's own name of the session (OCPP 2.0.1 transactionId; "" in
+	// 1.6, where chargeops names it): a start that names a session already stored returns it.
+	ChargerTxID string
 }
 
 // TransactionStop is a StopTransaction with the readings it carries.
@@ -29,16 +32,19 @@ type TransactionStop struct {
 	Device    *Device
 	ID        int64 // the charger's transactionId: -1, 0 or unknown happen
 	IDTag     string
-	MeterStop int64 // Wh
+	MeterStop int64 // Wh; -1: not given (the last sampled register, else the start, is used)
 	At        int64
 	Reason    string
 	Samples   []Sample // transaction data
 }
 
 const (
-	sqlTransactionStart = `INSERT INTO device_transaction (device_id, customer_id, site_id, connector_id, id_tag, meter_start, started_at, flags)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, connector_id, started_at) DO NOTHING`
-	sqlTransactionID = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND started_at = ?`
+	sqlTransactionStart = `INSERT INTO device_transaction (device_id, customer_id, site_id, connector_id, id_tag, meter_start, started_at, flags, charger_tx_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, connector_id, started_at) DO NOTHING`
+	sqlTransactionNamed = `SELECT id FROM device_transaction WHERE device_id = ? AND charger_tx_id = ?`
+	// a start that arrives after a later event of its session moves the session's start back
+	sqlTransactionEarlier = `UPDATE device_transaction SET started_at = ?, meter_start = ? WHERE id = ? AND stopped_at = 0 AND started_at > ?`
+	sqlTransactionID      = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND started_at = ?`
 	// an open session on the connector that this start repeats (a replay whose time was replaced)
 	sqlTransactionReplay  = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND stopped_at = 0 AND id_tag = ? AND meter_start = ?`
 	sqlTransactionOpen    = `SELECT id FROM device_transaction WHERE device_id = ? AND connector_id = ? AND stopped_at = 0`
@@ -68,9 +74,18 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 	meter := []Sample{{Measurand: EnergyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStart, 10), At: at}}
 	err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(t.Device.SN), Step: func(ctx context.Context, b *ingest.Batch) error {
 		dev := t.Device
-		err := b.Tx.QueryRow(ctx, sqlTransactionReplay, dev.ID, t.Connector, t.IDTag, t.MeterStart).Scan(&id)
-		if err == nil {
-			return nil
+		var err error
+		if t.ChargerTxID != "" {
+			err = b.Tx.QueryRow(ctx, sqlTransactionNamed, dev.ID, t.ChargerTxID).Scan(&id)
+			if err == nil {
+				_, err = b.Tx.Exec(ctx, sqlTransactionEarlier, at, t.MeterStart, id, at)
+				return err
+			}
+		} else {
+			err = b.Tx.QueryRow(ctx, sqlTransactionReplay, dev.ID, t.Connector, t.IDTag, t.MeterStart).Scan(&id)
+			if err == nil {
+				return nil
+			}
 		}
 		if !db.NotFound(err) {
 			return err
@@ -84,7 +99,7 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 		case !db.NotFound(err):
 			return err
 		}
-		if _, err := b.Tx.Exec(ctx, sqlTransactionStart, dev.ID, dev.CustomerID, dev.SiteID, t.Connector, t.IDTag, t.MeterStart, at, flags); err != nil {
+		if _, err := b.Tx.Exec(ctx, sqlTransactionStart, dev.ID, dev.CustomerID, dev.SiteID, t.Connector, t.IDTag, t.MeterStart, at, flags, t.ChargerTxID); err != nil {
 			return err
 		}
 		if err := b.Tx.QueryRow(ctx, sqlTransactionID, dev.ID, t.Connector, at).Scan(&id); err != nil {
@@ -142,7 +157,10 @@ func (s *Service) StopTransaction(ctx context.Context, t TransactionStop) error 
 				stats.CountSession(b.Stats(), s.opt.Location, place(dev), stats.Session{StartedAt: at})
 			}
 		}
-		samples := append(append([]Sample{}, t.Samples...), Sample{Measurand: EnergyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: at, Element: -1})
+		samples := t.Samples
+		if t.MeterStop >= 0 {
+			samples = append(append([]Sample{}, t.Samples...), Sample{Measurand: EnergyRegister, Unit: "Wh", Value: strconv.FormatInt(t.MeterStop, 10), At: at, Element: -1})
+		}
 		return addSamples(ctx, b, dev, connector, id, samples)
 	}})
 }
@@ -224,4 +242,26 @@ func (s *Service) stopSession(ctx context.Context, b *ingest.Batch, dev *Device,
 // place is where a device's figures are counted.
 func place(d *Device) stats.Place {
 	return stats.Place{DeviceID: d.ID, SiteID: d.SiteID, CustomerID: d.CustomerID}
+}
+
+// NamedTransaction is the id of the device's session the charger named chargerTxID (OCPP 2.0.1),
+// 0 when there is none.
+func (s *Service) NamedTransaction(ctx context.Context, deviceID int64, chargerTxID string) (int64, error) {
+	var id int64
+	err := s.db.QueryRow(ctx, sqlTransactionNamed, deviceID, chargerTxID).Scan(&id)
+	if db.NotFound(err) {
+		return 0, nil
+	}
+	return id, err
+}
+
+// ChargerTransactionID is the charger's name of the device's session id ("" for a session
+// chargeops named: OCPP 1.6).
+func (s *Service) ChargerTransactionID(ctx context.Context, deviceID, id int64) (string, error) {
+	var name string
+	err := s.db.QueryRow(ctx, `SELECT charger_tx_id FROM device_transaction WHERE id = ? AND device_id = ?`, id, deviceID).Scan(&name)
+	if db.NotFound(err) {
+		return "", nil
+	}
+	return name, err
 }
