@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -227,7 +228,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Fleet.OnCommandResults(a.Webhooks.OnCommandResult)
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
-		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Reads: read.New(d, read.Options{StopReasons: ocpp16.StopReasons}), Gateway: a.Gateway,
+		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Reads: read.New(d, read.Options{StopReasons: stopReasons()}), Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
 		Tickets: ticket.New(d, uploads, a.Limiter), Apps: apps, Signatures: openapi.NewGuard(d, apps, a.Auth, openapi.Options{RatePerMinute: cfg.OpenAPIRate}),
 		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks, Tokens: a.Tokens, CA: a.CA},
@@ -499,4 +500,16 @@ func (a *App) StartWorkers(ctx context.Context) (stop func()) {
 		cancel()
 		wg.Wait()
 	}
+}
+
+// stopReasons are the session stop reasons the adapters' chargers may give (1.6 and 2.0.1 share
+// most), each once.
+func stopReasons() []string {
+	out := slices.Clone(ocpp16.StopReasons)
+	for _, r := range ocpp201.StopReasons {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

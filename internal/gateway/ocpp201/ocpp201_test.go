@@ -208,6 +208,26 @@ func TestChargingStationLifecycle(t *testing.T) {
 			}
 		})
 
+		t.Run("a station whose clock is in 1970: the session gets the server's time and is flagged", func(t *testing.T) {
+			epoch := time.Date(1970, 1, 2, 0, 0, 0, 0, time.UTC) // a station that lost its clock (unix 0 itself reads as missing)
+			before := time.Now().UnixMilli()
+			event(t, transactions.TransactionEventStarted, epoch, transactions.TriggerReasonAuthorized, 0, transactions.Transaction{TransactionID: "TX-201-1970"},
+				func(r *transactions.TransactionEventRequest) {
+					r.Evse = &types.EVSE{ID: 2}
+					r.MeterValue = meterAt(epoch, energy(100, types.ReadingContextTransactionBegin))
+				})
+			event(t, transactions.TransactionEventEnded, epoch, transactions.TriggerReasonStopAuthorized, 1, transactions.Transaction{TransactionID: "TX-201-1970"},
+				func(r *transactions.TransactionEventRequest) {
+					r.MeterValue = meterAt(epoch, energy(50, types.ReadingContextTransactionEnd))
+				})
+			var startedAt, wh int64
+			var flags int
+			q(t, `SELECT started_at, energy_wh, flags FROM device_transaction WHERE device_id = ? AND charger_tx_id = 'TX-201-1970'`, []any{id}, &startedAt, &wh, &flags)
+			if startedAt < before || flags&fleet.FlagClock == 0 || wh != 0 {
+				t.Fatalf("started %d (before %d), flags %b, %d Wh (a meter that went back counts none)", startedAt, before, flags, wh)
+			}
+		})
+
 		t.Run("NotifyEvent: a problem opens an alarm on its EVSE, its clearing ends it", func(t *testing.T) {
 			ev := diagnostics.EventData{EventID: 1, Timestamp: now(), Trigger: diagnostics.EventTriggerDelta, ActualValue: "true", TechCode: "E42",
 				EventNotificationType: diagnostics.EventHardWiredNotification, Component: types.Component{Name: "Connector", EVSE: &types.EVSE{ID: 2, ConnectorID: intp(1)}},

@@ -166,3 +166,13 @@ var securityEventExplainedBy = map[string][]int{
 	"ResetOrReboot":      {fleet.CtlSoftReset, fleet.CtlHardReset, fleet.CtlUpdateFirmware},
 	"FirmwareUpdated":    {fleet.CtlUpdateFirmware},
 }
+
+// StopReasons are the stop reasons a 2.0.1 station may give a session (transactionInfo's
+// stoppedReason), stored as sent: with ocpp16.StopReasons, the values the session filter accepts.
+var StopReasons = []string{string(transactions.ReasonDeAuthorized), string(transactions.ReasonEmergencyStop),
+	string(transactions.ReasonEnergyLimitReached), string(transactions.ReasonEVDisconnected), string(transactions.ReasonGroundFault),
+	string(transactions.ReasonImmediateReset), string(transactions.ReasonLocal), string(transactions.ReasonLocalOutOfCredit),
+	string(transactions.ReasonMasterPass), string(transactions.ReasonOther), string(transactions.ReasonOvercurrentFault),
+	string(transactions.ReasonPowerLoss), string(transactions.ReasonPowerQuality), string(transactions.ReasonReboot),
+	string(transactions.ReasonRemote), string(transactions.ReasonSOCLimitReached), string(transactions.ReasonStoppedByEV),
+	string(transactions.ReasonTimeLimitReached), string(transactions.ReasonTimeout)}

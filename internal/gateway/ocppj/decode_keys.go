@@ -3,6 +3,7 @@ package ocppj
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -71,8 +72,8 @@ func exactKeys(raw json.RawMessage, t reflect.Type) json.RawMessage {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var doc any
-	if d.Decode(&doc) != nil {
-		return raw // the slow path says what is wrong with it
+	if d.Decode(&doc) != nil || d.More() || hasTrailing(d) {
+		return raw // the slow path says what is wrong with it (trailing data included)
 	}
 	dropInexact(doc, t)
 	out, err := json.Marshal(doc)
@@ -153,4 +154,11 @@ func hasInexactKey(raw []byte, n fieldNames) bool {
 		}
 	}
 	return false
+}
+
+// hasTrailing reports whether anything but white space follows the value d read (a decoder
+// stops after one value; the payload must be that value alone).
+func hasTrailing(d *json.Decoder) bool {
+	_, err := d.Token()
+	return err != io.EOF
 }

@@ -15,18 +15,29 @@ export type SessionDetail = ApiData<'/api/auth/sys/session/detail', 'get'>;
 export type TimelinePoint = SessionDetail['timeline']['energy'][number];
 export type SignedValue = SessionDetail['signed'][number];
 
-/** Stop reasons a session may hold (fleet.StopReasons). */
+/** Stop reasons a session may hold (app.stopReasons: OCPP 1.6's and 2.0.1's, and the core's Unterminated). */
 export const STOP_REASONS = [
   'DeAuthorized',
   'EmergencyStop',
+  'EnergyLimitReached',
   'EVDisconnected',
+  'GroundFault',
   'HardReset',
+  'ImmediateReset',
   'Local',
+  'LocalOutOfCredit',
+  'MasterPass',
   'Other',
+  'OvercurrentFault',
   'PowerLoss',
+  'PowerQuality',
   'Reboot',
   'Remote',
+  'SOCLimitReached',
   'SoftReset',
+  'StoppedByEV',
+  'TimeLimitReached',
+  'Timeout',
   'UnlockCommand',
   'Unterminated',
 ] as const;
