@@ -11,8 +11,8 @@ import (
 	"chargeops/internal/sim"
 )
 
-// runSim is `chargeops sim --url ws://HOST/ocpp --devices N [--prefix SN-]`: simulated OCPP
-// 1.6J chargers until interrupted.
+// runSim is `chargeops sim --url ws://HOST/ocpp --devices N [--prefix SN-] [--protocol 2.0.1]`:
+// simulated OCPP 1.6J (or 2.0.1) chargers until interrupted.
 func runSim(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	url := fs.String("url", "ws://localhost:8080/ocpp", "gateway base URL; each charger appends /{SN}")
@@ -24,12 +24,16 @@ func runSim(ctx context.Context, args []string) error {
 	speed := fs.Float64("speed", 1, "time acceleration of sessions and faults")
 	fault := fs.Float64("fault-chance", 0.05, "chance per idle period that a connector faults")
 	key := fs.String("key", "", "auth key sent as HTTP Basic password (security profile 1) by every charger")
+	protocol := fs.String("protocol", "1.6", "OCPP version the chargers speak: 1.6 or 2.0.1")
 	verbose := fs.Bool("v", false, "log connection failures")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 100000 {
 		return fmt.Errorf("--devices must be 1..100000")
+	}
+	if *protocol != "1.6" && *protocol != sim.Protocol201 {
+		return fmt.Errorf("--protocol must be 1.6 or %s", sim.Protocol201)
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -58,8 +62,8 @@ func runSim(ctx context.Context, args []string) error {
 			}
 		}
 	}()
-	fmt.Printf("simulating %d chargers %s .. %s against %s (Ctrl-C stops)\n", *n, sns[0], sns[len(sns)-1], *url)
+	fmt.Printf("simulating %d OCPP %s chargers %s .. %s against %s (Ctrl-C stops)\n", *n, *protocol, sns[0], sns[len(sns)-1], *url)
 	sim.RunStats(ctx, sim.Options{URL: *url, SNs: sns, Keys: keys, Connectors: *connectors, MeterInterval: *meter, Speed: *speed,
-		FaultChance: *fault, Logger: log}, st)
+		FaultChance: *fault, Logger: log, Protocol: *protocol}, st)
 	return nil
 }

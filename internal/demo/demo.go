@@ -247,7 +247,7 @@ var profiles = map[string]sim.Profile{
 // SimOptions are the options of the demo fleet's simulation on the gateway at url: the demo
 // sites' chargers (at most 500), each reporting its own model and vendor with its model's
 // figures, busy to a degree that varies from charger to charger, with faults and offline
-// periods now and then.
+// periods now and then. Every 5th charger speaks OCPP 2.0.1, the others 1.6J.
 func SimOptions(ctx context.Context, a *app.App, url string) (sim.Options, error) {
 	var codes []any
 	for _, s := range sites {
@@ -259,7 +259,7 @@ func SimOptions(ctx context.Context, a *app.App, url string) (sim.Options, error
 		return sim.Options{}, fmt.Errorf("demo: fleet: %w", err)
 	}
 	defer rows.Close()
-	o := sim.Options{URL: url, Profiles: map[string]sim.Profile{}, FaultChance: 0.08, OfflineChance: 0.03}
+	o := sim.Options{URL: url, Profiles: map[string]sim.Profile{}, FaultChance: 0.08, OfflineChance: 0.03, Protocol201Every: 5}
 	vendors := map[string]string{}
 	for _, m := range models {
 		vendors[m.name] = m.vendor

@@ -1,8 +1,9 @@
-// Package sim runs simulated OCPP 1.6J chargers against a chargeops gateway: boot,
+// Package sim runs simulated OCPP 1.6J and 2.0.1 chargers against a chargeops gateway: boot,
 // heartbeats, connector status changes, charging sessions with meter values, occasional
 // faults that clear, answers to every remote operation (firmware download with progress, a
 // real diagnostics upload) and reconnection with back-off and jitter. `chargeops sim` uses it,
-// and `chargeops demo` can start it in-process.
+// and `chargeops demo` can start it in-process. Both versions share a charger's life (this
+// file, operations.go); only their messages differ (1.6 here, 2.0.1 in sim201.go).
 package sim
 
 import (
@@ -42,6 +43,20 @@ type Options struct {
 	// OfflineChance is the chance per idle period that a charger drops off the network for a
 	// while (default 0: never).
 	OfflineChance float64
+	// Protocol is the OCPP version the chargers speak: "1.6" (the default; sub-protocol
+	// ocpp1.6) or "2.0.1" (ocpp2.0.1). A charger offers exactly its version's sub-protocol.
+	Protocol string
+	// Protocol201Every makes a share of a fleet speak 2.0.1 whatever Protocol says: the Nth,
+	// 2Nth, 3Nth ... charger of SNs (0: none), so one fleet mixes both versions.
+	Protocol201Every int
+}
+
+// Protocol201 is the Options.Protocol of OCPP 2.0.1 chargers.
+const Protocol201 = "2.0.1"
+
+// speaks201 reports whether the i-th charger of SNs speaks OCPP 2.0.1.
+func (o *Options) speaks201(i int) bool {
+	return o.Protocol == Protocol201 || (o.Protocol201Every > 0 && (i+1)%o.Protocol201Every == 0)
 }
 
 // Profile is what one charger is: the model it reports at boot and the figures it meters.
@@ -131,6 +146,9 @@ func RunStats(ctx context.Context, o Options, st *Stats) {
 			for k, v := range localListConfig() {
 				c.config[k] = v
 			}
+			if o.speaks201(i) {
+				c.v201 = newOCPP201(c)
+			}
 			c.loop(ctx)
 		}()
 	}
@@ -150,7 +168,6 @@ type charger struct {
 	energy   []float64 // Wh per connector
 	pending  map[string]chan json.RawMessage
 	seq      int
-	hb       time.Duration
 	reboot   chan struct{}
 	disabled map[int]bool
 	away     time.Duration // how long to stay off the network after an outage (0: reconnect soon)
@@ -158,6 +175,16 @@ type charger struct {
 
 	conns map[int]*connState // sessions and reservations per connector (operations.go)
 	list  localList          // the local authorization list (locallist.go)
+
+	v201 *ocpp201 // the messages of an OCPP 2.0.1 charger (sim201.go); nil: it speaks 1.6
+}
+
+// subprotocol is the WebSocket sub-protocol the charger offers: its OCPP version's only.
+func (c *charger) subprotocol() string {
+	if c.v201 != nil {
+		return "ocpp2.0.1"
+	}
+	return "ocpp1.6"
 }
 
 func (c *charger) sleep(ctx context.Context, d time.Duration) bool {
@@ -184,7 +211,7 @@ func (c *charger) loop(ctx context.Context) {
 			r.SetBasicAuth(c.sn, key)
 			h.Set("Authorization", r.Header.Get("Authorization"))
 		}
-		d := websocket.Dialer{Subprotocols: []string{"ocpp1.6"}, HandshakeTimeout: 10 * time.Second}
+		d := websocket.Dialer{Subprotocols: []string{c.subprotocol()}, HandshakeTimeout: 10 * time.Second}
 		ws, resp, err := d.DialContext(ctx, strings.TrimSuffix(c.o.URL, "/")+"/"+c.sn, h)
 		if err != nil {
 			code := 0
@@ -218,6 +245,9 @@ func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
 	c.mu.Lock()
 	c.ws, c.pending, c.reboot, c.disabled = ws, map[string]chan json.RawMessage{}, make(chan struct{}, 1), map[int]bool{}
 	c.conns = map[int]*connState{}
+	if c.v201 != nil {
+		c.v201.connected()
+	}
 	c.mu.Unlock()
 	if c.o.OnlineCallback != nil {
 		c.o.OnlineCallback(c.sn, true)
@@ -228,29 +258,25 @@ func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
 		_ = ws.Close()
 	}()
 	go c.read(cctx, cancel, ws)
-	c.mu.Lock()
-	fw := c.firmware
-	c.mu.Unlock()
-	boot, err := c.call(cctx, "BootNotification", map[string]any{"chargePointVendor": c.p.Vendor, "chargePointModel": c.p.Model,
-		"chargePointSerialNumber": c.sn, "firmwareVersion": fw})
+	boot, err := c.call(cctx, "BootNotification", c.bootRequest())
 	if err != nil {
 		return
 	}
-	var b struct {
+	var b struct { // the same in 1.6 and 2.0.1
 		Status   string `json:"status"`
 		Interval int    `json:"interval"`
 	}
 	_ = json.Unmarshal(boot, &b)
-	c.hb = time.Duration(max(b.Interval, 10)) * time.Second
+	hb := time.Duration(max(b.Interval, 10)) * time.Second
 	if b.Status != "Accepted" {
 		// Pending or Rejected: wait, then boot again on a new connection.
-		c.sleep(cctx, c.hb)
+		c.sleep(cctx, hb)
 		return
 	}
 	for conn := 0; conn <= c.o.Connectors; conn++ {
 		c.status(cctx, conn, "Available", "NoError")
 	}
-	go c.heartbeats(cctx)
+	go c.heartbeats(cctx, hb)
 	var wg sync.WaitGroup
 	for conn := 1; conn <= c.o.Connectors; conn++ {
 		wg.Add(1)
@@ -265,8 +291,9 @@ func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
 	wg.Wait()
 }
 
-func (c *charger) heartbeats(ctx context.Context) {
-	for c.sleep(ctx, c.hb) {
+// heartbeats beats every hb (the boot's interval) while the connection lasts.
+func (c *charger) heartbeats(ctx context.Context, hb time.Duration) {
+	for c.sleep(ctx, hb) {
 		if _, err := c.call(ctx, "Heartbeat", map[string]any{}); err != nil {
 			return
 		}
@@ -340,32 +367,29 @@ func (c *charger) session(ctx context.Context, conn int) {
 	c.st.Sessions.Add(1)
 	c.status(ctx, conn, "Preparing", "NoError")
 	tag := fmt.Sprintf("TAG%04d", rand.IntN(10000))
-	if _, err := c.call(ctx, "Authorize", map[string]any{"idTag": tag}); err != nil {
+	if _, err := c.call(ctx, "Authorize", c.authorizeRequest(tag)); err != nil {
 		return
 	}
 	c.charge(ctx, conn, cs, tag, 0)
 }
 
-// charge runs a session on conn from StartTransaction to StopTransaction: meter values until
-// its time is up, the connector is disabled or a RemoteStopTransaction arrives (cs.stop).
-func (c *charger) charge(ctx context.Context, conn int, cs *connState, tag string, reservationID int) {
-	c.mu.Lock()
-	start := int(c.energy[conn])
-	c.mu.Unlock()
-	req := map[string]any{"connectorId": conn, "idTag": tag, "meterStart": start, "timestamp": ts(time.Now())}
-	if reservationID > 0 {
-		req["reservationId"] = reservationID
+// authorizeRequest is the Authorize of tag.
+func (c *charger) authorizeRequest(tag string) any {
+	if c.v201 != nil {
+		return c.v201.authorizeRequest(tag)
 	}
-	res, err := c.call(ctx, "StartTransaction", req)
-	if err != nil {
+	return map[string]any{"idTag": tag}
+}
+
+// charge runs a session on conn from its transaction's start to its stop: meter values until
+// its time is up (the driver ends it at the reader or, one time in four, unplugs the car), the
+// connector is disabled or a remote stop arrives (cs.stop).
+func (c *charger) charge(ctx context.Context, conn int, cs *connState, tag string, reservationID int) {
+	if !c.startTransaction(ctx, conn, cs, tag, reservationID) {
 		return
 	}
-	var tx struct {
-		TransactionID int `json:"transactionId"`
-	}
-	_ = json.Unmarshal(res, &tx)
 	c.mu.Lock()
-	cs.txID = tx.TransactionID
+	txID := cs.txID
 	c.mu.Unlock()
 	c.status(ctx, conn, "Charging", "NoError")
 	end := time.Now().Add(c.scaled(60*time.Second, 300*time.Second))
@@ -389,14 +413,58 @@ func (c *charger) charge(ctx context.Context, conn int, cs *connState, tag strin
 		} else {
 			soc = math.Min(100, soc+0.5+rand.Float64())
 		}
-		c.meter(ctx, conn, tx.TransactionID, soc)
+		c.meter(ctx, conn, txID, soc)
+	}
+	if reason == "Local" && time.Now().After(end) && rand.IntN(4) == 0 {
+		reason = "EVDisconnected"
 	}
 	c.status(ctx, conn, "Finishing", "NoError")
-	c.mu.Lock()
-	stop := int(c.energy[conn])
-	c.mu.Unlock()
-	_, _ = c.call(ctx, "StopTransaction", map[string]any{"transactionId": tx.TransactionID, "meterStop": stop, "timestamp": ts(time.Now()), "idTag": tag, "reason": reason})
+	c.stopTransaction(ctx, conn, cs, tag, reason)
 	c.status(ctx, conn, "Available", "NoError")
+}
+
+// startTransaction starts the session's transaction (1.6 StartTransaction) and sets cs.txID;
+// false when the CSMS did not answer.
+func (c *charger) startTransaction(ctx context.Context, conn int, cs *connState, tag string, reservationID int) bool {
+	if c.v201 != nil {
+		return c.v201.started(ctx, conn, cs, tag, reservationID)
+	}
+	req := map[string]any{"connectorId": conn, "idTag": tag, "meterStart": int(c.register(conn)), "timestamp": ts(time.Now())}
+	if reservationID > 0 {
+		req["reservationId"] = reservationID
+	}
+	res, err := c.call(ctx, "StartTransaction", req)
+	if err != nil {
+		return false
+	}
+	var tx struct {
+		TransactionID int `json:"transactionId"`
+	}
+	_ = json.Unmarshal(res, &tx)
+	c.mu.Lock()
+	cs.txID = tx.TransactionID
+	c.mu.Unlock()
+	return true
+}
+
+// stopTransaction stops the session's transaction (1.6 StopTransaction) for reason: Local,
+// EVDisconnected or Remote.
+func (c *charger) stopTransaction(ctx context.Context, conn int, cs *connState, tag, reason string) {
+	if c.v201 != nil {
+		c.v201.ended(ctx, conn, reason)
+		return
+	}
+	c.mu.Lock()
+	txID := cs.txID
+	c.mu.Unlock()
+	_, _ = c.call(ctx, "StopTransaction", map[string]any{"transactionId": txID, "meterStop": int(c.register(conn)), "timestamp": ts(time.Now()), "idTag": tag, "reason": reason})
+}
+
+// register is conn's energy register (Wh).
+func (c *charger) register(conn int) float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.energy[conn]
 }
 
 // figures are a meter reading: voltage (V), current (A) and power (W). AC: about 230 V and
@@ -415,18 +483,37 @@ func (c *charger) figures(soc float64) (voltage, current, power float64) {
 	return voltage, power / voltage, power
 }
 
-func (c *charger) meter(ctx context.Context, conn, txID int, soc float64) {
+// reading is one meter sample of a connector.
+type reading struct {
+	voltage, current, power float64 // V, A, W
+	energy                  float64 // the energy register, Wh
+	soc                     float64 // %
+}
+
+// sample meters conn over one meter interval at soc: figures, and the energy register grown by
+// the power drawn meanwhile.
+func (c *charger) sample(conn int, soc float64) reading {
 	voltage, current, power := c.figures(soc)
 	c.mu.Lock()
 	c.energy[conn] += power * c.o.MeterInterval.Hours()
 	energy := c.energy[conn]
 	c.mu.Unlock()
+	return reading{voltage: voltage, current: current, power: power, energy: energy, soc: soc}
+}
+
+// meter sends a meter sample of conn: of transaction txID, or outside one (0: triggered).
+func (c *charger) meter(ctx context.Context, conn, txID int, soc float64) {
+	r := c.sample(conn, soc)
+	if c.v201 != nil {
+		c.v201.meter(ctx, conn, txID != 0, r)
+		return
+	}
 	sv := []map[string]any{
-		{"value": f1(voltage), "measurand": "Voltage", "unit": "V"},
-		{"value": f1(current), "measurand": "Current.Import", "unit": "A"},
-		{"value": f1(power), "measurand": "Power.Active.Import", "unit": "W"},
-		{"value": f1(energy), "measurand": "Energy.Active.Import.Register", "unit": "Wh"},
-		{"value": f1(soc), "measurand": "SoC", "unit": "Percent"},
+		{"value": f1(r.voltage), "measurand": "Voltage", "unit": "V"},
+		{"value": f1(r.current), "measurand": "Current.Import", "unit": "A"},
+		{"value": f1(r.power), "measurand": "Power.Active.Import", "unit": "W"},
+		{"value": f1(r.energy), "measurand": "Energy.Active.Import.Register", "unit": "Wh"},
+		{"value": f1(r.soc), "measurand": "SoC", "unit": "Percent"},
 		{"value": f1(30 + rand.Float64()*10), "measurand": "Temperature", "unit": "Celsius"},
 	}
 	req := map[string]any{"connectorId": conn, "meterValue": []map[string]any{{"timestamp": ts(time.Now()), "sampledValue": sv}}}
@@ -436,7 +523,13 @@ func (c *charger) meter(ctx context.Context, conn, txID int, soc float64) {
 	_, _ = c.call(ctx, "MeterValues", req)
 }
 
+// status reports conn's status (1.6 names: Available, Preparing, Charging, Finishing,
+// Reserved, Unavailable, Faulted with errorCode); connector 0 is the charger as a whole.
 func (c *charger) status(ctx context.Context, conn int, status, errorCode string) {
+	if c.v201 != nil {
+		c.v201.status(ctx, conn, status, errorCode)
+		return
+	}
 	_, _ = c.call(ctx, "StatusNotification", map[string]any{"connectorId": conn, "status": status, "errorCode": errorCode, "timestamp": ts(time.Now())})
 }
 
@@ -525,7 +618,11 @@ func (c *charger) read(ctx context.Context, cancel context.CancelFunc, ws *webso
 			c.st.Commands.Add(1)
 			res, code := c.answer(ctx, action, parts[3])
 			if code != "" {
-				_ = c.write([]any{4, id, code, "not supported by the simulator", map[string]any{}})
+				desc := "not supported by the simulator"
+				if code != "NotImplemented" {
+					desc = "invalid payload"
+				}
+				_ = c.write([]any{4, id, code, desc, map[string]any{}})
 			} else {
 				_ = c.write([]any{3, id, res})
 			}
@@ -533,34 +630,22 @@ func (c *charger) read(ctx context.Context, cancel context.CancelFunc, ws *webso
 	}
 }
 
-// answer replies to a remote operation and starts what follows it.
+// answer replies to a remote operation and starts what follows it: the response payload, or
+// the code of the CALLERROR to answer with.
 func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage) (any, string) {
+	if c.v201 != nil {
+		return c.v201.answer(ctx, action, raw)
+	}
 	var req map[string]any
 	_ = json.Unmarshal(raw, &req)
 	str := func(k string) string { s, _ := req[k].(string); return s }
 	num := func(k string) int { f, _ := req[k].(float64); return int(f) }
 	switch action {
 	case "Reset":
-		go func() {
-			c.sleep(ctx, time.Second)
-			select {
-			case c.reboot <- struct{}{}:
-			default:
-			}
-		}()
+		c.rebootSoon(ctx)
 		return map[string]string{"status": "Accepted"}, ""
 	case "ChangeAvailability":
-		conn, typ := num("connectorId"), str("type")
-		c.mu.Lock()
-		c.disabled[conn] = typ == "Inoperative"
-		c.mu.Unlock()
-		go func() {
-			st := "Available"
-			if typ == "Inoperative" {
-				st = "Unavailable"
-			}
-			c.status(ctx, conn, st, "NoError")
-		}()
+		c.changeAvailability(ctx, num("connectorId"), str("type") == "Inoperative")
 		return map[string]string{"status": "Accepted"}, ""
 	case "GetConfiguration":
 		c.mu.Lock()
@@ -577,17 +662,11 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 		if k == "NumberOfConnectors" {
 			return map[string]string{"status": "Rejected"}, ""
 		}
-		if k == "AuthorizationKey" {
-			c.key = v
-		} else {
-			c.config[k] = v
-		}
+		c.setConfigLocked(k, v)
 		return map[string]string{"status": "Accepted"}, ""
 	case "DataTransfer":
-		switch str("messageId") {
-		case "VpnStart", "VpnStop":
-			c.vpn(ctx, str("messageId"), str("data"))
-			return map[string]any{"status": "Accepted", "data": `{"remaining":3600}`}, ""
+		if data, ok := c.remoteLink(ctx, str("messageId"), req["data"]); ok {
+			return map[string]any{"status": "Accepted", "data": data}, ""
 		}
 		return c.dataTransfer(req), ""
 	case "TriggerMessage":
@@ -600,7 +679,7 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 			case "StatusNotification":
 				c.status(ctx, conn, "Available", "NoError")
 			case "BootNotification":
-				_, _ = c.call(ctx, "BootNotification", map[string]any{"chargePointVendor": c.p.Vendor, "chargePointModel": c.p.Model, "firmwareVersion": c.firmware})
+				_, _ = c.call(ctx, "BootNotification", c.bootRequest())
 			case "FirmwareStatusNotification":
 				_, _ = c.call(ctx, "FirmwareStatusNotification", map[string]any{"status": "Idle"})
 			case "DiagnosticsStatusNotification":
@@ -622,7 +701,7 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 	case "GetLocalListVersion":
 		return c.answerGetLocalListVersion(), ""
 	case "GetDiagnostics":
-		name := fmt.Sprintf("%s-%d.log", c.sn, time.Now().Unix())
+		name := c.logFileName()
 		go c.uploadDiagnostics(ctx, str("location"), name)
 		return map[string]any{"fileName": name}, ""
 	}
@@ -632,7 +711,79 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 	return nil, "NotImplemented"
 }
 
+// bootRequest is the charger's BootNotification.
+func (c *charger) bootRequest() any {
+	if c.v201 != nil {
+		return c.v201.bootRequest(c.v201.takeBootReason())
+	}
+	c.mu.Lock()
+	fw := c.firmware
+	c.mu.Unlock()
+	return map[string]any{"chargePointVendor": c.p.Vendor, "chargePointModel": c.p.Model, "chargePointSerialNumber": c.sn, "firmwareVersion": fw}
+}
+
+// rebootNow makes the charger reboot: it drops the connection and boots again.
+func (c *charger) rebootNow() {
+	select {
+	case c.reboot <- struct{}{}:
+	default:
+	}
+}
+
+// rebootSoon reboots the charger in a second, after it answered the Reset.
+func (c *charger) rebootSoon(ctx context.Context) {
+	go func() {
+		c.sleep(ctx, time.Second)
+		c.rebootNow()
+	}()
+}
+
+// changeAvailability makes conn (0: the whole charger) inoperative or operative again, and
+// reports it Unavailable or Available.
+func (c *charger) changeAvailability(ctx context.Context, conn int, inoperative bool) {
+	c.mu.Lock()
+	c.disabled[conn] = inoperative
+	c.mu.Unlock()
+	go func() {
+		st := "Available"
+		if inoperative {
+			st = "Unavailable"
+		}
+		c.status(ctx, conn, st, "NoError")
+	}()
+}
+
+// setConfigLocked stores a setting (c.mu held); AuthorizationKey is the key the charger
+// connects with from then on.
+func (c *charger) setConfigLocked(k, v string) {
+	if k == "AuthorizationKey" {
+		c.key = v
+	} else {
+		c.config[k] = v
+	}
+}
+
+// remoteLink answers the DataTransfers of remote access (VpnStart, VpnStop: remote.go), the
+// same in 1.6 and 2.0.1: the data of the Accepted answer; false for another message. The grant
+// is the data as a string (or a JSON object).
+func (c *charger) remoteLink(ctx context.Context, messageID string, data any) (string, bool) {
+	if messageID != "VpnStart" && messageID != "VpnStop" {
+		return "", false
+	}
+	grant, ok := data.(string)
+	if !ok && data != nil {
+		b, _ := json.Marshal(data)
+		grant = string(b)
+	}
+	c.vpn(ctx, messageID, grant)
+	return `{"remaining":3600}`, true
+}
+
 func (c *charger) fwStatus(ctx context.Context, s string) {
+	if c.v201 != nil {
+		c.v201.firmwareStatus(ctx, s)
+		return
+	}
 	_, _ = c.call(ctx, "FirmwareStatusNotification", map[string]any{"status": s})
 }
 
@@ -658,15 +809,15 @@ func (c *charger) updateFirmware(ctx context.Context, location string) {
 	c.firmware = fmt.Sprintf("1.%d.%d", time.Now().Unix()%100, n%1000)
 	c.mu.Unlock()
 	c.fwStatus(ctx, "Installed")
-	select { // reboot into the new firmware
-	case c.reboot <- struct{}{}:
-	default:
-	}
+	c.rebootNow() // into the new firmware
 }
+
+// logFileName names a diagnostics upload.
+func (c *charger) logFileName() string { return fmt.Sprintf("%s-%d.log", c.sn, time.Now().Unix()) }
 
 func (c *charger) uploadDiagnostics(ctx context.Context, location, name string) {
 	c.sleep(ctx, 200*time.Millisecond)
-	_, _ = c.call(ctx, "DiagnosticsStatusNotification", map[string]any{"status": "Uploading"})
+	c.uploadStatus(ctx, "Uploading")
 	var b strings.Builder
 	for i := range 200 {
 		fmt.Fprintf(&b, "%s %s info line %d: connector ok, temperature %.1f\n", ts(time.Now()), c.sn, i, 30+rand.Float64()*5)
@@ -685,5 +836,14 @@ func (c *charger) uploadDiagnostics(ctx context.Context, location, name string) 
 	if resp != nil {
 		resp.Body.Close()
 	}
-	_, _ = c.call(ctx, "DiagnosticsStatusNotification", map[string]any{"status": status})
+	c.uploadStatus(ctx, status)
+}
+
+// uploadStatus reports the diagnostics upload's progress: Uploading, Uploaded, UploadFailed.
+func (c *charger) uploadStatus(ctx context.Context, s string) {
+	if c.v201 != nil {
+		c.v201.logStatus(ctx, s)
+		return
+	}
+	_, _ = c.call(ctx, "DiagnosticsStatusNotification", map[string]any{"status": s})
 }
