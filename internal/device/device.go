@@ -42,11 +42,14 @@ type Device struct {
 	MaintainMode     bool   `json:"maintainMode"`
 	// SecurityProfile is the least its connections must prove (security.go); HasKey tells
 	// whether it has an authorization key (never the key).
-	SecurityProfile int      `json:"securityProfile"`
-	HasKey          bool     `json:"hasKey"`
-	Images          []string `json:"images"`
-	CreatedAt       int64    `json:"createdAt"`
-	UpdatedAt       int64    `json:"updatedAt"`
+	SecurityProfile int  `json:"securityProfile"`
+	HasKey          bool `json:"hasKey"`
+	// Protocol is the OCPP version its charger is admitted with (protocol.go): "" (auto: the
+	// newest both sides speak), "ocpp1.6" or "ocpp2.0.1". The live connection's is the runtime's.
+	Protocol  string   `json:"protocol"`
+	Images    []string `json:"images"`
+	CreatedAt int64    `json:"createdAt"`
+	UpdatedAt int64    `json:"updatedAt"`
 }
 
 // Notifier is the live fleet, which owns a device's status: it recomputes the status after an
@@ -83,7 +86,7 @@ const from = `device d JOIN device_model m ON m.id = d.model_id JOIN site s ON s
 
 const columns = `d.id, d.sn, d.name, d.model_id, m.name, d.site_id, s.name, d.customer_id, c.name, d.software_version, d.install_date, d.arrival_date,
 	d.maintenance_cycle, d.last_maintained_at, d.total_runtime, d.last_refresh_at, d.status, d.alarm_status, d.enabled, d.maintain_mode, d.images,
-	d.created_at, d.updated_at, d.security_profile, d.auth_key_hash <> ''`
+	d.created_at, d.updated_at, d.security_profile, d.auth_key_hash <> '', d.ocpp_protocol`
 
 func scan(r db.Scanner) (Device, error) {
 	var d Device
@@ -92,7 +95,7 @@ func scan(r db.Scanner) (Device, error) {
 	var images string
 	err := r.Scan(&d.ID, &d.SN, &d.Name, &d.ModelID, &d.ModelName, &d.SiteID, &d.SiteName, &d.CustomerID, &d.CustomerName, &d.SoftwareVersion,
 		&d.InstallDate, &d.ArrivalDate, &d.MaintenanceCycle, &lastMaintained, &d.TotalRuntime, &d.LastRefreshAt, &d.Status, &d.AlarmStatus,
-		&enabled, &maintain, &images, &d.CreatedAt, &d.UpdatedAt, &d.SecurityProfile, &d.HasKey)
+		&enabled, &maintain, &images, &d.CreatedAt, &d.UpdatedAt, &d.SecurityProfile, &d.HasKey, &d.Protocol)
 	d.Enabled, d.MaintainMode = enabled == 1, maintain == 1
 	d.Images = []string{}
 	_ = json.Unmarshal([]byte(images), &d.Images)

@@ -38,6 +38,10 @@ func (s *Server) deviceSecurity(c *Ctx, in device.SecurityInput) (*Empty, error)
 	return nil, s.Devices.SetSecurityProfile(c, c.P, in)
 }
 
+func (s *Server) deviceProtocol(c *Ctx, in device.ProtocolInput) (*Empty, error) {
+	return nil, s.Devices.SetProtocol(c, c.P, in)
+}
+
 func (s *Server) deviceEnable(c *Ctx, in EnableInput) (*Empty, error) {
 	return nil, s.Devices.SetEnabled(c, c.P, in.IDs, in.Enabled)
 }

@@ -96,6 +96,20 @@ func TestDeviceRegister(t *testing.T) {
 				t.Fatalf("%d action-log rows for the lowering, want 1", n)
 			}
 		})
+		t.Run("an operator sets a device's OCPP protocol; the detail shows it, the action log keeps it", func(t *testing.T) {
+			var dp struct{ Protocol string }
+			apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/protocol", map[string]any{"id": devID, "protocol": "ocpp2.0.1"}))
+			apitest.Must(t, r.Call("GET", "/api/auth/sys/dev/basic/detail", map[string]any{"id": devID})).Into(t, &dp)
+			if dp.Protocol != "ocpp2.0.1" {
+				t.Fatalf("protocol %q after setting ocpp2.0.1", dp.Protocol)
+			}
+			n := testutil.Count(t, d, `SELECT COUNT(*) FROM action_log WHERE action = ? AND data LIKE ?`,
+				"POST /api/auth/sys/dev/basic/protocol", `%"protocol":"ocpp2.0.1"%`)
+			if n != 1 {
+				t.Fatalf("%d action-log rows for the protocol, want 1", n)
+			}
+			apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/protocol", map[string]any{"id": devID, "protocol": ""}))
+		})
 		t.Run("a device is marked maintained", func(t *testing.T) {
 			apitest.Must(t, r.Call("POST", "/api/auth/sys/dev/basic/maintained", map[string]any{"ids": []int64{devID}}))
 		})

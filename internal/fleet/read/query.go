@@ -1,8 +1,10 @@
 package read
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,16 +14,29 @@ import (
 	"chargeops/internal/fleet"
 )
 
-// ConnectorView is a connector's last status.
+// ConnectorView is a connector's last status. For an OCPP 2.0.1 charger the connector is the
+// EVSE (ConnectorID its evseId) and Plugs are its connectors; an OCPP 1.6 one has none.
 type ConnectorView struct {
+	ConnectorID int        `json:"connectorId"`
+	Status      string     `json:"status"`
+	ErrorCode   string     `json:"errorCode"`
+	VendorCode  string     `json:"vendorCode"`
+	Info        string     `json:"info"`
+	UpdatedAt   int64      `json:"updatedAt"` // when the server applied the status
+	StatusAt    int64      `json:"statusAt"`  // the charger's time of the status (0: not known)
+	Plugs       []PlugView `json:"plugs"`
+}
+
+// PlugView is the last status of one connector of an EVSE (device_evse_connector; OCPP 2.0.1
+// ConnectorStatus: Available, Occupied, Reserved, Unavailable, Faulted).
+type PlugView struct {
 	ConnectorID int    `json:"connectorId"`
 	Status      string `json:"status"`
-	ErrorCode   string `json:"errorCode"`
-	VendorCode  string `json:"vendorCode"`
-	Info        string `json:"info"`
-	UpdatedAt   int64  `json:"updatedAt"` // when the server applied the status
-	StatusAt    int64  `json:"statusAt"`  // the charger's time of the status (0: not known)
+	UpdatedAt   int64  `json:"updatedAt"`
 }
+
+// maxPlugs bounds the plugs read of one device (a charger has a few EVSEs of a few connectors).
+const maxPlugs = 256
 
 // RuntimeItem is one latest runtime value.
 type RuntimeItem struct {
@@ -86,7 +101,7 @@ func (s *Service) Runtime(ctx context.Context, p *access.Principal, id int64) (R
 		return v, err
 	}
 	for rows.Next() {
-		var c ConnectorView
+		c := ConnectorView{Plugs: []PlugView{}}
 		if err := rows.Scan(&c.ConnectorID, &c.Status, &c.ErrorCode, &c.VendorCode, &c.Info, &c.UpdatedAt, &c.StatusAt); err != nil {
 			rows.Close()
 			return v, err
@@ -94,6 +109,12 @@ func (s *Service) Runtime(ctx context.Context, p *access.Principal, id int64) (R
 		v.Connectors = append(v.Connectors, c)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return v, err
+	}
+	if v.Connectors, err = s.plugs(ctx, id, v.Connectors); err != nil {
+		return v, err
+	}
 	rows, err = s.db.Query(ctx, `SELECT name, connector_id, value, unit, sampled_at FROM device_runtime WHERE device_id = ? ORDER BY connector_id, name`, id)
 	if err != nil {
 		return v, err
@@ -107,6 +128,40 @@ func (s *Service) Runtime(ctx context.Context, p *access.Principal, id int64) (R
 		v.Values = append(v.Values, it)
 	}
 	return v, rows.Err()
+}
+
+// plugs adds to a device's connectors (EVSEs) the status of their own connectors, in one
+// bounded query; a plug of an EVSE that has no status of its own yet gets a row of its own.
+func (s *Service) plugs(ctx context.Context, id int64, cs []ConnectorView) ([]ConnectorView, error) {
+	rows, err := s.db.Query(ctx, `SELECT evse_id, connector_id, status, updated_at FROM device_evse_connector WHERE device_id = ?
+		ORDER BY evse_id, connector_id LIMIT `+fmt.Sprint(maxPlugs), id)
+	if err != nil {
+		return cs, err
+	}
+	defer rows.Close()
+	at := make(map[int]int, len(cs))
+	for i, c := range cs {
+		at[c.ConnectorID] = i
+	}
+	for rows.Next() {
+		var evse int
+		var p PlugView
+		if err := rows.Scan(&evse, &p.ConnectorID, &p.Status, &p.UpdatedAt); err != nil {
+			return cs, err
+		}
+		i, ok := at[evse]
+		if !ok {
+			i = len(cs)
+			at[evse] = i
+			cs = append(cs, ConnectorView{ConnectorID: evse, Plugs: []PlugView{}})
+		}
+		cs[i].Plugs = append(cs[i].Plugs, p)
+	}
+	if err := rows.Err(); err != nil {
+		return cs, err
+	}
+	slices.SortStableFunc(cs, func(a, b ConnectorView) int { return cmp.Compare(a.ConnectorID, b.ConnectorID) })
+	return cs, nil
 }
 
 // EventListInput filters alarms, faults and events (device alarm list, site fault and event

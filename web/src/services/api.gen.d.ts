@@ -1221,6 +1221,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/basic/protocol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the OCPP protocol a device's charger is admitted with ("" auto, ocpp1.6, ocpp2.0.1; from its next connection)
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicProtocol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/basic/security": {
         parameters: {
             query?: never;
@@ -5135,6 +5155,7 @@ export interface components {
             modelId?: number;
             modelName?: string;
             name?: string;
+            protocol?: string;
             securityProfile?: number;
             siteId?: number;
             siteName?: string;
@@ -5178,6 +5199,10 @@ export interface components {
             siteId?: number;
             sort?: string;
             status?: number | null;
+        };
+        DeviceProtocolInput: {
+            id?: number;
+            protocol?: string;
         };
         DeviceSecurityInput: {
             id?: number;
@@ -5503,6 +5528,7 @@ export interface components {
             connectorId?: number;
             errorCode?: string;
             info?: string;
+            plugs?: components["schemas"]["FleetPlugView"][];
             status?: string;
             statusAt?: number;
             updatedAt?: number;
@@ -5686,6 +5712,11 @@ export interface components {
             queueCap?: number;
             units?: number;
             writing?: number;
+        };
+        FleetPlugView: {
+            connectorId?: number;
+            status?: string;
+            updatedAt?: number;
         };
         FleetRefusal: {
             count?: number;
@@ -8774,6 +8805,34 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IDsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["Empty"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicProtocol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceProtocolInput"];
             };
         };
         responses: {

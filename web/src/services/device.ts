@@ -33,6 +33,8 @@ export const maintainDevices = (ids: number[], on: boolean) => post<null>(`${bas
 export const maintainedDevices = (ids: number[]) => post<null>(`${base}/maintained`, { ids });
 /** Sets a device's security profile (0-3; docs/security-profiles.md). */
 export const setSecurityProfile = (id: number, securityProfile: number) => post<null>(`${base}/security`, { id, securityProfile });
+/** Sets the OCPP protocol a device's charger is admitted with: '' auto, 'ocpp1.6' or 'ocpp2.0.1' (docs/ocpp201.md). */
+export const setDeviceProtocol = (id: number, protocol: string) => post<null>(`${base}/protocol`, { id, protocol });
 /** Import answers its own errors (rows table): the call is silent. */
 export const importDevices = (fileName: string, content: string) =>
   post<{ imported: number }>(`${base}/import`, { fileName, content }, { silent: true });

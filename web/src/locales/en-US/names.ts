@@ -26,6 +26,7 @@ export default {
   'ocpp.connector.Reserved': 'Reserved',
   'ocpp.connector.Unavailable': 'Unavailable',
   'ocpp.connector.Faulted': 'Faulted',
+  'ocpp.connector.Occupied': 'Occupied', // OCPP 2.0.1 ConnectorStatus
   'ocpp.firmware.Idle': 'Idle',
   'ocpp.firmware.Downloading': 'Downloading',
   'ocpp.firmware.Downloaded': 'Downloaded',

@@ -26,6 +26,7 @@ export default {
   'ocpp.connector.Reserved': '已预约',
   'ocpp.connector.Unavailable': '不可用',
   'ocpp.connector.Faulted': '故障',
+  'ocpp.connector.Occupied': '占用中', // OCPP 2.0.1 ConnectorStatus
   'ocpp.firmware.Idle': '空闲',
   'ocpp.firmware.Downloading': '下载中',
   'ocpp.firmware.Downloaded': '已下载',

@@ -23,7 +23,8 @@ import type { DeviceEvent } from '../../services/fleet';
 import { useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval } from '../../utils/fleet';
 import { useDeviceActions } from './hooks/useDeviceActions';
-import { ConfigTable, formatDuration, LogsSection, RuntimeSection } from './sections';
+import { ConfigTable, formatDuration, LogsSection, RuntimeSection, useRuntime } from './sections';
+import { isEvseMode } from './evse';
 import Remote from './Remote';
 import RemoteLinkPanel from './remote/RemoteLinkPanel';
 import SessionList from './remote/SessionList';
@@ -41,6 +42,12 @@ const SecurityTab = lazy(() => import('./security/SecurityTab'));
 const LocalListButton = lazy(() => import('../token/LocalListButton'));
 
 const TABS = ['details', 'remote', 'sessions', 'charging', 'issues', 'security'] as const;
+
+/** The charging sessions tab: for an OCPP 2.0.1 device the connector column is the EVSE's. */
+function DeviceSessionTab({ id, streamUp }: { id: number; streamUp: boolean }) {
+  const r = useRuntime(id, streamUp).data;
+  return <SessionTab deviceId={id} evse={!!r && isEvseMode(r.protocol, r.connectors)} />;
+}
 
 function NotAllowed() {
   const { t } = useTranslation();
@@ -178,7 +185,7 @@ export default function DeviceDetail() {
                   label: t('menu.session'),
                   children: d && tab === 'charging' && (
                     <Suspense fallback={<Card loading />}>
-                      <SessionTab deviceId={id} />
+                      <DeviceSessionTab id={id} streamUp={streamUp} />
                     </Suspense>
                   ),
                 },

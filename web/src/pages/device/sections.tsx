@@ -15,6 +15,8 @@ import { useCatalogue } from '../../hooks/useCatalogue';
 import { displayItemName, type OcppKind } from '../../utils/names';
 import { registerTexts } from '../../locales/domains';
 import { meterTexts } from '../../locales/domains/meter';
+import { ocpp201Texts } from '../../locales/domains/ocpp201';
+import { formatPlugs, isEvseMode, statusColor } from './evse';
 import { formatMeterValue, seriesDisplayName, storedUnit } from './meterFormat';
 import { useListState } from '../../hooks/useListState';
 import { listDataItems, catalogueKeys } from '../../services/catalogue';
@@ -24,6 +26,7 @@ import { formatTime } from '../../utils/time';
 import { ProtocolLogTable } from '../../components/ProtocolLogTable';
 
 registerTexts(meterTexts);
+registerTexts(ocpp201Texts);
 
 /** Seconds → "12 h 5 min". */
 export function formatDuration(seconds: number, t: (k: string, o?: Record<string, unknown>) => string): string {
@@ -84,6 +87,32 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
     { title: t('meter.statusAt'), dataIndex: 'statusAt', key: 'statusAt', render: (v: number) => formatTime(v) },
     { title: t('com_update_time'), dataIndex: 'updatedAt', key: 'updatedAt', render: (v: number) => formatTime(v) },
   ];
+  // OCPP 2.0.1: a row is an EVSE (the core's connector), with its own connectors' statuses
+  const evse = !!r && isEvseMode(r.protocol, r.connectors);
+  const [, statusCol, ...otherCols] = connectorCols;
+  const evseCols: ColumnsType<Connector> = [
+    { title: t('ocpp201.evse'), dataIndex: 'connectorId', key: 'connectorId' },
+    {
+      title: t('ocpp201.plugs'),
+      key: 'plugs',
+      render: (_: unknown, c) => {
+        const plugs = formatPlugs(c.plugs, (s) => ocpp('connector', s));
+        return plugs.length === 0 ? (
+          '-'
+        ) : (
+          <Space size={[4, 4]} wrap data-testid="runtime-plugs">
+            {plugs.map((p) => (
+              <Tag key={p.key} color={statusColor(p.status)} title={p.status}>
+                {p.text}
+              </Tag>
+            ))}
+          </Space>
+        );
+      },
+    },
+    { ...statusCol, title: t('ocpp201.evseStatus') },
+    ...otherCols,
+  ];
   const valueCols: ColumnsType<RuntimeValue> = [
     {
       title: t('runtime.measurand'),
@@ -92,7 +121,7 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
       // a charger's progress report by its plain name (the OCPP field on hover), a measurand by the catalogue's
       render: (v: string) => <span title={v}>{STATUS_VALUES[v] ? t(STATUS_VALUE_NAMES[v]) : seriesDisplayName(v, (m) => catalogue.label(m, false), t)}</span>,
     },
-    { title: t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
+    { title: evse ? t('ocpp201.evse') : t('runtime.connector'), dataIndex: 'connectorId', key: 'connectorId' },
     {
       title: t('runtime.value'),
       key: 'value',
@@ -131,8 +160,16 @@ export function RuntimeSection({ id, streamUp }: { id: number; streamUp: boolean
             <Descriptions.Item label={t('runtime.firmwareStatus')}>{ocpp('firmware', r.firmwareStatus)}</Descriptions.Item>
             <Descriptions.Item label={t('runtime.diagnosticsStatus')}>{ocpp('diagnostics', r.diagnosticsStatus)}</Descriptions.Item>
           </Descriptions>
-          <Typography.Text strong>{t('runtime.connectors')}</Typography.Text>
-          <Table<Connector> rowKey="connectorId" size="small" pagination={false} columns={connectorCols} dataSource={r.connectors} data-testid="runtime-connectors" />
+          <Typography.Text strong>{evse ? t('ocpp201.evses') : t('runtime.connectors')}</Typography.Text>
+          <Table<Connector>
+            rowKey="connectorId"
+            size="small"
+            pagination={false}
+            columns={evse ? evseCols : connectorCols}
+            dataSource={r.connectors}
+            data-testid="runtime-connectors"
+            data-evse={evse || undefined}
+          />
           <Typography.Text strong>{t('runtime.values')}</Typography.Text>
           <Table<RuntimeValue> rowKey={(v) => `${v.connectorId}/${v.name}`} size="small" pagination={false} columns={valueCols} dataSource={r.values} />
         </Space>

@@ -6,7 +6,8 @@ import SessionTable, { type SessionFilters } from './components/SessionTable';
 
 registerTexts(sessionTexts);
 
-export default function SessionTab({ deviceId, siteId }: { deviceId?: number; siteId?: number }) {
+/** `evse`: the device speaks OCPP 2.0.1, its sessions' connector is the EVSE. */
+export default function SessionTab({ deviceId, siteId, evse }: { deviceId?: number; siteId?: number; evse?: boolean }) {
   const [filters, setFilters] = useState<SessionFilters>({});
-  return <SessionTable fixed={deviceId ? { deviceId } : { siteId }} filters={filters} onSearch={setFilters} testId="session-tab" />;
+  return <SessionTable fixed={deviceId ? { deviceId } : { siteId }} filters={filters} onSearch={setFilters} testId="session-tab" evse={evse} />;
 }

@@ -2,10 +2,11 @@
  * The device page's Security tab (docs/security-profiles.md): the security profile the
  * device's connections must prove, whether it has a key, with auth_device_edit a change of
  * profile, and the client certificates the charge-point CA signed for it. Raising one the charger is not ready for cuts it off at its next connection;
- * lowering one weakens it: both are confirmed, and the action log keeps every change.
+ * lowering one weakens it: both are confirmed, and the action log keeps every change. Below it,
+ * the OCPP protocol the charger is admitted with (ProtocolSetting).
  */
 import { useState } from 'react';
-import { Alert, Button, Card, Descriptions, Radio, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Divider, Radio, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../components/access';
 import { useActions } from '../../../hooks/useActions';
@@ -16,6 +17,7 @@ import { PROFILES, profileChange, profileNeeds } from './profile';
 import CertificateTable from './CertificateTable';
 import InstalledCertificates from './InstalledCertificates';
 import SecurityEvents from './SecurityEvents';
+import ProtocolSetting from './ProtocolSetting';
 
 export default function SecurityTab({ device: d }: { device: Device }) {
   const { t } = useTranslation();
@@ -87,6 +89,8 @@ export default function SecurityTab({ device: d }: { device: Device }) {
             </Button>
           </Space>
         )}
+        <Divider />
+        <ProtocolSetting key={`${d.id}-${d.protocol}`} device={d} />
       </Card>
       <Card
         title={t('device.security.certificates')}

@@ -26,6 +26,8 @@ export interface SessionTableProps {
   onSearch(f: SessionFilters): void;
   toolbar?: ReactNode;
   testId?: string;
+  /** The fixed device speaks OCPP 2.0.1: its sessions' connector is the EVSE. */
+  evse?: boolean;
 }
 
 const PAGE = 20;
@@ -70,7 +72,7 @@ function fromForm(v: FormValues): SessionFilters {
   return f;
 }
 
-export default function SessionTable({ fixed, filters, onSearch, toolbar, testId = 'sessions' }: SessionTableProps) {
+export default function SessionTable({ fixed, filters, onSearch, toolbar, testId = 'sessions', evse = false }: SessionTableProps) {
   const { t, i18n } = useTranslation();
   const [form] = Form.useForm<FormValues>();
   const [open, setOpen] = useState<number>();
@@ -99,7 +101,7 @@ export default function SessionTable({ fixed, filters, onSearch, toolbar, testId
     ...(fixed ? [] : [{ title: t('session.customer'), dataIndex: 'customerName', key: 'customerName' }]),
     ...(fixed?.siteId || fixed?.deviceId ? [] : [{ title: t('session.site'), dataIndex: 'siteName', key: 'siteName' }]),
     ...(fixed?.deviceId ? [] : [{ title: t('session.sn'), dataIndex: 'sn', key: 'sn' }]),
-    { title: t('session.connector'), dataIndex: 'connectorId', key: 'connectorId' },
+    { title: evse ? t('session.evseConnector') : t('session.connector'), dataIndex: 'connectorId', key: 'connectorId' },
     { title: t('session.idTag'), dataIndex: 'idTag', key: 'idTag', render: (v: string) => <span translate="no">{v || '-'}</span> },
     { title: t('session.state'), key: 'state', render: (_: unknown, r) => <StateTag row={r} /> },
     { title: t('session.startedAt'), dataIndex: 'startedAt', key: 'startedAt', render: (v: number) => formatTime(v) },
