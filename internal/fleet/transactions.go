@@ -23,7 +23,8 @@ type TransactionStart struct {
 	MeterStart int64 // Wh
 	At         int64
 	// ChargerTxID is the charger's own name of the session (OCPP 2.0.1 transactionId; "" in
-	// 1.6, where chargeops names it): a start that names a session already stored returns it.
+	// 1.6, where chargeops names it): a start that names a session already stored returns it
+	// (and gives it IDTag if it had none yet).
 	ChargerTxID string
 }
 
@@ -78,6 +79,11 @@ func (s *Service) StartTransaction(ctx context.Context, t TransactionStart) (int
 		if t.ChargerTxID != "" {
 			err = b.Tx.QueryRow(ctx, sqlTransactionNamed, dev.ID, t.ChargerTxID).Scan(&id)
 			if err == nil {
+				if t.IDTag != "" { // authorized after it started (a cable plugged in first)
+					if _, err := b.Tx.Exec(ctx, `UPDATE device_transaction SET id_tag = ? WHERE id = ? AND id_tag = ''`, t.IDTag, id); err != nil {
+						return err
+					}
+				}
 				_, err = b.Tx.Exec(ctx, sqlTransactionEarlier, at, t.MeterStart, id, at)
 				return err
 			}

@@ -101,9 +101,10 @@ type evse struct {
 
 // txState is a running transaction as the connection knows it.
 type txState struct {
-	id   int64 // chargeops' session id
-	evse int
-	seq  int // the highest seqNo applied
+	id     int64 // chargeops' session id
+	evse   int
+	seq    int  // the highest seqNo applied
+	tagged bool // its token is stored
 }
 
 // station is the state of s's connection, made at its first message and dropped at its end.

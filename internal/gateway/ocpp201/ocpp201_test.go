@@ -208,6 +208,26 @@ func TestChargingStationLifecycle(t *testing.T) {
 			}
 		})
 
+		t.Run("plugged in first, authorized later: the session takes the token of the later event", func(t *testing.T) {
+			at := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
+			tx := transactions.Transaction{TransactionID: "TX-201-PLUG", ChargingState: transactions.ChargingStateEVConnected}
+			event(t, transactions.TransactionEventStarted, at, transactions.TriggerReasonCablePluggedIn, 0, tx,
+				func(r *transactions.TransactionEventRequest) { r.Evse = &types.EVSE{ID: 2, ConnectorID: intp(1)} })
+			res := event(t, transactions.TransactionEventUpdated, at.Add(10*time.Second), transactions.TriggerReasonAuthorized, 1, tx,
+				func(r *transactions.TransactionEventRequest) {
+					r.IDToken = &types.IdToken{IdToken: "RFID-LATE", Type: types.IdTokenTypeISO14443}
+				})
+			var tag string
+			var startedAt int64
+			q(t, `SELECT id_tag, started_at FROM device_transaction WHERE device_id = ? AND charger_tx_id = 'TX-201-PLUG'`, []any{id}, &tag, &startedAt)
+			if res.IDTokenInfo == nil || tag != "RFID-LATE" || startedAt != at.UnixMilli() {
+				t.Fatalf("answer %+v; session token %q, started %d (want %d)", res.IDTokenInfo, tag, startedAt, at.UnixMilli())
+			}
+			stop := tx
+			stop.StoppedReason = transactions.ReasonLocal
+			event(t, transactions.TransactionEventEnded, at.Add(20*time.Second), transactions.TriggerReasonStopAuthorized, 2, stop)
+		})
+
 		t.Run("a station whose clock is in 1970: the session gets the server's time and is flagged", func(t *testing.T) {
 			epoch := time.Date(1970, 1, 2, 0, 0, 0, 0, time.UTC) // a station that lost its clock (unix 0 itself reads as missing)
 			before := time.Now().UnixMilli()

@@ -86,7 +86,10 @@ func (d *Dialect) transactionEvent(ctx context.Context, s ocppj.Session, dev *fl
 		}
 		resp.IDTokenInfo = tokInfo
 	}
-	if tx.id == 0 || req.EventType == transactions.TransactionEventStarted {
+	// a transaction is started by its first event, its Started, and the first event that
+	// carries its token (a station may start one when the cable is plugged in and send the
+	// token with a later Updated)
+	if tx.id == 0 || req.EventType == transactions.TransactionEventStarted || (idTag != "" && !tx.tagged) {
 		// the Transaction.Begin register, else the first register of the event (a session whose
 		// Started is missing starts where its first event found the meter: an Ended alone counts
 		// no energy), else 0 (the core then takes the first sampled register if 0 is implausible)
@@ -99,9 +102,10 @@ func (d *Dialect) transactionEvent(ctx context.Context, s ocppj.Session, dev *fl
 		if err != nil {
 			return nil, err
 		}
-		if tx.id == 0 && resp.IDTokenInfo != nil {
+		if !tx.tagged && resp.IDTokenInfo != nil {
 			f.SessionStatus(dev, id, verdictOf(resp.IDTokenInfo.Status), string(resp.IDTokenInfo.Status))
 		}
+		tx.tagged = tx.tagged || idTag != ""
 		if req.ReservationID != nil {
 			f.UseReservation(ctx, dev, req.ReservationID, id)
 		}
