@@ -103,6 +103,9 @@ func (c *conn) run() {
 		}
 		cancel()
 		f.Log(fleet.LogRow{SN: c.sn, Type: fleet.LogClose, Data: "closed " + c.addr})
+		if c.dialect != nil {
+			c.dialect.Closed(c)
+		}
 		c.g.conns.Delete(c)
 		c.g.active.Add(-1)
 		close(c.finished)
@@ -388,7 +391,6 @@ func (c *conn) SN() string                           { return c.sn }
 func (c *conn) Device() *fleet.Device                { return c.live.Load() }
 func (c *conn) Addr() string                         { return c.addr }
 func (c *conn) BaseURL() string                      { return c.base }
-func (c *conn) Done() <-chan struct{}                { return c.closed }
 func (c *conn) BoundMeter(raw json.RawMessage) error { return c.boundMeter(raw) }
 func (c *conn) Call(ctx context.Context, action string, payload any) (json.RawMessage, error) {
 	return c.call(ctx, action, payload)

@@ -107,16 +107,19 @@ type txState struct {
 	tagged bool // its token is stored
 }
 
-// station is the state of s's connection, made at its first message and dropped at its end.
+// station is the state of s's connection, made at its first message and dropped at its end
+// (Closed).
 func (d *Dialect) station(s ocppj.Session) *station {
 	if st, ok := d.stations.Load(s.ConnID()); ok {
 		return st.(*station)
 	}
 	st := &station{evses: map[int]*evse{}, txs: map[string]*txState{}}
 	d.stations.Store(s.ConnID(), st)
-	go func() { <-s.Done(); d.stations.Delete(s.ConnID()) }()
 	return st
 }
+
+// Closed drops what the dialect kept of s.
+func (d *Dialect) Closed(s ocppj.Session) { d.stations.Delete(s.ConnID()) }
 
 func (st *station) evse(id int) *evse {
 	e := st.evses[id]

@@ -64,8 +64,6 @@ type Session interface {
 	// BoundMeter applies the gateway's bounds on sampled values to a meter message (its
 	// meterValue array): at most MaxSampledValues, at a per-charger rate; a CallError refuses it.
 	BoundMeter(raw json.RawMessage) error
-	// Done is closed when the connection ends.
-	Done() <-chan struct{}
 }
 
 // Dialect is one OCPP version's messages on the shared connection runtime.
@@ -81,4 +79,6 @@ type Dialect interface {
 	AskBoot(ctx context.Context, s Session) error
 	// ErrorCode is code (in 1.6's spelling) as this protocol spells it.
 	ErrorCode(code string) string
+	// Closed tells the dialect that s ended: what it kept of the connection can go.
+	Closed(s Session)
 }
