@@ -271,16 +271,17 @@ export class Api {
  * One charger in its place, registered by root: a customer "<name> Co" (code <NAME>CO), its site
  * "<name> Yard" (<NAME>-01), the model (with `items`, e.g. config items), the device "<name> bay"
  * with `sn`, and an ocpp-rpc client for it in strict mode, not connected yet (add handlers, then
- * `charger.connect()`).
+ * `charger.connect()`). `protocols` are the sub-protocols the client offers (default OCPP 1.6J
+ * only; `['ocpp2.0.1']` makes a 2.0.1 charging station).
  */
-export async function chargerFixture(server, root, { sn, name, model, items = [] }) {
+export async function chargerFixture(server, root, { sn, name, model, items = [], protocols = ['ocpp1.6'] }) {
   const code = name.toUpperCase();
   const customer = await root.must('POST', '/api/auth/sys/customer/add', { name: `${name} Co`, code: `${code}CO` });
   const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: `${name} Yard`, code: `${code}-01` });
   const m = await root.must('POST', '/api/auth/sys/dev/model/add', { name: model, deviceType: 1 });
   for (const item of items) await root.must('POST', '/api/auth/sys/dev/model/item/add', { modelId: m.id, ...item });
   const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn, name: `${name} bay`, modelId: m.id, siteId: site.id, maintenanceCycle: 90 });
-  const charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols: ['ocpp1.6'], strictMode: true, reconnect: false });
+  const charger = new RPCClient({ endpoint: `${server.url.replace('http', 'ws')}/ocpp`, identity: sn, protocols, strictMode: true, reconnect: false });
   return { customer, site, model: m, device, charger };
 }
 
