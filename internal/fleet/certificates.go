@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"chargeops/internal/access"
@@ -78,4 +79,28 @@ func (s *Service) DeviceCertificates(ctx context.Context, p *access.Principal, d
 		return nil, fmt.Errorf("fleet: device certificates: %w", err)
 	}
 	return list, nil
+}
+
+// DeliverCertificate records a client certificate the charge-point CA signed for dev, has the
+// adapter send it to the charger (send: its CertificateSigned call, accepted or not) and
+// records what became of it: installed, rejected, or undelivered when the call failed. Adapters
+// run it after the SignCertificate answer went out.
+func DeliverCertificate(ctx context.Context, r Reports, dev *Device, leaf *x509.Certificate, send func(context.Context) (accepted bool, err error)) {
+	id, err := r.CertificateIssued(ctx, dev, leaf)
+	if err != nil {
+		slog.Error("ocpp certificate not recorded; not sent", "sn", dev.SN, "err", err)
+		return
+	}
+	state := CertUndelivered
+	accepted, err := send(ctx)
+	if err == nil {
+		state = CertRejected
+		if accepted {
+			state = CertInstalled
+		}
+	}
+	slog.Info("ocpp certificate sent", "sn", dev.SN, "serial", leaf.SerialNumber.Text(16), "notAfter", leaf.NotAfter, "state", state, "err", err)
+	if err := r.CertificateAnswered(ctx, id, state); err != nil {
+		slog.Warn("ocpp certificate answer not recorded", "sn", dev.SN, "err", err)
+	}
 }

@@ -30,3 +30,32 @@ type LocalLists interface {
 	// version of a list it accepted (sent true).
 	Held(ctx context.Context, dev *Device, version int64, sent bool) error
 }
+
+// Update types of control type 19 (params.updateType): the words of OCPP 1.6 and 2.0.1 alike.
+const (
+	UpdateFull         = "Full"
+	UpdateDifferential = "Differential"
+)
+
+// LocalListToSend is the list control type 19 sends dev with lists (nil: the gateway has
+// none), or the failed outcome that ends the command before anything is sent: no lists
+// ("err.not_supported"), an update type that is neither Full nor Differential (none: Full), or
+// the refusal of Build.
+func LocalListToSend(ctx context.Context, lists LocalLists, dev *Device, updateType string) (LocalList, *Outcome, error) {
+	if lists == nil {
+		return LocalList{}, &Outcome{Result: ResultFailed, Message: "err.not_supported"}, nil
+	}
+	var full bool
+	switch updateType {
+	case "", UpdateFull:
+		full = true
+	case UpdateDifferential:
+	default:
+		return LocalList{}, &Outcome{Result: ResultFailed, Message: "err.invalid_update_type"}, nil
+	}
+	list, refusal, err := lists.Build(ctx, dev, full)
+	if err != nil || refusal == "" {
+		return list, nil, err
+	}
+	return LocalList{}, &Outcome{Result: ResultFailed, Message: refusal}, nil
+}

@@ -43,30 +43,20 @@ func (c *conn) signCertificate(dev *fleet.Device, raw json.RawMessage) (any, err
 	return security.NewSignCertificateResponse(types.GenericStatusAccepted), nil
 }
 
-// sendCertificate records the signed certificate, sends it (CertificateSigned) and records
-// what the charger answered. It runs after the SignCertificate answer has gone out.
+// sendCertificate sends the signed chain (CertificateSigned) and records the charger's answer
+// (fleet.DeliverCertificate). It runs after the SignCertificate answer has gone out.
 func (c *conn) sendCertificate(dev *fleet.Device, chain string, leaf *x509.Certificate) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	f := c.g.fleet
-	id, err := f.CertificateIssued(ctx, dev, leaf)
-	if err != nil {
-		slog.Error("ocpp certificate not recorded; not sent", "sn", dev.SN, "err", err)
-		return
-	}
-	state := fleet.CertUndelivered
-	raw, err := c.call(ctx, security.CertificateSignedFeatureName, security.NewCertificateSignedRequest(chain))
-	if err == nil {
-		var conf security.CertificateSignedResponse
-		if err = json.Unmarshal(raw, &conf); err == nil {
-			state = fleet.CertRejected
-			if conf.Status == security.CertificateSignedStatusAccepted {
-				state = fleet.CertInstalled
-			}
+	fleet.DeliverCertificate(ctx, c.g.fleet, dev, leaf, func(ctx context.Context) (bool, error) {
+		raw, err := c.call(ctx, security.CertificateSignedFeatureName, security.NewCertificateSignedRequest(chain))
+		if err != nil {
+			return false, err
 		}
-	}
-	slog.Info("ocpp certificate sent", "sn", dev.SN, "serial", leaf.SerialNumber.Text(16), "notAfter", leaf.NotAfter, "state", state, "err", err)
-	if err := f.CertificateAnswered(ctx, id, state); err != nil {
-		slog.Warn("ocpp certificate answer not recorded", "sn", dev.SN, "err", err)
-	}
+		var conf security.CertificateSignedResponse
+		if err := json.Unmarshal(raw, &conf); err != nil {
+			return false, err
+		}
+		return conf.Status == security.CertificateSignedStatusAccepted, nil
+	})
 }

@@ -14,30 +14,16 @@ import (
 // The local authorization list (control types 19 and 20; docs/tokens.md): the core builds the
 // list (Options.LocalLists); the adapter carries it and reports the version the charger holds.
 
-// errNoLists fails a local-list command on a gateway built without LocalLists.
-const errNoLists = "err.not_supported"
-
 // sendLocalList runs control type 19: a list the core refuses (too long for the charger, its
 // local list disabled) is not sent; an accepted one becomes the version the charger holds.
 func (c *conn) sendLocalList(ctx context.Context, dev *fleet.Device, p fleet.Params) (fleet.Outcome, error) {
 	lists := c.g.opt.LocalLists
-	if lists == nil {
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: errNoLists}, nil
+	list, failed, err := fleet.LocalListToSend(ctx, lists, dev, p.UpdateType)
+	if failed != nil {
+		return *failed, nil
 	}
-	var full bool
-	switch p.UpdateType {
-	case "", string(localauth.UpdateTypeFull):
-		full = true
-	case string(localauth.UpdateTypeDifferential):
-	default:
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.invalid_update_type"}, nil
-	}
-	list, refusal, err := lists.Build(ctx, dev, full)
 	if err != nil {
 		return fleet.Outcome{}, err
-	}
-	if refusal != "" {
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: refusal}, nil
 	}
 	typ := localauth.UpdateTypeDifferential
 	if list.Full {

@@ -61,33 +61,25 @@ func (d *Dialect) signCertificate(s ocppj.Session, dev *fleet.Device, raw json.R
 	return security.NewSignCertificateResponse(types.GenericStatusAccepted), nil
 }
 
-// sendCertificate records the signed certificate, sends it (CertificateSigned) and records the
-// charger's answer, after the SignCertificate answer went out.
+// sendCertificate sends the signed chain (CertificateSigned, a charging-station certificate) and
+// records the station's answer (fleet.DeliverCertificate), after the SignCertificate answer
+// went out.
 func (d *Dialect) sendCertificate(s ocppj.Session, dev *fleet.Device, chain string, leaf *x509.Certificate) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	id, err := d.core.CertificateIssued(ctx, dev, leaf)
-	if err != nil {
-		slog.Error("ocpp certificate not recorded; not sent", "sn", dev.SN, "err", err)
-		return
-	}
-	state := fleet.CertUndelivered
-	req := security.NewCertificateSignedRequest(chain)
-	req.TypeOfCertificate = types.ChargingStationCert
-	raw, err := s.Call(ctx, security.CertificateSignedFeatureName, req)
-	if err == nil {
-		var conf security.CertificateSignedResponse
-		if err = json.Unmarshal(raw, &conf); err == nil {
-			state = fleet.CertRejected
-			if conf.Status == security.CertificateSignedStatusAccepted {
-				state = fleet.CertInstalled
-			}
+	fleet.DeliverCertificate(ctx, d.core, dev, leaf, func(ctx context.Context) (bool, error) {
+		req := security.NewCertificateSignedRequest(chain)
+		req.TypeOfCertificate = types.ChargingStationCert
+		raw, err := s.Call(ctx, security.CertificateSignedFeatureName, req)
+		if err != nil {
+			return false, err
 		}
-	}
-	slog.Info("ocpp certificate sent", "sn", dev.SN, "serial", leaf.SerialNumber.Text(16), "notAfter", leaf.NotAfter, "state", state, "err", err)
-	if err := d.core.CertificateAnswered(ctx, id, state); err != nil {
-		slog.Warn("ocpp certificate answer not recorded", "sn", dev.SN, "err", err)
-	}
+		var conf security.CertificateSignedResponse
+		if err := json.Unmarshal(raw, &conf); err != nil {
+			return false, err
+		}
+		return conf.Status == security.CertificateSignedStatusAccepted, nil
+	})
 }
 
 // installCertificate runs control type 22: Accepted lists the root on the device.

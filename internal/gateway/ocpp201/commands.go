@@ -343,23 +343,12 @@ func (d *Dialect) setVariables(ctx context.Context, s ocppj.Session, dev *fleet.
 // SendLocalList; an accepted one becomes the version the charger holds.
 func (d *Dialect) sendLocalList(ctx context.Context, s ocppj.Session, dev *fleet.Device, p fleet.Params) (fleet.Outcome, error) {
 	lists := d.opt.LocalLists
-	if lists == nil {
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.not_supported"}, nil
+	list, failed, err := fleet.LocalListToSend(ctx, lists, dev, p.UpdateType)
+	if failed != nil {
+		return *failed, nil
 	}
-	var full bool
-	switch p.UpdateType {
-	case "", string(localauth.UpdateTypeFull):
-		full = true
-	case string(localauth.UpdateTypeDifferential):
-	default:
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.invalid_update_type"}, nil
-	}
-	list, refusal, err := lists.Build(ctx, dev, full)
 	if err != nil {
 		return fleet.Outcome{}, err
-	}
-	if refusal != "" {
-		return fleet.Outcome{Result: fleet.ResultFailed, Message: refusal}, nil
 	}
 	typ := localauth.UpdateTypeDifferential
 	if list.Full {

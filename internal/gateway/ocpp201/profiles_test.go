@@ -1,15 +1,23 @@
 package ocpp201_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lorenzodonini/ocpp-go/ocpp2.0.1/provisioning"
+	"github.com/lorenzodonini/ocpp-go/ocpp2.0.1/security"
+	"github.com/lorenzodonini/ocpp-go/ocpp2.0.1/types"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
 	"chargeops/internal/config"
@@ -100,6 +108,47 @@ func TestSecurityProfilesApplyTo201(t *testing.T) {
 			refused(t, ws, "SN-201-P2", client(key, "SN-201-P2", nil), fleet.RefuseProfile)
 			boots(t, wss, "SN-201-P2", client(key, "SN-201-P2", &tls.Config{RootCAs: roots}))
 		})
+		t.Run("SignCertificate: the CA signs the station's own CSR and sends the chain; another's is rejected", func(t *testing.T) {
+			const sn = "SN-201-CSR"
+			device(t, sn, key, fleet.ProfileKey)
+			chains := make(chan string, 1)
+			st, err := startStation(t, ws, sn, client(key, sn, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.cs.SetSecurityHandler(chainReceiver(chains))
+			k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			if err != nil {
+				t.Fatal(err)
+			}
+			csr := func(cn string) string {
+				der, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{Subject: pkix.Name{CommonName: cn}}, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: der}))
+			}
+			if res, err := st.cs.SignCertificate(csr("SN-201-OTHER")); err != nil || res.Status != types.GenericStatusRejected {
+				t.Fatalf("another station's CSR: %+v %v", res, err)
+			}
+			if res, err := st.cs.SignCertificate(csr(sn)); err != nil || res.Status != types.GenericStatusAccepted {
+				t.Fatalf("its own CSR: %+v %v", res, err)
+			}
+			select {
+			case chain := <-chains:
+				if !strings.Contains(chain, "BEGIN CERTIFICATE") {
+					t.Fatalf("chain %q", chain)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("no CertificateSigned")
+			}
+			testutil.Eventually(t, "the certificate recorded as installed", func() bool {
+				var n int
+				_ = d.QueryRow(t.Context(), `SELECT COUNT(*) FROM device_certificate c JOIN device dv ON dv.id = c.device_id WHERE dv.sn = ? AND c.state = ?`,
+					sn, fleet.CertInstalled).Scan(&n)
+				return n == 1
+			})
+		})
 		t.Run("profile 3: a certificate the CA issued to the SN; without one it is refused", func(t *testing.T) {
 			device(t, "SN-201-P3", "", fleet.ProfileCertificate)
 			refused(t, wss, "SN-201-P3", client(key, "SN-201-P3", &tls.Config{RootCAs: roots}), fleet.RefuseProfile)
@@ -107,4 +156,12 @@ func TestSecurityProfilesApplyTo201(t *testing.T) {
 			boots(t, wss, "SN-201-P3", client("", "", &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{cert}}))
 		})
 	})
+}
+
+// chainReceiver is a station's security handler that passes on the chains it is sent.
+type chainReceiver chan string
+
+func (c chainReceiver) OnCertificateSigned(req *security.CertificateSignedRequest) (*security.CertificateSignedResponse, error) {
+	c <- req.CertificateChain
+	return security.NewCertificateSignedResponse(security.CertificateSignedStatusAccepted), nil
 }
