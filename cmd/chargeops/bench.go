@@ -17,9 +17,9 @@ import (
 const benchUsage = `Usage:
   chargeops bench seed --n N [--prefix BENCH-] [--db URL] [--data-dir DIR]
       bulk-insert N devices PREFIX0000001.. (one customer, site and model) into the database
-  chargeops bench bare --addr 127.0.0.1:PORT
+  chargeops bench bare --addr 127.0.0.1:PORT [--protocol 1.6|2.0.1]
       run ocpp-go's own central system at ws://ADDR/ocpp/{SN}: the baseline (stores nothing)
-  chargeops bench run --url ws://127.0.0.1:PORT/ocpp --n N --rate MSGS_PER_S --duration D [options]
+  chargeops bench run --url ws://127.0.0.1:PORT/ocpp --n N --rate MSGS_PER_S --duration D [--protocol 1.6|2.0.1] [options]
       drive N simulated chargers against a running node and print what it sustained
 
 'chargeops bench <command> --help' lists a command's options; docs/benchmarks.md has examples.
@@ -101,23 +101,27 @@ func benchSeed(ctx context.Context, args []string) error {
 func benchBare(ctx context.Context, args []string) error {
 	fs := benchFlags("bare", "Runs ocpp-go v0.19's own central system (NewCentralSystem over its ws.Server) at\n"+
 		"ws://ADDR/ocpp/{SN}, sub-protocol ocpp1.6, answering BootNotification, Heartbeat, StatusNotification,\n"+
-		"MeterValues, Start/StopTransaction and storing nothing: the baseline of `bench run`. It serves\n"+
-		"GET /metrics and POST /debug/gc to loopback peers like a chargeops node. ocpp-go listens on\n"+
-		"every interface of the port.")
+		"MeterValues, Start/StopTransaction and storing nothing: the baseline of `bench run`. With\n"+
+		"--protocol 2.0.1 it is ocpp-go's 2.0.1 CSMS (NewCSMS, sub-protocol ocpp2.0.1) answering\n"+
+		"BootNotification, Heartbeat, StatusNotification, TransactionEvent, MeterValues and Authorize.\n"+
+		"It serves GET /metrics and POST /debug/gc to loopback peers like a chargeops node. ocpp-go\n"+
+		"listens on every interface of the port.")
 	addr := fs.String("addr", "127.0.0.1:9100", "HOST:PORT (loopback)")
+	protocol := fs.String("protocol", bench.Protocol16, "OCPP version of the central system: 1.6 or 2.0.1")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if _, err := bench.RaiseFileLimit(); err != nil {
 		slog.Warn("open-file limit not raised", "err", err)
 	}
-	return bench.RunBare(ctx, bench.BareOptions{Addr: *addr, Ready: func(a string) {
-		fmt.Printf("ocpp-go central system: ws://%s/ocpp/{SN} (metrics http://%s/metrics); Ctrl-C stops\n", a, a)
+	return bench.RunBare(ctx, bench.BareOptions{Addr: *addr, Protocol: *protocol, Ready: func(a string) {
+		fmt.Printf("ocpp-go OCPP %s central system: ws://%s/ocpp/{SN} (metrics http://%s/metrics); Ctrl-C stops\n", *protocol, a, a)
 	}})
 }
 
 func benchRun(ctx context.Context, args []string) error {
-	fs := benchFlags("run", "Drives N simulated OCPP 1.6J chargers against a running node (chargeops or `bench bare`):\n"+
+	fs := benchFlags("run", "Drives N simulated OCPP 1.6J chargers (--protocol 2.0.1: OCPP 2.0.1, offering only ocpp2.0.1)\n"+
+		"against a running node (chargeops or `bench bare --protocol` of the same version):\n"+
 		"connects them at --connect-rate and boots them, reads the server's memory per connection after a\n"+
 		"full GC, sends MeterValues at --rate per second for --duration (open loop), times remote commands\n"+
 		"through the API (--api), optionally drops every connection at once and reconnects (--storm), and\n"+
@@ -136,7 +140,9 @@ func benchRun(ctx context.Context, args []string) error {
 	fs.Float64Var(&f.ConnectRate, "connect-rate", 500, "new connections per second (0: unpaced)")
 	fs.IntVar(&f.DialConcurrency, "dial-concurrency", 500, "connections being set up at once (also in the storm)")
 	fs.IntVar(&f.ConnectRetries, "connect-retries", 3, "retries of a charger that could not connect and boot")
-	fs.IntVar(&f.MeterValues, "meter-values", 2, "sampled values per MeterValues")
+	fs.StringVar(&f.Protocol, "protocol", bench.Protocol16, "OCPP version the chargers speak: 1.6 or 2.0.1 (2.0.1: TransactionEvent instead of StartTransaction)")
+	fs.StringVar(&f.LoadMessage, "load-message", bench.LoadMeterValues, "the load's message: meter-values, or with --protocol 2.0.1 transaction-event (TransactionEvent Updated, MeterValuePeriodic)")
+	fs.IntVar(&f.MeterValues, "meter-values", 2, "sampled values per load message")
 	fs.DurationVar(&f.Timeout, "timeout", 30*time.Second, "a CALL unanswered after this long is a timeout")
 	fs.DurationVar(&f.PingInterval, "ping-interval", 30*time.Second, "WebSocket pings from each charger")
 	fs.BoolVar(&o.Storm, "storm", false, "after the load, drop every connection at once and reconnect all")
@@ -161,6 +167,12 @@ func benchRun(ctx context.Context, args []string) error {
 	}
 	if f.StormDrop != bench.StormAbandon && f.StormDrop != bench.StormClose {
 		return fmt.Errorf("--storm-drop must be %s or %s", bench.StormAbandon, bench.StormClose)
+	}
+	if f.Protocol != bench.Protocol16 && f.Protocol != bench.Protocol201 {
+		return fmt.Errorf("--protocol must be %s or %s", bench.Protocol16, bench.Protocol201)
+	}
+	if f.LoadMessage == bench.LoadTransactionEvent && f.Protocol != bench.Protocol201 {
+		return fmt.Errorf("--load-message %s needs --protocol %s", bench.LoadTransactionEvent, bench.Protocol201)
 	}
 	if api.URL != "" {
 		if api.Password == "" {

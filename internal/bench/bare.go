@@ -27,6 +27,9 @@ type BareOptions struct {
 	// interface (":PORT"); the host is only checked to be loopback or empty, as a reminder that
 	// the baseline is for loopback load. /metrics and /debug/gc answer loopback peers only.
 	Addr string
+	// Protocol is Protocol16 (default: ocpp1.6.NewCentralSystem) or Protocol201
+	// (ocpp2.0.1.NewCSMS, bare201.go).
+	Protocol string
 	// Ready, when set, is called once the port accepts connections.
 	Ready func(addr string)
 }
@@ -69,12 +72,36 @@ func (h *bareHandler) OnStopTransaction(string, *core.StopTransactionRequest) (*
 	return core.NewStopTransactionConfirmation(), nil
 }
 
-// RunBare runs ocpp-go v0.19's own central system (ocpp1.6.NewCentralSystem over its
-// ws.Server) at ws://ADDR/ocpp/{SN} with sub-protocol ocpp1.6 until ctx ends: the baseline
-// `chargeops bench run` is compared with. It also serves GET /metrics (the Go collector and
-// chargeops_ocpp_connections) and POST /debug/gc like a chargeops node, so the bench reads
-// the same figures from both.
+// bareCentral is ocpp-go's central system of one protocol (ocpp1.6.CentralSystem, ocpp2.CSMS).
+type bareCentral interface {
+	Start(listenPort int, listenPath string)
+	Stop()
+}
+
+// newBare16 is ocpp-go's 1.6 central system on server, counting its connections in open.
+func newBare16(server *ws.Server, open *atomic.Int64) bareCentral {
+	cs := ocpp16.NewCentralSystem(nil, server)
+	cs.SetCoreHandler(&bareHandler{})
+	cs.SetNewChargePointHandler(func(ocpp16.ChargePointConnection) { open.Add(1) })
+	cs.SetChargePointDisconnectedHandler(func(ocpp16.ChargePointConnection) { open.Add(-1) })
+	return cs
+}
+
+// RunBare runs ocpp-go v0.19's own central system (ocpp1.6.NewCentralSystem, or with Protocol
+// 2.0.1 ocpp2.0.1.NewCSMS, over its ws.Server) at ws://ADDR/ocpp/{SN} with sub-protocol
+// ocpp1.6 (ocpp2.0.1) until ctx ends: the baseline `chargeops bench run` is compared with. It
+// also serves GET /metrics (the Go collector and chargeops_ocpp_connections) and POST
+// /debug/gc like a chargeops node, so the bench reads the same figures from both.
 func RunBare(ctx context.Context, o BareOptions) error {
+	var newCentral func(*ws.Server, *atomic.Int64) bareCentral
+	switch o.Protocol {
+	case "", Protocol16:
+		newCentral = newBare16
+	case Protocol201:
+		newCentral = newBare201
+	default:
+		return fmt.Errorf("bare: --protocol must be %s or %s, got %q", Protocol16, Protocol201, o.Protocol)
+	}
 	host, portText, err := net.SplitHostPort(o.Addr)
 	if err != nil {
 		return fmt.Errorf("bare: --addr: %w", err)
@@ -94,10 +121,7 @@ func RunBare(ctx context.Context, o BareOptions) error {
 		Help: "Charge points connected to the bare central system."}, func() float64 { return float64(open.Load()) }))
 
 	server := ws.NewServer()
-	cs := ocpp16.NewCentralSystem(nil, server)
-	cs.SetCoreHandler(&bareHandler{})
-	cs.SetNewChargePointHandler(func(ocpp16.ChargePointConnection) { open.Add(1) })
-	cs.SetChargePointDisconnectedHandler(func(ocpp16.ChargePointConnection) { open.Add(-1) })
+	cs := newCentral(server, &open)
 	metrics := loopbackOnly(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	gc := loopbackOnly(memstat.Handler())
 	server.AddHttpHandler("/metrics", metrics.ServeHTTP)

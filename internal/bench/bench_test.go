@@ -94,15 +94,15 @@ func TestRunAgainstChargeops(t *testing.T) {
 	})
 }
 
-// startBare runs the ocpp-go baseline until the test ends.
-func startBare(t *testing.T) string {
+// startBare runs the ocpp-go baseline of a protocol until the test ends.
+func startBare(t *testing.T, protocol string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	addr := testutil.FreeAddr(t) // here: t.Fatal belongs to the test's goroutine
 	go func() {
-		done <- RunBare(ctx, BareOptions{Addr: addr, Ready: func(a string) { ready <- a }})
+		done <- RunBare(ctx, BareOptions{Addr: addr, Protocol: protocol, Ready: func(a string) { ready <- a }})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -125,7 +125,7 @@ func startBare(t *testing.T) string {
 // processes' worth of fleets speaking the worker protocol over pipes, and a storm that closes
 // the sockets (an abandoned one would be refused as "already exists" for ocpp-go's 60 s).
 func TestRunAgainstBare(t *testing.T) {
-	addr := startBare(t)
+	addr := startBare(t, Protocol16)
 	o := small("ws://" + addr + "/ocpp")
 	o.StormDrop = StormClose
 	ctx := context.Background()
@@ -213,7 +213,7 @@ func TestHistogram(t *testing.T) {
 }
 
 func TestFrames(t *testing.T) {
-	frame := callFrame(nil, 42, kindMeter, meterPayload(nil, 7, 3, 2, time.Unix(0, 0)))
+	frame := callFrame(nil, 42, "MeterValues", meterPayload(nil, 7, 3, 2, time.Unix(0, 0)))
 	var parts []json.RawMessage
 	if err := json.Unmarshal(frame, &parts); err != nil || len(parts) != 4 || string(parts[1]) != `"42"` || string(parts[2]) != `"MeterValues"` {
 		t.Fatalf("%s: %v", frame, err)

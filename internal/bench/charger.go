@@ -17,8 +17,10 @@ type charger struct {
 	sn        string
 	mu        sync.Mutex
 	l         *link        // the current connection (nil: not connected)
-	tx        atomic.Int64 // the transaction its MeterValues belong to (0: none started yet)
-	meterBusy atomic.Int32 // MeterValues waiting for their answer
+	tx        atomic.Int64 // 1.6: the transaction its MeterValues belong to; 2.0.1: 1 once Started (0: none started yet)
+	meterBusy atomic.Int32 // load messages waiting for their answer
+	txID      []byte       // 2.0.1: its own transactionId, as JSON (txID201)
+	seq       atomic.Int64 // 2.0.1: the seqNo of its last TransactionEvent
 }
 
 // link is one WebSocket connection of a charger.

@@ -77,13 +77,21 @@ func newCommander(ctx context.Context, o APIOptions) (*commander, error) {
 	return nil, fmt.Errorf("device %s not found through the API (seed it first: chargeops bench seed)", o.SN)
 }
 
+// commandLimit bounds one command once the commands are told to stop.
+const commandLimit = 30 * time.Second
+
 // commands sends a TriggerMessage (Heartbeat) to the device every interval until ctx ends, one
-// at a time, and times each until its result is known.
+// at a time, and times each until its result is known. The command in flight when ctx ends is
+// finished (within commandLimit), not abandoned: a cancelled send may still reach the charger
+// after the run closed its socket, and the protocol log would hold a frame the bench never
+// read.
 func (cm *commander) commands(ctx context.Context) *CommandStats {
 	st := &CommandStats{Outcomes: map[string]int64{}, RTT: &Histogram{}}
 	for ctx.Err() == nil {
 		start := time.Now()
-		outcome, err := cm.command(ctx)
+		one, cancel := context.WithTimeout(context.WithoutCancel(ctx), commandLimit)
+		outcome, err := cm.command(one)
+		cancel()
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return st

@@ -26,6 +26,9 @@ type FleetOptions struct {
 	Digits int    `json:"digits"` // width of the SN's number (bench seed writes 7)
 	First  int    `json:"first"`  // number of the first charger
 	N      int    `json:"n"`      // chargers
+	// Protocol is Protocol16 (default) or Protocol201: the only sub-protocol the chargers offer,
+	// and the messages they send.
+	Protocol string `json:"protocol,omitempty"`
 
 	ConnectRate     float64       `json:"connectRate"`     // new connections per second (0: as fast as DialConcurrency allows)
 	DialConcurrency int           `json:"dialConcurrency"` // connections being set up at once
@@ -36,6 +39,9 @@ type FleetOptions struct {
 	Rate        float64       `json:"rate"`        // MeterValues per second across this fleet
 	Duration    time.Duration `json:"duration"`    // of the load
 	MeterValues int           `json:"meterValues"` // sampled values per MeterValues
+	// LoadMessage is the load's message: LoadMeterValues (default) or, with 2.0.1,
+	// LoadTransactionEvent (TransactionEvent Updated of the charger's transaction).
+	LoadMessage string `json:"loadMessage,omitempty"`
 
 	StormDrop    string        `json:"stormDrop"`    // StormAbandon or StormClose
 	StormTimeout time.Duration `json:"stormTimeout"` // a charger not booted again by then is stuck
@@ -76,6 +82,28 @@ func (o *FleetOptions) defaults() {
 	if o.StormTimeout <= 0 {
 		o.StormTimeout = 60 * time.Second
 	}
+	if o.Protocol == "" {
+		o.Protocol = Protocol16
+	}
+	if o.LoadMessage == "" {
+		o.LoadMessage = LoadMeterValues
+	}
+}
+
+// check refuses options the fleet cannot run.
+func (o *FleetOptions) check() error {
+	if dialectOf(o.Protocol) == nil {
+		return fmt.Errorf("bench: --protocol must be %s or %s, got %q", Protocol16, Protocol201, o.Protocol)
+	}
+	switch {
+	case o.LoadMessage == LoadMeterValues:
+	case o.LoadMessage == LoadTransactionEvent && o.Protocol == Protocol201:
+	case o.LoadMessage == LoadTransactionEvent:
+		return fmt.Errorf("bench: --load-message %s needs --protocol %s", LoadTransactionEvent, Protocol201)
+	default:
+		return fmt.Errorf("bench: --load-message must be %s or %s, got %q", LoadMeterValues, LoadTransactionEvent, o.LoadMessage)
+	}
+	return nil
 }
 
 // kindStats are the live counters of one kind of call.
@@ -88,6 +116,9 @@ type kindStats struct {
 // Result reads the figures.
 type Fleet struct {
 	opt      FleetOptions
+	d        *dialect
+	loadKind callKind // kindMeter, or kindTxUpdated
+	v201     bool
 	chargers []*charger
 	dialer   websocket.Dialer
 	pending  *pendingTable
@@ -119,9 +150,16 @@ func NewFleet(o FleetOptions) (*Fleet, error) {
 	if !strings.HasPrefix(o.URL, "ws://") && !strings.HasPrefix(o.URL, "wss://") {
 		return nil, fmt.Errorf("bench: --url must be ws://HOST/ocpp, got %q", o.URL)
 	}
-	f := &Fleet{opt: o, pending: newPendingTable(), refusals: map[string]int64{}, stopped: make(chan struct{})}
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	f := &Fleet{opt: o, d: dialectOf(o.Protocol), loadKind: kindMeter, v201: o.Protocol == Protocol201,
+		pending: newPendingTable(), refusals: map[string]int64{}, stopped: make(chan struct{})}
+	if o.LoadMessage == LoadTransactionEvent {
+		f.loadKind = kindTxUpdated
+	}
 	f.dialer = websocket.Dialer{
-		Subprotocols:     []string{"ocpp1.6"},
+		Subprotocols:     []string{f.d.subprotocol},
 		HandshakeTimeout: 15 * time.Second,
 		// Small buffers and a shared write-buffer pool: an idle charger holds no write buffer,
 		// so one process holds 15,000 sockets in a few hundred MB.
@@ -131,8 +169,13 @@ func NewFleet(o FleetOptions) (*Fleet, error) {
 		NetDialContext:  (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
 	}
 	f.chargers = make([]*charger, o.N)
+	start := time.Now()
 	for i := range f.chargers {
-		f.chargers[i] = &charger{sn: SN(o.Prefix, o.Digits, o.First+i)}
+		c := &charger{sn: SN(o.Prefix, o.Digits, o.First+i)}
+		if f.v201 {
+			c.txID = txID201(c.sn, start)
+		}
+		f.chargers[i] = c
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	f.stop = cancel
@@ -163,11 +206,11 @@ func (f *Fleet) background(ctx context.Context) {
 		case <-sweep.C:
 			for _, p := range f.pending.expire(time.Now().Add(-f.opt.Timeout)) {
 				f.kinds[p.kind].timeouts.Add(1)
-				if p.kind == kindMeter {
+				if p.kind == f.loadKind {
 					p.c.meterBusy.Add(-1)
 				}
 				if p.done != nil {
-					p.done <- callAnswer{err: fmt.Errorf("%s timeout", p.kind.action())}
+					p.done <- callAnswer{err: fmt.Errorf("%s timeout", f.d.names[p.kind])}
 				}
 			}
 		case <-ping.C:
@@ -194,8 +237,9 @@ func (f *Fleet) pingAll(ctx context.Context) {
 }
 
 // connectOne connects a charger and boots it; on its first connection it also reports its
-// connector Charging and starts the transaction its MeterValues carry. It returns "" on
-// success, else why it failed (the refusal's reason).
+// connector Charging (2.0.1: Occupied) and starts the transaction its MeterValues carry (2.0.1:
+// TransactionEvent Started of its own transaction). It returns "" on success, else why it
+// failed (the refusal's reason).
 func (f *Fleet) connectOne(ctx context.Context, c *charger) string {
 	ws, resp, err := f.dialer.DialContext(ctx, f.opt.URL+"/"+c.sn, nil)
 	if err != nil {
@@ -216,6 +260,10 @@ func (f *Fleet) connectOne(ctx context.Context, c *charger) string {
 		return "dial: " + err.Error()
 	}
 	f.connections.Add(1)
+	if got := ws.Subprotocol(); got != f.d.subprotocol {
+		_ = ws.Close() // the server logs an open and a close row all the same
+		return fmt.Sprintf("sub-protocol %q negotiated, not %s", got, f.d.subprotocol)
+	}
 	l := newLink(ws)
 	c.attach(l)
 	go f.read(c, l)
@@ -226,19 +274,26 @@ func (f *Fleet) connectOne(ctx context.Context, c *charger) string {
 		<-l.closed
 		return what + ": " + err.Error()
 	}
-	ans, err := f.call(ctx, c, l, kindBoot, bootPayload)
+	boot := bootPayload
+	if f.v201 {
+		boot = bootPayload201
+	}
+	ans, err := f.call(ctx, c, l, kindBoot, boot)
 	if err != nil {
 		return fail("boot", err)
 	}
-	var boot struct {
+	var booted struct {
 		Status string `json:"status"`
 	}
-	if err := json.Unmarshal(ans, &boot); err != nil || boot.Status != "Accepted" {
-		return fail("boot", fmt.Errorf("answered %q", boot.Status))
+	if err := json.Unmarshal(ans, &booted); err != nil || booted.Status != "Accepted" {
+		return fail("boot", fmt.Errorf("answered %q", booted.Status))
 	}
 	l.booted.Store(true)
 	if c.tx.Load() != 0 {
 		return ""
+	}
+	if f.v201 {
+		return f.start201(ctx, c, l, fail)
 	}
 	if _, err := f.call(ctx, c, l, kindStatus, statusPayload(time.Now())); err != nil {
 		return fail("status", err)
@@ -257,12 +312,31 @@ func (f *Fleet) connectOne(ctx context.Context, c *charger) string {
 	return ""
 }
 
+// start201 is connectOne's first-connection part in 2.0.1: the connector Occupied, then the
+// charger's own transaction Started (seqNo 0).
+func (f *Fleet) start201(ctx context.Context, c *charger, l *link, fail func(string, error) string) string {
+	if _, err := f.call(ctx, c, l, kindStatus, statusPayload201(time.Now())); err != nil {
+		return fail("status", err)
+	}
+	ans, err := f.call(ctx, c, l, kindStart, txStartedPayload201(c.txID, time.Now()))
+	if err != nil {
+		return fail("transaction started", err)
+	}
+	var started map[string]json.RawMessage
+	if err := json.Unmarshal(ans, &started); err != nil {
+		return fail("transaction started", fmt.Errorf("answered %.100s", ans))
+	}
+	c.seq.Store(0)
+	c.tx.Store(1)
+	return ""
+}
+
 // call sends a CALL on l and waits for its answer.
 func (f *Fleet) call(ctx context.Context, c *charger, l *link, k callKind, payload []byte) ([]byte, error) {
 	id := f.ids.Add(1)
 	done := make(chan callAnswer, 1)
 	f.pending.add(id, pendingCall{sent: time.Now(), kind: k, c: c, done: done})
-	if err := c.write(l, callFrame(nil, id, k, payload), f.opt.Timeout); err != nil {
+	if err := c.write(l, callFrame(nil, id, f.d.actions[k], payload), f.opt.Timeout); err != nil {
 		f.pending.take(id)
 		f.kinds[k].sendErrors.Add(1)
 		return nil, l.failed(err)
@@ -347,7 +421,7 @@ func (f *Fleet) handle(c *charger, l *link, data []byte) {
 			ks.callErrors.Add(1)
 			ans.err = callError(rest)
 		}
-		if p.kind == kindMeter {
+		if p.kind == f.loadKind {
 			p.c.meterBusy.Add(-1)
 			if typ == msgCallResult {
 				storeMax(&f.lastAnswer, now.UnixNano())
@@ -363,7 +437,11 @@ func (f *Fleet) handle(c *charger, l *link, data []byte) {
 		if json.Unmarshal(data, &parts) != nil || len(parts) < 4 || json.Unmarshal(parts[2], &action) != nil {
 			return
 		}
-		result, code, follow, hasFollow := serverCallAnswer(action, parts[3])
+		answer := serverCallAnswer
+		if f.v201 {
+			answer = serverCallAnswer201
+		}
+		result, code, follow, hasFollow := answer(action, parts[3])
 		var frame []byte
 		if code != "" {
 			frame, _ = json.Marshal([]any{msgCallError, id, code, "not simulated by chargeops bench", map[string]any{}})
@@ -374,7 +452,7 @@ func (f *Fleet) handle(c *charger, l *link, data []byte) {
 			f.framesSent.Add(1)
 		}
 		if hasFollow {
-			f.send(c, follow, func(id uint64) []byte { return callFrame(nil, id, follow, []byte("{}")) })
+			f.send(c, follow, func(id uint64) []byte { return callFrame(nil, id, f.d.actions[follow], []byte("{}")) })
 		}
 	}
 }
@@ -519,7 +597,7 @@ func (f *Fleet) Result() FleetResult {
 		}
 		h := &Histogram{}
 		h.Merge(&ks.rtt)
-		r.Calls[k.action()] = &CallStats{Sent: ks.sent.Load(), Answered: ks.answered.Load(), CallErrors: ks.callErrors.Load(),
+		r.Calls[f.d.names[k]] = &CallStats{Sent: ks.sent.Load(), Answered: ks.answered.Load(), CallErrors: ks.callErrors.Load(),
 			Timeouts: ks.timeouts.Load(), SendErrors: ks.sendErrors.Load(), RTT: h}
 	}
 	r.Frames = FrameCounts{Sent: f.framesSent.Load(), Received: f.framesRecv.Load(), Connections: f.connections.Load(),

@@ -17,7 +17,8 @@ type loadJob struct {
 // reading (backpressure) holds one of them, not the schedule.
 const loadWorkers = 256
 
-// Load sends MeterValues at Rate per second for Duration, open loop: message k is due at
+// Load sends MeterValues (2.0.1 with LoadTransactionEvent: TransactionEvent Updated) at Rate
+// per second for Duration, open loop: message k is due at
 // start + k/Rate whatever the answers of earlier ones, charger k mod N sends it, and it is
 // sent even when that charger's previous MeterValues is still unanswered (counted as a busy
 // send). A message that leaves more than LateAfter after its time is counted late; the lag of
@@ -25,8 +26,8 @@ const loadWorkers = 256
 func (f *Fleet) Load(ctx context.Context) error {
 	o := f.opt
 	total := int64(math.Round(o.Rate * o.Duration.Seconds()))
-	res := &LoadResult{OfferedRate: o.Rate, Seconds: o.Duration.Seconds(), Scheduled: total}
-	meter := &f.kinds[kindMeter]
+	res := &LoadResult{Message: f.d.names[f.loadKind], OfferedRate: o.Rate, Seconds: o.Duration.Seconds(), Scheduled: total}
+	meter := &f.kinds[f.loadKind]
 	sent0, ans0, err0, to0, se0 := meter.sent.Load(), meter.answered.Load(), meter.callErrors.Load(), meter.timeouts.Load(), meter.sendErrors.Load()
 	drops0 := f.drops.Load()
 	jobs := make(chan loadJob, 8192)
@@ -89,7 +90,7 @@ schedule:
 	return ctx.Err()
 }
 
-// sendMeter sends one scheduled MeterValues.
+// sendMeter sends one scheduled load message.
 func (f *Fleet) sendMeter(j loadJob, buf, payload *[]byte) {
 	c := f.chargers[j.k%int64(len(f.chargers))]
 	now := time.Now()
@@ -101,9 +102,17 @@ func (f *Fleet) sendMeter(j loadJob, buf, payload *[]byte) {
 	if c.meterBusy.Add(1) > 1 {
 		f.busy.Add(1)
 	}
-	*payload = meterPayload((*payload)[:0], c.tx.Load(), j.k, f.opt.MeterValues, now)
-	ok := f.send(c, kindMeter, func(id uint64) []byte {
-		*buf = callFrame((*buf)[:0], id, kindMeter, *payload)
+	switch {
+	case f.loadKind == kindTxUpdated:
+		*payload = txUpdatedPayload201((*payload)[:0], c.txID, c.seq.Add(1), j.k, f.opt.MeterValues, now)
+	case f.v201:
+		*payload = meterPayload201((*payload)[:0], j.k, f.opt.MeterValues, now)
+	default:
+		*payload = meterPayload((*payload)[:0], c.tx.Load(), j.k, f.opt.MeterValues, now)
+	}
+	kind := f.loadKind
+	ok := f.send(c, kind, func(id uint64) []byte {
+		*buf = callFrame((*buf)[:0], id, f.d.actions[kind], *payload)
 		return *buf
 	})
 	if !ok {

@@ -14,7 +14,7 @@ func (r *Report) Print(w io.Writer) {
 	row := func(k, format string, args ...any) { fmt.Fprintf(tw, "%s\t%s\n", k, fmt.Sprintf(format, args...)) }
 	fl := r.Fleet
 	c := fl.Connect
-	row("target", "%s (%d process(es), open-file limit %d)", r.Target, r.Procs, r.FileLimit)
+	row("target", "%s, OCPP %s (%d process(es), open-file limit %d)", r.Target, r.Protocol, r.Procs, r.FileLimit)
 	row("connections held", "%d of %d chargers booted (%d failed)", c.Connected, c.Chargers, c.Failed)
 	row("connect rate", "%.0f/s (%.2f s for all)", c.Rate, c.Seconds)
 	if len(c.Refusals) > 0 {
@@ -38,7 +38,11 @@ func (r *Report) Print(w io.Writer) {
 	if l := fl.Load; l != nil {
 		row("messages/s", "offered %.0f/s for %.0f s, achieved %.1f/s (answered %d of %d sent, %d scheduled)",
 			l.OfferedRate, l.Seconds, l.Achieved, l.Answered, l.Sent, l.Scheduled)
-		row("message RTT", "MeterValues %s", latency(l.RTT))
+		msg := l.Message
+		if msg == "" {
+			msg = "MeterValues"
+		}
+		row("message RTT", "%s %s", msg, latency(l.RTT))
 		row("load errors", "%d CALLERROR, %d timeouts, %d not sent, %d connections lost", l.CallErrors, l.Timeouts, l.SendErrors, l.Drops)
 		row("schedule", "%d late (> %s behind), lag %s; %d sent before the previous answer", l.Late, LateAfter, latency(l.Lag), l.BusySends)
 	}

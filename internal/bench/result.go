@@ -32,6 +32,7 @@ type ConnectResult struct {
 
 // LoadResult is the load phase: MeterValues at a fixed aggregate rate, open loop.
 type LoadResult struct {
+	Message     string  `json:"message"` // MeterValues, or TransactionEvent Updated (2.0.1)
 	OfferedRate float64 `json:"offeredRate"`
 	Seconds     float64 `json:"seconds"`   // the schedule's length
 	Scheduled   int64   `json:"scheduled"` // messages the schedule held
@@ -47,7 +48,7 @@ type LoadResult struct {
 	// over the longer of it and Seconds, so a server that falls behind shows a lower rate.
 	AnsweredSeconds float64    `json:"answeredSeconds"`
 	Achieved        float64    `json:"achieved"`
-	RTT             *Histogram `json:"rtt"` // MeterValues CALL → CALLRESULT
+	RTT             *Histogram `json:"rtt"` // load message CALL → CALLRESULT
 	Lag             *Histogram `json:"lag"` // actual send − scheduled send
 }
 
@@ -123,6 +124,7 @@ func (r *FleetResult) Merge(o FleetResult) {
 			r.Load = &LoadResult{RTT: &Histogram{}, Lag: &Histogram{}}
 		}
 		l := r.Load
+		l.Message = o.Load.Message
 		l.OfferedRate += o.Load.OfferedRate
 		l.Seconds = max(l.Seconds, o.Load.Seconds)
 		l.Scheduled += o.Load.Scheduled

@@ -54,6 +54,7 @@ type Commands struct {
 // Report is the outcome of a run.
 type Report struct {
 	Target    string         `json:"target"`
+	Protocol  string         `json:"protocol"` // Protocol16 or Protocol201
 	Procs     int            `json:"procs"`
 	FileLimit uint64         `json:"fileLimit"` // this process's open-file limit
 	Fleet     FleetResult    `json:"fleet"`
@@ -86,7 +87,10 @@ func Run(ctx context.Context, o RunOptions) (*Report, error) {
 		o.IdleCommands = 5 * time.Second
 	}
 	o.Fleet.defaults()
-	rep := &Report{Target: o.Fleet.URL, Procs: max(o.Procs, 1)}
+	if err := o.Fleet.check(); err != nil {
+		return nil, err
+	}
+	rep := &Report{Target: o.Fleet.URL, Protocol: o.Fleet.Protocol, Procs: max(o.Procs, 1)}
 	limit, err := RaiseFileLimit()
 	if err != nil {
 		rep.problem("open-file limit not raised: %v", err)
@@ -149,7 +153,11 @@ func Run(ctx context.Context, o RunOptions) (*Report, error) {
 	}
 
 	if o.Fleet.Rate > 0 && o.Fleet.Duration > 0 {
-		logf("load: %.0f MeterValues/s for %s", o.Fleet.Rate, o.Fleet.Duration)
+		msg := "MeterValues"
+		if o.Fleet.LoadMessage == LoadTransactionEvent {
+			msg = "TransactionEvent Updated"
+		}
+		logf("load: %.0f %s/s for %s (OCPP %s)", o.Fleet.Rate, msg, o.Fleet.Duration, o.Fleet.Protocol)
 		stopCommands := during(ctx, cm != nil, func(c context.Context) { rep.Commands.Load = cm.commands(c) })
 		stopList := during(ctx, cm != nil, func(c context.Context) { rep.DeviceList = cm.deviceList(c) })
 		err := forAll(ctx, parts, opLoad)

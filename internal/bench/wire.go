@@ -17,17 +17,52 @@ const (
 type callKind uint8
 
 const (
-	kindBoot callKind = iota
-	kindStatus
-	kindStart
-	kindMeter
-	kindHeartbeat
+	kindBoot      callKind = iota
+	kindStatus             // StatusNotification, on a charger's first connection
+	kindStart              // 1.6 StartTransaction; 2.0.1 TransactionEvent Started
+	kindMeter              // MeterValues (the load, unless --load-message transaction-event)
+	kindHeartbeat          // after a TriggerMessage(Heartbeat)
+	kindTxUpdated          // 2.0.1 TransactionEvent Updated (--load-message transaction-event)
 	nKinds
 )
 
-// action is the OCPP action of a kind.
-func (k callKind) action() string {
-	return [...]string{"BootNotification", "StatusNotification", "StartTransaction", "MeterValues", "Heartbeat"}[k]
+// Protocols the bench speaks (--protocol) and their WebSocket sub-protocols.
+const (
+	Protocol16  = "1.6"
+	Protocol201 = "2.0.1"
+)
+
+// Load messages (--load-message).
+const (
+	LoadMeterValues      = "meter-values"
+	LoadTransactionEvent = "transaction-event" // 2.0.1 only
+)
+
+// dialect is what differs between the protocols in how calls are named.
+type dialect struct {
+	subprotocol string
+	actions     [nKinds]string // the OCPP action on the wire
+	names       [nKinds]string // the name in the report (two kinds share TransactionEvent)
+}
+
+var (
+	dialect16 = &dialect{subprotocol: "ocpp1.6",
+		actions: [nKinds]string{"BootNotification", "StatusNotification", "StartTransaction", "MeterValues", "Heartbeat", "TransactionEvent"},
+		names:   [nKinds]string{"BootNotification", "StatusNotification", "StartTransaction", "MeterValues", "Heartbeat", "TransactionEvent"}}
+	dialect201 = &dialect{subprotocol: "ocpp2.0.1",
+		actions: [nKinds]string{"BootNotification", "StatusNotification", "TransactionEvent", "MeterValues", "Heartbeat", "TransactionEvent"},
+		names:   [nKinds]string{"BootNotification", "StatusNotification", "TransactionEvent Started", "MeterValues", "Heartbeat", "TransactionEvent Updated"}}
+)
+
+// dialectOf is the dialect of a --protocol value (nil: unknown).
+func dialectOf(protocol string) *dialect {
+	switch protocol {
+	case "", Protocol16:
+		return dialect16
+	case Protocol201:
+		return dialect201
+	}
+	return nil
 }
 
 // ocppTime is the timestamp format the bench sends (ISO 8601, UTC, milliseconds: the chargeops
@@ -35,17 +70,17 @@ func (k callKind) action() string {
 func ocppTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // callFrame is [2,"id","Action",payload].
-func callFrame(buf []byte, id uint64, k callKind, payload []byte) []byte {
+func callFrame(buf []byte, id uint64, action string, payload []byte) []byte {
 	buf = append(buf, `[2,"`...)
 	buf = strconv.AppendUint(buf, id, 10)
 	buf = append(buf, `","`...)
-	buf = append(buf, k.action()...)
+	buf = append(buf, action...)
 	buf = append(buf, `",`...)
 	buf = append(buf, payload...)
 	return append(buf, ']')
 }
 
-// bootPayload is the BootNotification of every bench charger.
+// bootPayload is the OCPP 1.6 BootNotification of every bench charger (wire201.go has 2.0.1's).
 var bootPayload = []byte(`{"chargePointVendor":"ChargeopsBench","chargePointModel":"BENCH-AC","firmwareVersion":"1.0.0"}`)
 
 func statusPayload(now time.Time) []byte {
@@ -179,8 +214,8 @@ type CallError struct{ Code, Description string }
 
 func (e *CallError) Error() string { return "CALLERROR " + e.Code + ": " + e.Description }
 
-// serverCallAnswer is the bench charger's answer to a call of the central system (a remote
-// command): the CALLRESULT payload, or a CALLERROR code when the action is not simulated; and
+// serverCallAnswer is the bench charger's answer to an OCPP 1.6 call of the central system (a
+// remote command; serverCallAnswer201 answers 2.0.1's): the CALLRESULT payload, or a CALLERROR code when the action is not simulated; and
 // the message the charger sends after answering (TriggerMessage Heartbeat).
 func serverCallAnswer(action string, payload json.RawMessage) (result []byte, errCode string, follow callKind, hasFollow bool) {
 	switch action {
