@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/subtle"
 	"fmt"
 	"io/fs"
@@ -352,7 +353,9 @@ func (s *Server) logOperation(c *Ctx, rt Route, code int) {
 	}
 	e := actionlog.Entry{UserID: c.P.UserID, UserName: c.P.UserName, Type: actionlog.TypeOperation,
 		Action: fmt.Sprintf("%s %s", rt.Method, rt.Path), Data: data, Code: code, IP: c.Client.IP}
-	if err := s.ActionLog.Write(c, e); err != nil {
+	// written whatever became of the request: a caller that hung up after its change was made
+	// (a command already sent) still leaves the change's row
+	if err := s.ActionLog.Write(context.WithoutCancel(c), e); err != nil {
 		slog.Error("action log not written", "err", err, "action", e.Action)
 	}
 }
