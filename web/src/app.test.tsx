@@ -59,7 +59,7 @@ function renderAt(path: string) {
   return router;
 }
 
-describe('app routing', () => {
+describe('app routing', { timeout: 15000 }, () => {
   it('without a session, /manage pages go to /login?redirect= and show the login form', async () => {
     const router = renderAt('/manage/site/list');
     // The first render of the file loads the lazy login page cold: allow a busy machine time.
@@ -143,11 +143,12 @@ describe('app routing', () => {
       return { code: 0, data: null };
     };
     renderAt('/manage/home');
-    const modal = await screen.findByTestId('privacy-modal');
+    // the lazy route and the modal take more than findBy's default second on a loaded CI machine
+    const modal = await screen.findByTestId('privacy-modal', {}, { timeout: 5000 });
     expect(modal.textContent).toContain('Policy');
     expect(modal.innerHTML).not.toContain('<script');
     fireEvent.click(screen.getByTestId('privacy-accept'));
-    await waitFor(() => expect(screen.queryByTestId('privacy-modal')).toBeNull());
+    await waitFor(() => expect(screen.queryByTestId('privacy-modal')).toBeNull(), { timeout: 5000 });
     expect(posted.find((p) => p.url === '/api/auth/sys/user/owner/privacy')?.body).toEqual({ version: '2026-11-01' });
   });
 });
