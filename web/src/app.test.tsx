@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { Modal } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import './i18n';
 import { routeObjects } from './router';
@@ -47,6 +48,9 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  // a static dialog (the session-expired one) lives outside the rendered tree: it must not
+  // reach into the next test
+  Modal.destroyAll();
 });
 
 function renderAt(path: string) {
@@ -119,22 +123,6 @@ describe('app routing', { timeout: 15000 }, () => {
     expect((await screen.findByTestId('page-403')).textContent).toContain('contact the creator');
   });
 
-  it('a session-expired code shows one dialog whose OK goes to /login', async () => {
-    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_home']) });
-    api['/api/auth/sys/anything'] = () => ({ code: 20002, message: 'expired' });
-    const router = renderAt('/manage/home');
-    setupRequest((p) => void router.navigate(p));
-    expect(await screen.findByTestId('home-dashboard')).toBeTruthy();
-    await act(async () => {
-      await Promise.allSettled([post('/api/auth/sys/anything', { a: 1 }), post('/api/auth/sys/anything', { a: 2 })]);
-    });
-    const dialogs = await screen.findAllByTestId('session-expired-dialog');
-    expect(dialogs).toHaveLength(1);
-    fireEvent.click(screen.getByTestId('session-expired-ok'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(await screen.findByTestId('login-username')).toBeTruthy();
-  });
-
   it('the privacy modal blocks use until accepted, then posts the version', async () => {
     let accepted = false;
     api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_home'], { needConfirm: !accepted }) });
@@ -151,6 +139,23 @@ describe('app routing', { timeout: 15000 }, () => {
     await waitFor(() => expect(screen.queryByTestId('privacy-modal')).toBeNull(), { timeout: 5000 });
     expect(posted.find((p) => p.url === '/api/auth/sys/user/owner/privacy')?.body).toEqual({ version: '2026-11-01' });
   });
+
+  it('a session-expired code shows one dialog whose OK goes to /login', async () => {
+    api['/api/unauth/info'] = () => ({ code: 0, data: session(['auth_home']) });
+    api['/api/auth/sys/anything'] = () => ({ code: 20002, message: 'expired' });
+    const router = renderAt('/manage/home');
+    setupRequest((p) => void router.navigate(p));
+    expect(await screen.findByTestId('home-dashboard')).toBeTruthy();
+    await act(async () => {
+      await Promise.allSettled([post('/api/auth/sys/anything', { a: 1 }), post('/api/auth/sys/anything', { a: 2 })]);
+    });
+    const dialogs = await screen.findAllByTestId('session-expired-dialog');
+    expect(dialogs).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('session-expired-ok'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByTestId('login-username')).toBeTruthy();
+  });
+
 });
 
 describe('history tabs end with the session', { timeout: 15000 }, () => {
