@@ -36,15 +36,21 @@ func (s *Service) SetProtocol(ctx context.Context, p *access.Principal, in Proto
 	if err := in.validate(); err != nil {
 		return err
 	}
+	return s.setAdmission(ctx, p, in.ID, `UPDATE device SET ocpp_protocol = ?, updated_at = ? WHERE id = ?`, in.Protocol, "set protocol")
+}
+
+// setAdmission changes one admission setting of a device in p's scope with update (its value,
+// the time, the id) and tells the fleet; the charger's next connection applies it.
+func (s *Service) setAdmission(ctx context.Context, p *access.Principal, id int64, update string, value any, what string) error {
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		if _, err := s.get(ctx, tx, p, in.ID); err != nil {
+		if _, err := s.get(ctx, tx, p, id); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE device SET ocpp_protocol = ?, updated_at = ? WHERE id = ?`, in.Protocol, db.NowMS(), in.ID)
+		_, err := tx.Exec(ctx, update, value, db.NowMS(), id)
 		return err
 	})
 	if err == nil {
-		s.changed(ctx, in.ID)
+		s.changed(ctx, id)
 	}
-	return kit.Wrap("device", "set protocol", err)
+	return kit.Wrap("device", what, err)
 }

@@ -5,9 +5,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
-	"chargeops/internal/db"
 	"chargeops/internal/devstate"
-	"chargeops/internal/kit"
 )
 
 // SecurityInput sets a device's security profile.
@@ -34,15 +32,5 @@ func (s *Service) SetSecurityProfile(ctx context.Context, p *access.Principal, i
 	if err := in.validate(); err != nil {
 		return err
 	}
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		if _, err := s.get(ctx, tx, p, in.ID); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `UPDATE device SET security_profile = ?, updated_at = ? WHERE id = ?`, in.SecurityProfile, db.NowMS(), in.ID)
-		return err
-	})
-	if err == nil {
-		s.changed(ctx, in.ID)
-	}
-	return kit.Wrap("device", "set security profile", err)
+	return s.setAdmission(ctx, p, in.ID, `UPDATE device SET security_profile = ?, updated_at = ? WHERE id = ?`, in.SecurityProfile, "set security profile")
 }
