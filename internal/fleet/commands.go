@@ -48,9 +48,13 @@ const (
 	CtlGetCertificateIDs   = 23 // GetInstalledCertificateIds: params.certificateType; the answer is stored as the device's installed certificates
 	CtlDeleteCertificate   = 24 // DeleteCertificate: params.certificateHashData
 	CtlGetLog              = 25 // GetLog: params.logType DiagnosticsLog|SecurityLog; the file lands in the device's attachments
-	maxControlType         = CtlGetLog
-	maxBatchDevices        = 1000
-	commandMessageLength   = 500
+	// Smart charging (issue 25, docs/smart-charging.md; charging_profiles.go).
+	CtlSetChargingProfile   = 26 // SetChargingProfile: params.connectorId (0: the charger), params.profile
+	CtlClearChargingProfile = 27 // ClearChargingProfile: params.clear (id, or connector/purpose/stack level)
+	CtlGetCompositeSchedule = 28 // GetCompositeSchedule: params.connectorId, params.duration (s), params.rateUnit (A, W or ''); the answer is a smartcharging.Composite
+	maxControlType          = CtlGetCompositeSchedule
+	maxBatchDevices         = 1000
+	commandMessageLength    = 500
 )
 
 // SendInput asks for one control type on one or more devices.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+
+	"chargeops/internal/smartcharging"
 )
 
 // ErrLinkClosed is returned by a Link whose connection ended while a command was in flight.
@@ -61,6 +63,14 @@ type Params struct {
 	// 24: the certificate to delete, as GetInstalledCertificateIds named it
 	CertificateHash *CertificateHash `json:"certificateHashData,omitempty"`
 	LogType         string           `json:"logType,omitempty"` // 25: DiagnosticsLog or SecurityLog
+	// 26: the profile to set on params.connectorId (its Tx profile's transactionId is the
+	// session's device_transaction.id)
+	Profile *smartcharging.Profile `json:"profile,omitempty"`
+	// 27: which profiles to clear
+	Clear *smartcharging.ClearFilter `json:"clear,omitempty"`
+	// 28: the composite schedule's length in seconds and unit (A, W; '': the charger's choice)
+	Duration int    `json:"duration,omitempty"`
+	RateUnit string `json:"rateUnit,omitempty"`
 	// Filled by the core for the adapter, not by the caller.
 	Location string `json:"location,omitempty"` // 5: signed download URL; 6: upload URL
 }
