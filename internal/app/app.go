@@ -42,6 +42,7 @@ import (
 	"chargeops/internal/gateway/ocpp201"
 	"chargeops/internal/gateway/ocppj"
 	"chargeops/internal/httpapi"
+	"chargeops/internal/loadmgmt"
 	"chargeops/internal/mail"
 	"chargeops/internal/menu"
 	"chargeops/internal/notify"
@@ -93,6 +94,8 @@ type App struct {
 	// Tokens: the customers' idTags, the authority the gateway asks and the chargers' local
 	// lists (docs/tokens.md).
 	Tokens *token.Service
+	// LoadMgmt: the sites' grid limits and their load management (docs/smart-charging.md).
+	LoadMgmt *loadmgmt.Service
 	// linkBaseErr refuses Serve: no public URL and a listen address that is not loopback.
 	linkBaseErr error
 	// clientCAs are the CAs whose client certificates prove security profile 3: the
@@ -226,12 +229,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Fleet.OnEvents(a.Webhooks.OnEvent)
 	a.Fleet.OnStatus(a.Webhooks.OnStatus)
 	a.Fleet.OnCommandResults(a.Webhooks.OnCommandResult)
+	a.LoadMgmt = loadmgmt.New(d, a.Fleet, loadmgmt.Options{Node: a.Fleet.Options().Node, Location: loc,
+		ProfileTTL: cfg.LoadProfileTTL, LeaseTTL: cfg.LoadLeaseTTL})
+	a.LoadMgmt.OnAllocations(allocationWebhooks(a.Webhooks))
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),
 		Devices: a.Devices, Menus: menu.NewService(d, registry), Fleet: a.Fleet, Reads: read.New(d, read.Options{StopReasons: stopReasons()}), Gateway: a.Gateway,
 		Stats: stats.New(d, loc), Uploads: uploads, Notify: a.Notify, Attach: attachments, Docs: docs.New(d, uploads),
 		Tickets: ticket.New(d, uploads, a.Limiter), Apps: apps, Signatures: openapi.NewGuard(d, apps, a.Auth, openapi.Options{RatePerMinute: cfg.OpenAPIRate}),
-		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks, Tokens: a.Tokens, CA: a.CA},
+		RequestLog: a.RequestLog, RequestReader: openapi.NewReader(d, apps, loc), Remote: a.Remote, Webhooks: a.Webhooks, Tokens: a.Tokens, CA: a.CA,
+		LoadMgmt: a.LoadMgmt},
 		httpapi.Options{Captcha: cfg.Captcha, DefaultLocale: cfg.DefaultLocale, TimeZone: cfg.TimeZone, LanguageSwitch: cfg.LanguageSwitch,
 			PublicURL: cfg.PublicURL, TrustProxy: cfg.TrustProxy, MetricsToken: cfg.MetricsToken, MaxBodyBytes: cfg.MaxBodyBytes, SessionMax: cfg.SessionMax, Version: Version, UI: ui},
 		a.Metrics)
@@ -257,6 +264,8 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	go a.Fleet.RunLiveness(ctx, fleet.LivenessOptions{}) // node beats; a lapsed node's chargers go offline (docs/gateway.md, "Scale-out")
 	go a.Fleet.RunCertificateExpiry(ctx)                 // certificates ending within 30 days raise an alarm (docs/security-profiles.md, "Security events")
 	go a.Remote.Run(ctx)
+	a.LoadMgmt.Start(ctx) // plans the sites this node holds the lease of (docs/smart-charging.md)
+	defer a.LoadMgmt.Stop()
 	defer a.StartWorkers(ctx)() // stopped after the fleet's last commit (deferred: runs last)
 	if a.Cfg.OCPPAddr != "" {
 		if err := a.serveOCPP(ctx, endOnShutdown(streams, a.Server)); err != nil {

@@ -100,6 +100,10 @@ type Config struct {
 	RemoteIdle time.Duration `name:"remote-idle-timeout" help:"a terminal session without input for this long is closed"`
 	NodeURL    string        `name:"node-url" help:"the URL other nodes of a cluster reach this node at, for remote-access streams held here (empty: http://<addr>, with the host name when addr has no host)"`
 
+	// Site load management (docs/smart-charging.md).
+	LoadProfileTTL time.Duration `name:"load-profile-ttl" help:"validity of the Tx profile that carries a session's share of its site's limit; refreshed at half of it, a charger that loses its connection falls back to its safe share when it ends"`
+	LoadLeaseTTL   time.Duration `name:"load-lease-ttl" help:"life of a node's lease on planning a site (several nodes: a lost node's sites move after it)"`
+
 	// Webhooks of the OpenAPI (docs/webhooks.md): where deliveries may go.
 	WebhookAllowPrivate bool   `name:"webhook-allow-private" help:"let webhooks reach loopback, private (RFC 1918, fc00::/7), shared (100.64.0.0/10) and link-local addresses; cloud metadata addresses stay refused"`
 	WebhookAllowCIDRs   string `name:"webhook-allow-cidrs" help:"comma-separated networks (e.g. 10.20.0.0/16,192.168.5.7) webhooks may reach whatever their kind"`
@@ -156,6 +160,9 @@ func Default() Config {
 		LinkTTL:  time.Hour,
 
 		RemoteIdle: 10 * time.Minute,
+
+		LoadProfileTTL: time.Hour,
+		LoadLeaseTTL:   6 * time.Second,
 
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -303,6 +310,9 @@ func (c Config) Validate() error {
 	if err := c.checkRemote(); err != nil {
 		return err
 	}
+	if err := c.checkLoad(); err != nil {
+		return err
+	}
 	if err := c.checkWebhookCIDRs(); err != nil {
 		return err
 	}
@@ -418,6 +428,17 @@ func (c Config) checkStorage() error {
 	}
 	if c.LinkTTL < time.Minute || c.LinkTTL > 7*24*time.Hour {
 		return fmt.Errorf("link-ttl must be between 1m and 168h, not %s", c.LinkTTL)
+	}
+	return nil
+}
+
+// checkLoad: the load manager's Tx profiles live 10 s to 24 h, its leases 1 s to 5 min.
+func (c Config) checkLoad() error {
+	if c.LoadProfileTTL < 10*time.Second || c.LoadProfileTTL > 24*time.Hour {
+		return fmt.Errorf("load-profile-ttl must be between 10s and 24h, not %s", c.LoadProfileTTL)
+	}
+	if c.LoadLeaseTTL < time.Second || c.LoadLeaseTTL > 5*time.Minute {
+		return fmt.Errorf("load-lease-ttl must be between 1s and 5m, not %s", c.LoadLeaseTTL)
 	}
 	return nil
 }

@@ -194,7 +194,7 @@ func (s *Service) Seen(dev *Device, connID string) {
 func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 	raw, _ := json.Marshal(b)
 	now := s.opt.Now()
-	return s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, bt *ingest.Batch) error {
+	err := s.Ingest.Commit(ctx, &ingest.Unit{Key: ingest.KeyOf(dev.SN), Step: func(ctx context.Context, bt *ingest.Batch) error {
 		if _, err := bt.Tx.Exec(ctx, sqlBooted, b.Vendor, b.Model, b.FirmwareVersion, string(raw), int(s.opt.HeartbeatInterval.Seconds()), now, dev.ID); err != nil {
 			return err
 		}
@@ -208,6 +208,10 @@ func (s *Service) Booted(ctx context.Context, dev *Device, b BootInfo) error {
 		bt.MarkChanged(dev.ID)
 		return s.recompute(ctx, bt, dev.ID)
 	}})
+	if err == nil {
+		s.afterBoot(ctx, dev) // charging_profiles.go
+	}
+	return err
 }
 
 // Adopter is a Link that may belong to no device yet: the connection of an unknown SN admitted

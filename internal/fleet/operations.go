@@ -9,6 +9,7 @@ import (
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
+	"chargeops/internal/smartcharging"
 )
 
 // The operator's daily actions, control types 12-18 (docs/gateway.md, "Commands";
@@ -46,15 +47,19 @@ func operationKey(ct int) string {
 		return KeyTokenEdit
 	case CtlRenewCertificate, CtlInstallCertificate, CtlGetCertificateIDs, CtlDeleteCertificate:
 		return KeyCertificate
+	case CtlSetChargingProfile, CtlClearChargingProfile, CtlGetCompositeSchedule:
+		return KeyChargingProfile
 	}
 	return ""
 }
 
 // oneDeviceOnly: actions whose parameters name one device's connector, session or reservation.
-func oneDeviceOnly(ct int) bool {
+func oneDeviceOnly(ct int, p Params) bool {
 	switch ct {
-	case CtlRemoteStart, CtlRemoteStop, CtlDataTransfer, CtlReserveNow, CtlCancelReservation:
+	case CtlRemoteStart, CtlRemoteStop, CtlDataTransfer, CtlReserveNow, CtlCancelReservation, CtlGetCompositeSchedule:
 		return true
+	case CtlSetChargingProfile: // a Tx profile names one device's session
+		return p.Profile != nil && p.Profile.Purpose == smartcharging.PurposeTx
 	}
 	return false
 }
@@ -89,6 +94,8 @@ func validateOperation(ct int, p *Params, now int64) error {
 	switch ct {
 	case CtlInstallCertificate, CtlGetCertificateIDs, CtlDeleteCertificate:
 		return validateCertificateParams(ct, p) // certificates_installed.go
+	case CtlSetChargingProfile, CtlClearChargingProfile, CtlGetCompositeSchedule:
+		return validateSmartCharging(ct, p) // charging_profiles.go
 	case CtlRemoteStart:
 		if p.ConnectorID < 0 {
 			return apperr.InvalidField("params.connectorId", "err.invalid")
@@ -149,7 +156,7 @@ func checkOperationAccess(p *access.Principal, ct int, prm Params, devices int) 
 	if err := logAccess(p, ct, prm); err != nil {
 		return err
 	}
-	if devices > 1 && oneDeviceOnly(ct) {
+	if devices > 1 && oneDeviceOnly(ct, prm) {
 		return apperr.New(apperr.Invalid, "err.ops_one_device").With(map[string]any{"field": "deviceIds"})
 	}
 	return nil
@@ -160,6 +167,8 @@ func checkOperationAccess(p *access.Principal, ct int, prm Params, devices int) 
 // is sent).
 func (s *Service) checkOperation(ctx context.Context, t target, p Params, ct int) error {
 	switch ct {
+	case CtlSetChargingProfile:
+		return s.checkProfile(ctx, t.id, p.ConnectorID, p.Profile) // charging_profiles.go
 	case CtlRemoteStart:
 		if p.ConnectorID > 0 {
 			if err := s.checkConnector(ctx, t.id, p.ConnectorID); err != nil {
@@ -258,6 +267,8 @@ func (s *Service) operationEnded(ctx context.Context, cmd Command, out Outcome) 
 		if out.Result == ResultSuccess {
 			err = s.restarting(ctx, cmd)
 		}
+	case CtlSetChargingProfile, CtlClearChargingProfile:
+		err = s.profileAnswered(ctx, cmd, out) // charging_profiles.go
 	}
 	if err != nil {
 		slog.Error("operation outcome not saved", "id", cmd.ID, "type", cmd.ControlType, "err", err)

@@ -32,6 +32,10 @@ type Options struct {
 	Files             storage.Store  // firmware and diagnostics files (default: local, under DataDir/objects)
 	RestartGrace      time.Duration  // how long a charger away for a console Reset is not offline (default DefaultRestartGrace)
 	Now               func() int64   // the clock of connections, last-seen times and runtime counts, unix ms (default db.NowMS; tests step it)
+	// ResendDelay is how long after a BootNotification the charger's stored charging profiles
+	// are sent again (default 1 s: after the answer); ResendPoll how often a busy device or a
+	// waiting command is looked at meanwhile (default 500 ms) (charging_profiles.go).
+	ResendDelay, ResendPoll time.Duration
 }
 
 // Service is the device core of one node.
@@ -50,6 +54,10 @@ type Service struct {
 	sessions openSessions
 	tokens   tokenAuthority
 	wg       sync.WaitGroup
+	// closing ends background work that outlives a request (profiles re-sent after a boot)
+	// when Close is called
+	closing    context.Context
+	endClosing context.CancelFunc
 	// eventHook, statusHook and commandHook hear of committed event changes, status changes
 	// and command results (eventhook.go)
 	eventHook   atomic.Pointer[func(EventChange)]
@@ -69,6 +77,12 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 	}
 	if opt.Now == nil {
 		opt.Now = db.NowMS
+	}
+	if opt.ResendDelay <= 0 {
+		opt.ResendDelay = time.Second
+	}
+	if opt.ResendPoll <= 0 {
+		opt.ResendPoll = 500 * time.Millisecond
 	}
 	if opt.HeartbeatInterval <= 0 {
 		opt.HeartbeatInterval = 60 * time.Second
@@ -91,6 +105,7 @@ func New(ctx context.Context, d *db.DB, settings *setting.Store, opt Options) (*
 		admit: newAdmissionLimiter(admitWindow)}
 	s.Ingest = ingest.New(d, ingest.Options{QueueSize: opt.LogQueue, BatchRows: opt.LogBatch, RetryMax: opt.IngestRetryMax})
 	s.hot.m = map[int64]*hotDevice{}
+	s.closing, s.endClosing = context.WithCancel(context.Background())
 	return s, nil
 }
 
@@ -102,6 +117,7 @@ func (s *Service) DB() *db.DB { return s.db }
 
 // Close waits for running commands and commits what the ingest pipeline holds.
 func (s *Service) Close() {
+	s.endClosing()
 	s.wg.Wait()
 	s.Ingest.Close()
 }

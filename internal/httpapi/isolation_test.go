@@ -168,6 +168,9 @@ func (w *isoWorld) snapshot(t *testing.T) map[string]any {
 	get("tokenA", "GET", "/api/auth/sys/token/detail", map[string]any{"id": w.token})
 	get("tokensA", "POST", "/api/auth/sys/token/list", map[string]any{"customerId": w.custA, "pageSize": 100})
 	get("tokenPolicyA", "GET", "/api/auth/sys/token/policy", map[string]any{"customerId": w.custA})
+	get("sitePowerA", "GET", "/api/auth/sys/site/power", map[string]any{"siteId": w.siteA})
+	get("devicePowerA", "GET", "/api/auth/sys/dev/power", map[string]any{"deviceId": w.devA})
+	get("profilesA", "GET", "/api/auth/sys/dev/profile/list", map[string]any{"deviceId": w.devA})
 	return out
 }
 
@@ -465,6 +468,9 @@ func TestRouteIsolation(t *testing.T) {
 			scenarios[k] = v
 		}
 		for k, v := range w.securityEventsIsoScenarios() {
+			scenarios[k] = v
+		}
+		for k, v := range w.smartChargingIsoScenarios(t) {
 			scenarios[k] = v
 		}
 		// A signed route is called by an application bound to the same user.

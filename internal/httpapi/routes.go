@@ -101,6 +101,6 @@ func (s *Server) routeTable() []Route {
 		s.fleetRoutes(), s.storageRoutes(), s.messageRoutes(), s.attachRoutes(), s.docsRoutes(), s.ticketRoutes(), s.logsRoutes(),
 		s.applicationRoutes(), s.openapiRoutes(), s.openapiConsoleRoutes(), s.remoteRoutes(), s.webhookRoutes(), s.opsRoutes(), s.tokenRoutes(),
 		s.sessionRoutes(), s.caRoutes(),
-		s.securityEventRoutes(),
+		s.securityEventRoutes(), s.smartChargingRoutes(),
 	)
 }

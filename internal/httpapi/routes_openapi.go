@@ -20,7 +20,7 @@ func (s *Server) openapiRoutes() []Route {
 		{Method: "GET", Path: v1 + "events", Signed: true, Objects: ByDevice, Access: Keys, Keys: append(read, "auth_site_detail"), Tag: "openapi-v1",
 			Summary: "Alarms, faults and offline/unavailable events (device, site, kind, status, level, time; paged)", Handler: H(s.v1Events)},
 		{Method: "POST", Path: v1 + "commands", Signed: true, Objects: ByDevice, Access: Keys, Keys: []string{"auth_device_edit"}, Tag: "openapi-v1",
-			Summary: "Send a remote operation (control type 1-20; docs/gateway.md, \"Commands\") to one or more devices; answers the command ids", Handler: H(s.controlSend)},
+			Summary: "Send a remote operation (control type 1-28; docs/gateway.md, \"Commands\") to one or more devices; answers the command ids", Handler: H(s.controlSend)},
 		{Method: "GET", Path: v1 + "commands", Signed: true, Objects: ByDevice, Access: Keys, Keys: read, Tag: "openapi-v1",
 			Summary: "Command history of a device or a batch (newest first; paged)", Handler: H(s.controlList)},
 		{Method: "GET", Path: v1 + "commands/detail", Signed: true, Objects: ByDevice, Access: Keys, Keys: read, Tag: "openapi-v1",

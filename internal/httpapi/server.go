@@ -34,6 +34,7 @@ import (
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/read"
 	"chargeops/internal/i18n"
+	"chargeops/internal/loadmgmt"
 	"chargeops/internal/mail"
 	"chargeops/internal/memstat"
 	"chargeops/internal/menu"
@@ -104,6 +105,8 @@ type Deps struct {
 	CA *cpca.CA
 	// Tokens: idTags, the unknown-token policy and the local lists (nil in the openapi command).
 	Tokens *token.Service
+	// LoadMgmt: sites' grid limits and their load management (nil in the openapi command).
+	LoadMgmt *loadmgmt.Service
 }
 
 // Options shape the HTTP behaviour.

@@ -62,6 +62,10 @@ func CommandMessage(locale, msg string) string {
 	case msg == "":
 		return ""
 	case strings.HasPrefix(msg, "err.") || strings.HasPrefix(msg, "cmd."):
+		// a key may carry the charger's own reason after it ("err.sc_rejected: InvalidSchedule")
+		if key, reason, ok := strings.Cut(msg, ": "); ok {
+			return T(locale, key, nil) + " (" + reason + ")"
+		}
 		return T(locale, msg, nil)
 	}
 	if m := cmdAnswered.FindStringSubmatch(msg); m != nil {

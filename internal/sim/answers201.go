@@ -46,6 +46,9 @@ var handlers201 = map[string]handler201{
 	"CancelReservation":       on((*ocpp201).cancelReservation),
 	"SendLocalList":           on((*ocpp201).sendLocalList),
 	"GetLocalListVersion":     on((*ocpp201).getLocalListVersion),
+	"SetChargingProfile":      on((*ocpp201).setChargingProfile),
+	"ClearChargingProfile":    on((*ocpp201).clearChargingProfile),
+	"GetCompositeSchedule":    on((*ocpp201).getCompositeSchedule),
 }
 
 // answer replies to a CSMS's call.
@@ -182,6 +185,12 @@ var variables201 = []variable201{
 	{component: "SecurityCtrlr", name: "SecurityProfile", key: "SecurityProfile", dataType: provisioning.TypeInteger, mutability: provisioning.MutabilityReadOnly},
 	{component: "SecurityCtrlr", name: "BasicAuthPassword", key: "AuthorizationKey", dataType: provisioning.TypeString, mutability: provisioning.MutabilityWriteOnly},
 	{component: "ChargingStation", name: "Model", key: "Model", dataType: provisioning.TypeString, mutability: provisioning.MutabilityReadOnly},
+	// the smart charging limits (smartcharging.go), read-only as on most stations
+	{component: "SmartChargingCtrlr", name: "Enabled", key: "SmartChargingEnabled", dataType: provisioning.TypeBoolean, mutability: provisioning.MutabilityReadOnly},
+	{component: "SmartChargingCtrlr", name: "RateUnit", key: "SmartChargingRateUnit", dataType: provisioning.TypeMemberList, valuesList: "A,W", mutability: provisioning.MutabilityReadOnly},
+	{component: "SmartChargingCtrlr", name: "ProfileStackLevel", key: "ChargeProfileMaxStackLevel", dataType: provisioning.TypeInteger, mutability: provisioning.MutabilityReadOnly},
+	{component: "SmartChargingCtrlr", name: "Entries", instance: "ChargingProfiles", key: "MaxChargingProfilesInstalled", dataType: provisioning.TypeInteger, mutability: provisioning.MutabilityReadOnly},
+	{component: "SmartChargingCtrlr", name: "PeriodsPerSchedule", key: "ChargingScheduleMaxPeriods", dataType: provisioning.TypeInteger, mutability: provisioning.MutabilityReadOnly},
 }
 
 // lookup finds a component's variable (names are case-insensitive; without an instance, the

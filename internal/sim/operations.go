@@ -20,6 +20,7 @@ type connState struct {
 	reservation int
 	resTag      string
 	resTimer    *time.Timer
+	started     int64 // unix ms the transaction started (relative charging profiles count from it)
 }
 
 // stateLocked is conn's state; c.mu is held.

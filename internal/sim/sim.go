@@ -49,6 +49,15 @@ type Options struct {
 	// Protocol201Every makes a share of a fleet speak 2.0.1 whatever Protocol says: the Nth,
 	// 2Nth, 3Nth ... charger of SNs (0: none), so one fleet mixes both versions.
 	Protocol201Every int
+	// RefuseProfiles are SNs that answer Rejected to every SetChargingProfile (tests: a charger
+	// that refuses; smartcharging.go).
+	RefuseProfiles map[string]bool
+	// ProfileUnits overrides ChargingScheduleAllowedChargingRateUnit for all chargers
+	// ("Current", "Power", or "Current,Power", the default).
+	ProfileUnits string
+	// Fleet, when set, is where the caller reads the running chargers' charging profiles and
+	// power (smartcharging.go).
+	Fleet *Fleet
 }
 
 // Protocol201 is the Options.Protocol of OCPP 2.0.1 chargers.
@@ -149,6 +158,8 @@ func RunStats(ctx context.Context, o Options, st *Stats) {
 			if o.speaks201(i) {
 				c.v201 = newOCPP201(c)
 			}
+			c.smartChargingConfig()
+			o.Fleet.add(c)
 			c.loop(ctx)
 		}()
 	}
@@ -175,6 +186,7 @@ type charger struct {
 
 	conns map[int]*connState // sessions and reservations per connector (operations.go)
 	list  localList          // the local authorization list (locallist.go)
+	sc    smartState         // the installed charging profiles (smartcharging.go)
 
 	v201 *ocpp201 // the messages of an OCPP 2.0.1 charger (sim201.go); nil: it speaks 1.6
 }
@@ -285,6 +297,7 @@ func (c *charger) run(ctx context.Context, ws *websocket.Conn) {
 	select {
 	case <-cctx.Done():
 	case <-c.reboot:
+		c.forgetProfiles() // a reboot loses them: chargeops must send them again
 		c.sleep(ctx, 500*time.Millisecond)
 	}
 	cancel()
@@ -390,6 +403,7 @@ func (c *charger) charge(ctx context.Context, conn int, cs *connState, tag strin
 	}
 	c.mu.Lock()
 	txID := cs.txID
+	c.startedLocked(conn, cs) // relative charging profiles count from now
 	c.mu.Unlock()
 	c.status(ctx, conn, "Charging", "NoError")
 	end := time.Now().Add(c.scaled(60*time.Second, 300*time.Second))
@@ -494,6 +508,7 @@ type reading struct {
 // the power drawn meanwhile.
 func (c *charger) sample(conn int, soc float64) reading {
 	voltage, current, power := c.figures(soc)
+	voltage, current, power = c.throttle(conn, voltage, current, power) // the charging profiles' limit
 	c.mu.Lock()
 	c.energy[conn] += power * c.o.MeterInterval.Hours()
 	energy := c.energy[conn]
@@ -704,6 +719,9 @@ func (c *charger) answer(ctx context.Context, action string, raw json.RawMessage
 		name := c.logFileName()
 		go c.uploadDiagnostics(ctx, str("location"), name)
 		return map[string]any{"fileName": name}, ""
+	}
+	if res, code, ok := c.smartCharging16(action, raw); ok {
+		return res, code
 	}
 	if res, ok := c.operation(ctx, action, req); ok {
 		return res, ""

@@ -203,7 +203,7 @@ func TestCharger201AnswersTheCSMS(t *testing.T) {
 		i, first := await(t, s, "the first report", from, func(r *provisioning.NotifyReportRequest) bool { return true })
 		_, second := await(t, s, "the second report", i+1, func(r *provisioning.NotifyReportRequest) bool { return true })
 		if first.RequestID != 3 || second.RequestID != 3 || first.SeqNo != 0 || !first.Tbc || second.SeqNo != 1 || second.Tbc ||
-			len(first.ReportData)+len(second.ReportData) != 9 || first.GeneratedAt == nil {
+			len(first.ReportData)+len(second.ReportData) != 14 || first.GeneratedAt == nil {
 			t.Fatalf("reports %+v\n%+v", first, second)
 		}
 	})

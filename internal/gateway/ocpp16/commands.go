@@ -170,6 +170,12 @@ func (c *conn) Execute(ctx context.Context, cmd fleet.Command) (fleet.Outcome, e
 		out, err = c.getInstalledCertificateIDs(ctx, dev, p)
 	case fleet.CtlDeleteCertificate:
 		out, err = c.deleteCertificate(ctx, dev, p)
+	case fleet.CtlSetChargingProfile: // commands_smartcharging.go
+		out, err = c.setChargingProfile(ctx, p)
+	case fleet.CtlClearChargingProfile:
+		out, err = c.clearChargingProfile(ctx, p)
+	case fleet.CtlGetCompositeSchedule:
+		out, err = c.getCompositeSchedule(ctx, p)
 	default:
 		return fleet.Outcome{Result: fleet.ResultFailed, Message: notSupported(cmd.ControlType)}, nil
 	}

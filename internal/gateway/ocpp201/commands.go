@@ -136,6 +136,12 @@ func (d *Dialect) Execute(ctx context.Context, s ocppj.Session, cmd fleet.Comman
 		return d.getInstalledCertificateIDs(ctx, s, dev, p)
 	case fleet.CtlDeleteCertificate:
 		return d.deleteCertificate(ctx, s, dev, p)
+	case fleet.CtlSetChargingProfile: // commands_smartcharging.go
+		return d.setChargingProfile(ctx, s, dev, p)
+	case fleet.CtlClearChargingProfile:
+		return d.clearChargingProfile(ctx, s, p)
+	case fleet.CtlGetCompositeSchedule:
+		return d.getCompositeSchedule(ctx, s, p)
 	}
 	return fleet.Outcome{Result: fleet.ResultFailed, Message: "err.device_not_supported"}, nil
 }

@@ -23,10 +23,13 @@ const (
 	EventDeviceStatus  = "device.status"
 	EventAlarm         = "alarm"
 	EventCommandResult = "command.result"
+	// EventPowerAllocation: the site load manager changed a charger's share of its site's limit
+	// (docs/smart-charging.md), so an external energy manager can follow and steer.
+	EventPowerAllocation = "power.allocation"
 )
 
 // Events are the event types, in the order the documentation lists them.
-var Events = []string{EventDeviceStatus, EventAlarm, EventCommandResult}
+var Events = []string{EventDeviceStatus, EventAlarm, EventCommandResult, EventPowerAllocation}
 
 // DeviceStatusData is the data of a device.status event: a device connected, disconnected, or
 // its status or alarm status changed (status 0 offline, 1 idle, 2 working, 3 faulted, 4
@@ -95,6 +98,24 @@ type CommandResultData struct {
 	At          int64  `json:"at"`
 }
 
+// AllocationData is the data of a power.allocation event: a session's share of its site's limit
+// as the load manager planned it (limitA per phase on phases phases, limitW the same in W at
+// 230 V; 0: paused) and what became of the profile carrying it (state 0 sending, 1 applied,
+// 2 refused, 3 offline).
+type AllocationData struct {
+	SiteID        int64   `json:"siteId"`
+	CustomerID    int64   `json:"customerId"`
+	DeviceID      int64   `json:"deviceId"`
+	SN            string  `json:"sn"`
+	ConnectorID   int     `json:"connectorId"`
+	TransactionID int64   `json:"transactionId"`
+	LimitA        float64 `json:"limitA"`
+	LimitW        float64 `json:"limitW"`
+	Phases        int     `json:"phases"`
+	State         int     `json:"state"`
+	At            int64   `json:"at"`
+}
+
 // occurrence is one event waiting for the fan-out.
 type occurrence struct {
 	event            string
@@ -140,6 +161,11 @@ func (s *Service) OnCommandResult(r fleet.CommandResult) {
 	}
 	s.offer(occurrence{event: EventCommandResult, device: r.DeviceID, at: r.At, commandNeedsSite: true, data: CommandResultData{
 		CommandID: r.CommandID, DeviceID: r.DeviceID, SN: r.SN, ControlType: r.ControlType, Result: r.Result, Message: msg, At: r.At}})
+}
+
+// OnAllocation is the load manager's allocation hook (internal/loadmgmt, wired by the app).
+func (s *Service) OnAllocation(d AllocationData) {
+	s.offer(occurrence{event: EventPowerAllocation, device: d.DeviceID, at: d.At, commandNeedsSite: true, data: d})
 }
 
 // offer queues o without blocking; nothing is queued while no webhook is enabled.
@@ -326,7 +352,8 @@ func (s *Service) placeCommands(ctx context.Context, batch []occurrence) error {
 		if !o.commandNeedsSite {
 			continue
 		}
-		err := s.db.QueryRow(ctx, `SELECT customer_id, site_id FROM device WHERE id = ?`, o.device).Scan(&o.customer, &o.site)
+		var sn string
+		err := s.db.QueryRow(ctx, `SELECT customer_id, site_id, sn FROM device WHERE id = ?`, o.device).Scan(&o.customer, &o.site, &sn)
 		if db.NotFound(err) {
 			o.customer, o.site = -1, -1 // gone: in no one's scope
 			continue
@@ -334,8 +361,12 @@ func (s *Service) placeCommands(ctx context.Context, batch []occurrence) error {
 		if err != nil {
 			return err
 		}
-		if d, ok := o.data.(CommandResultData); ok {
+		switch d := o.data.(type) {
+		case CommandResultData:
 			d.CustomerID, d.SiteID = o.customer, o.site
+			o.data = d
+		case AllocationData:
+			d.CustomerID, d.SiteID, d.SN = o.customer, o.site, sn
 			o.data = d
 		}
 		o.commandNeedsSite = false

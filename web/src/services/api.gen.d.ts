@@ -2101,6 +2101,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A charger's part in its site's load management: phases (1 on phase 1-3, or 3), minimum and maximum A, priority
+         * @description Needs any one of the permission keys: auth_site_power, auth_site_power_edit.
+         */
+        get: operations["getAuthSysDevPower"];
+        put?: never;
+        /**
+         * Set a charger's part in its site's load management (the site's edit level)
+         * @description Needs any one of the permission keys: auth_site_power_edit.
+         */
+        post: operations["postAuthSysDevPower"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/dev/profile/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The charging profiles chargeops set on a device (operators', the OpenAPI's, the load manager's) with the charger's answer (state 0 sent, 1 installed, 2 refused)
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getAuthSysDevProfileList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/refusal/list": {
         parameters: {
             query?: never;
@@ -3515,6 +3559,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/site/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's grid limit and load management: the setting, the limit now, each charger's allocation and measured power, the planning node
+         * @description Needs any one of the permission keys: auth_site_power, auth_site_power_edit.
+         */
+        get: operations["getAuthSysSitePower"];
+        put?: never;
+        /**
+         * Set a site's grid limit (kW or A per phase), time-of-day limits, minimum share and edit level; re-planned within seconds
+         * @description Needs any one of the permission keys: auth_site_power_edit.
+         */
+        post: operations["postAuthSysSitePower"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sys/site/power/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's power over time: limit, planned and measured W a minute (at most 31 days)
+         * @description Needs any one of the permission keys: auth_site_power, auth_site_power_edit.
+         */
+        get: operations["getAuthSysSitePowerHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/site/stats": {
         parameters: {
             query?: never;
@@ -4481,6 +4569,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi/v1/charging-profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The charging profiles chargeops set on a device, with the charger's answer
+         * @description Needs any one of the permission keys: auth_device_detail, auth_device_info, auth_device_edit.
+         */
+        get: operations["getOpenapiV1Chargingprofiles"];
+        put?: never;
+        /**
+         * Set a charging profile on a charger (control type 26); answers the command, whose result says whether the charger took it
+         * @description Needs any one of the permission keys: auth_device_chargingProfile.
+         */
+        post: operations["postOpenapiV1Chargingprofiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi/v1/commands": {
         parameters: {
             query?: never;
@@ -4495,7 +4607,7 @@ export interface paths {
         get: operations["getOpenapiV1Commands"];
         put?: never;
         /**
-         * Send a remote operation (control type 1-20; docs/gateway.md, "Commands") to one or more devices; answers the command ids
+         * Send a remote operation (control type 1-28; docs/gateway.md, "Commands") to one or more devices; answers the command ids
          * @description Needs any one of the permission keys: auth_device_edit.
          */
         post: operations["postOpenapiV1Commands"];
@@ -4679,6 +4791,30 @@ export interface paths {
         get: operations["getOpenapiV1Sessions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/v1/site-power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's grid limit, the limit now and each charger's allocation
+         * @description Needs any one of the permission keys: auth_site_power, auth_site_power_edit.
+         */
+        get: operations["getOpenapiV1Sitepower"];
+        put?: never;
+        /**
+         * Set a site's grid limit and time-of-day limits (an energy manager steering the site)
+         * @description Needs any one of the permission keys: auth_site_power_edit.
+         */
+        post: operations["postOpenapiV1Sitepower"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5664,8 +5800,10 @@ export interface components {
             certificate?: string;
             certificateHashData?: components["schemas"]["FleetCertificateHash"] | null;
             certificateType?: string;
+            clear?: components["schemas"]["SmartchargingClearFilter"] | null;
             connectorId?: number;
             data?: string;
+            duration?: number;
             enable?: boolean;
             expiryDate?: number;
             firmwareId?: number;
@@ -5678,6 +5816,8 @@ export interface components {
             message?: string;
             messageId?: string;
             parentIdTag?: string;
+            profile?: components["schemas"]["SmartchargingProfile"] | null;
+            rateUnit?: string;
             reservationId?: number;
             retries?: number;
             transactionId?: number;
@@ -5936,6 +6076,16 @@ export interface components {
             status?: number;
             time?: number;
         };
+        FleetStoredProfile: {
+            commandId?: number;
+            connectorId?: number;
+            createdBy?: string;
+            message?: string;
+            profile?: components["schemas"]["SmartchargingProfile"];
+            source?: string;
+            state?: number;
+            updatedAt?: number;
+        };
         FleetTimelinePoint: {
             time?: number;
             value?: number;
@@ -6152,6 +6302,65 @@ export interface components {
             list?: components["schemas"]["WebhookDelivery"][];
             total?: number;
             totalMore?: boolean;
+        };
+        LoadmgmtChargerRow: {
+            actualW?: number;
+            connectorId?: number;
+            deviceId?: number;
+            limitA?: number;
+            limitW?: number;
+            message?: string;
+            name?: string;
+            phase?: number;
+            phases?: number;
+            priority?: number;
+            sn?: string;
+            state?: number;
+            status?: string;
+            transactionId?: number;
+            updatedAt?: number;
+        };
+        LoadmgmtDevicePower: {
+            deviceId?: number;
+            maxA?: number;
+            minA?: number;
+            phase?: number;
+            phases?: number;
+            priority?: number;
+        };
+        LoadmgmtSample: {
+            actualW?: number;
+            allocatedW?: number;
+            at?: number;
+            limitW?: number;
+            sessions?: number;
+        };
+        LoadmgmtSitePower: {
+            editLevel?: number;
+            enabled?: boolean;
+            limitA?: number;
+            limitKw?: number;
+            minA?: number;
+            schedule?: components["schemas"]["LoadmgmtWindow"][];
+            siteId?: number;
+            updatedAt?: number;
+            updatedBy?: string;
+        };
+        LoadmgmtSiteView: {
+            actualW?: number;
+            allocatedW?: number;
+            chargers?: components["schemas"]["LoadmgmtChargerRow"][];
+            limitA?: number[];
+            limitW?: number;
+            plannedAt?: number;
+            planner?: string;
+            power?: components["schemas"]["LoadmgmtSitePower"];
+        };
+        LoadmgmtWindow: {
+            days?: number[];
+            from?: string;
+            limitKw?: number;
+            to?: string;
         };
         LoginAnswer: {
             csrfToken?: string;
@@ -6584,6 +6793,35 @@ export interface components {
             };
             categories?: components["schemas"]["StatsCategories"];
             devices?: number;
+        };
+        SmartchargingClearFilter: {
+            connectorId?: number | null;
+            id?: number;
+            purpose?: string;
+            stackLevel?: number | null;
+        };
+        SmartchargingPeriod: {
+            limit?: number;
+            phases?: number;
+            start?: number;
+        };
+        SmartchargingProfile: {
+            id?: number;
+            kind?: string;
+            purpose?: string;
+            recurrency?: string;
+            schedule?: components["schemas"]["SmartchargingSchedule"];
+            stackLevel?: number;
+            transactionId?: number;
+            validFrom?: number;
+            validTo?: number;
+        };
+        SmartchargingSchedule: {
+            duration?: number;
+            minRate?: number;
+            periods?: components["schemas"]["SmartchargingPeriod"][];
+            start?: number;
+            unit?: string;
         };
         StatsActivity: {
             disabled?: number;
@@ -7137,6 +7375,11 @@ export interface components {
             events?: string[];
             id?: number;
             url?: string;
+        };
+        chargingProfileInput: {
+            connectorId?: number;
+            deviceId?: number;
+            profile?: components["schemas"]["SmartchargingProfile"];
         };
     };
     responses: never;
@@ -10032,6 +10275,86 @@ export interface operations {
             };
         };
     };
+    getAuthSysDevPower: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["LoadmgmtDevicePower"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevPower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadmgmtDevicePower"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: Record<string, never>;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysDevProfileList: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetStoredProfile"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysDevRefusalList: {
         parameters: {
             query?: never;
@@ -11977,6 +12300,88 @@ export interface operations {
             };
         };
     };
+    getAuthSysSitePower: {
+        parameters: {
+            query?: {
+                siteId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["LoadmgmtSiteView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysSitePower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadmgmtSitePower"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: Record<string, never>;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSysSitePowerHistory: {
+        parameters: {
+            query?: {
+                end?: number;
+                siteId?: number;
+                start?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["LoadmgmtSample"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     postAuthSysSiteStats: {
         parameters: {
             query?: never;
@@ -13404,6 +13809,60 @@ export interface operations {
             };
         };
     };
+    getOpenapiV1Chargingprofiles: {
+        parameters: {
+            query?: {
+                deviceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetStoredProfile"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postOpenapiV1Chargingprofiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["chargingProfileInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["FleetSendResult"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     getOpenapiV1Commands: {
         parameters: {
             query?: {
@@ -13735,6 +14194,60 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["FleetSessionList"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenapiV1Sitepower: {
+        parameters: {
+            query?: {
+                siteId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["LoadmgmtSiteView"];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postOpenapiV1Sitepower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadmgmtSitePower"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: Record<string, never>;
                         message: string;
                     };
                 };

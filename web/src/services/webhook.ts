@@ -12,7 +12,7 @@ export type Delivery = DeliveryPage['list'][number];
 export type DeliveryQuery = ApiBody<'/api/auth/sys/application/webhook/deliveries', 'post'>;
 
 /** The event types an application may subscribe to. */
-export const WEBHOOK_EVENTS = ['device.status', 'alarm', 'command.result'] as const;
+export const WEBHOOK_EVENTS = ['device.status', 'alarm', 'command.result', 'power.allocation'] as const;
 /** At most this many webhooks per application. */
 export const MAX_WEBHOOKS = 5;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

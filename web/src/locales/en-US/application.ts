@@ -39,6 +39,7 @@ export default {
   'app.webhook.event.device.status': 'Device status',
   'app.webhook.event.alarm': 'Alarms and faults',
   'app.webhook.event.command.result': 'Command results',
+  'app.webhook.event.power.allocation': 'Load management allocations',
   'app.webhook.confirmDelete': 'Delete the webhook to {{url}}?',
   'app.webhook.confirmDeleteContent': 'Its delivery log is deleted with it.',
   'app.delivery.title': 'Webhook deliveries',

@@ -39,6 +39,7 @@ export default {
   'app.webhook.event.device.status': '设备状态',
   'app.webhook.event.alarm': '告警与故障',
   'app.webhook.event.command.result': '指令结果',
+  'app.webhook.event.power.allocation': '负载管理分配',
   'app.webhook.confirmDelete': '删除发往 {{url}} 的 Webhook？',
   'app.webhook.confirmDeleteContent': '其投递记录将一并删除。',
   'app.delivery.title': 'Webhook 投递记录',
