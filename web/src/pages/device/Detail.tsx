@@ -16,6 +16,7 @@ import { PageHeader, NotFoundResult } from '../../components/PageHeader';
 import { DeviceStatus, EnabledBadge, YesNo } from '../../components/Flag';
 import { ObjectImages } from '../../components/ObjectImage';
 import { useCan } from '../../components/access';
+import { DEVICE_READ_KEYS } from '../../access';
 import { getDevice, deviceKeys } from '../../services/device';
 import { formatTime } from '../../utils/time';
 import { EventTable, useEventName } from '../../components/fleet';
@@ -40,8 +41,10 @@ const SessionTab = lazy(() => import('../session/SessionTab'));
 const SecurityTab = lazy(() => import('./security/SecurityTab'));
 // The charger's local authorization list (docs/tokens.md): loaded when the header shows it.
 const LocalListButton = lazy(() => import('../token/LocalListButton'));
+// Charging profiles, composite schedule and load management (power/, issue 25): loaded when the tab opens.
+const SmartChargingTab = lazy(() => import('./power/SmartChargingTab'));
 
-const TABS = ['details', 'remote', 'sessions', 'charging', 'issues', 'security'] as const;
+const TABS = ['details', 'remote', 'sessions', 'charging', 'smart', 'issues', 'security'] as const;
 
 /** The charging sessions tab: for an OCPP 2.0.1 device the connector column is the EVSE's. */
 function DeviceSessionTab({ id, streamUp }: { id: number; streamUp: boolean }) {
@@ -186,6 +189,19 @@ export default function DeviceDetail() {
                   children: d && tab === 'charging' && (
                     <Suspense fallback={<Card loading />}>
                       <DeviceSessionTab id={id} streamUp={streamUp} />
+                    </Suspense>
+                  ),
+                },
+              ]
+            : []),
+          ...(can(DEVICE_READ_KEYS)
+            ? [
+                {
+                  key: 'smart',
+                  label: <span data-testid="device-tab-smart">{t('device.tab.smart')}</span>,
+                  children: d && tab === 'smart' && (
+                    <Suspense fallback={<Card loading />}>
+                      <SmartChargingTab device={d} />
                     </Suspense>
                   ),
                 },

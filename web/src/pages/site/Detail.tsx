@@ -25,6 +25,8 @@ import { deviceKeys } from '../../services/device';
 
 // Charging sessions of the site (pages/session/): loaded when the tab opens.
 const SessionTab = lazy(() => import('../session/SessionTab'));
+// The site's power limit and load management (power/, issue 25): loaded when the tab opens.
+const PowerTab = lazy(() => import('./power/PowerTab'));
 
 export default function SiteDetail() {
   const { t } = useTranslation();
@@ -94,6 +96,19 @@ export default function SiteDetail() {
           { key: 'faults', label: t('site.tab.faults'), children: <EventTable siteId={id} kinds={ALARM_KINDS} testId="site-faults" /> },
           // every event of the site, as home lists them: alarms and faults with offline and unavailable
           { key: 'events', label: t('site.tab.events'), children: <EventTable siteId={id} kinds={EVENT_KINDS} testId="site-events" /> },
+          ...(can(['auth_site_power', 'auth_site_power_edit'])
+            ? [
+                {
+                  key: 'power',
+                  label: <span data-testid="site-tab-power">{t('site.tab.power')}</span>,
+                  children: s && (
+                    <Suspense fallback={<Card loading />}>
+                      <PowerTab siteId={id} />
+                    </Suspense>
+                  ),
+                },
+              ]
+            : []),
           {
             key: 'charging',
             label: t('menu.session'),
