@@ -47,16 +47,18 @@ var ocppParams = []devmodel.Item{
 	{Kind: devmodel.KindConfig, ConfigGroup: "Metering", ConfigItem: "Sampled measurands", ProtocolKey: "MeterValuesSampledData", DataType: "string", DataRange: "0~500", ReadLevel: 4, WriteLevel: 1, DisplayPriority: 2},
 }
 
-// chargerOps are the operator actions (control types 12-20, docs/ocpp16.md) the demo's chargers
-// offer; the storage unit has no connector a driver plugs into.
-var chargerOps = []int{12, 13, 14, 15, 16, 17, 18, 19, 20}
+// chargerOps are the operator actions (control types 12-20 and the smart-charging 26-28,
+// docs/ocpp16.md) the demo's chargers offer; the storage unit has no connector a driver plugs into.
+var chargerOps = []int{12, 13, 14, 15, 16, 17, 18, 19, 20, 26, 27, 28}
 
 func controls(codes ...int) []devmodel.Item {
 	names := map[int]string{1: "Soft reboot", 2: "Hard reboot", 3: "Disable system", 4: "Disable connector", 5: "Firmware upgrade",
 		6: "Log upload", 7: "Remote link start", 8: "Remote link stop", 9: "Refresh configuration", 10: "Refresh runtime values", 11: "Set parameters",
 		12: "Remote start", 13: "Remote stop", 14: "Unlock connector", 15: "Clear authorization cache", 16: "Data transfer",
-		17: "Reserve connector", 18: "Cancel reservation", 19: "Send local list", 20: "Read local list version"}
-	levels := map[int]int{1: 3, 2: 2, 3: 2, 4: 3, 5: 1, 6: 3, 7: 2, 8: 2, 9: 4, 10: 4, 11: 2, 12: 3, 13: 3, 14: 3, 15: 3, 16: 1, 17: 3, 18: 3, 19: 2, 20: 4}
+		17: "Reserve connector", 18: "Cancel reservation", 19: "Send local list", 20: "Read local list version",
+		26: "Set charging profile", 27: "Clear charging profiles", 28: "Read composite schedule"}
+	levels := map[int]int{1: 3, 2: 2, 3: 2, 4: 3, 5: 1, 6: 3, 7: 2, 8: 2, 9: 4, 10: 4, 11: 2, 12: 3, 13: 3, 14: 3, 15: 3, 16: 1, 17: 3, 18: 3, 19: 2, 20: 4,
+		26: 2, 27: 2, 28: 4}
 	out := []devmodel.Item{}
 	for _, c := range codes {
 		it := devmodel.Item{Kind: devmodel.KindControl, ControlName: names[c], ControlTypeCode: c, ControlLevel: levels[c]}
@@ -151,6 +153,9 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := seedPower(ctx, a, root, siteIDs); err != nil {
+		return nil, nil, fmt.Errorf("demo site power: %w", err)
+	}
 	if err := seedHistory(ctx, a, sns); err != nil {
 		return nil, nil, fmt.Errorf("demo history: %w", err)
 	}
@@ -173,9 +178,9 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 	operate := []string{"auth_home", "auth_my", "auth_site", "auth_site_list", "auth_site_detail", "auth_device", "auth_device_list",
 		"auth_device_info", "auth_device_detail", "auth_message", "auth_message_list", "auth_message_setting", "auth_attach", "auth_attach_tree",
 		"auth_docs", "auth_docs_home_list_all", "auth_docs_search", "auth_docs_detail", "auth_issue", "auth_issue_list", "auth_issue_add", "auth_issue_edit",
-		"auth_token", "auth_token_list", "auth_session", "auth_session_list"}
+		"auth_token", "auth_token_list", "auth_session", "auth_session_list", "auth_site_power"}
 	manage := append(append([]string{}, operate...), "auth_issue_share", "auth_session_export", "auth_site_add", "auth_site_edit", "auth_device_add", "auth_device_edit",
-		"auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve",
+		"auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_device_chargingProfile", "auth_site_power_edit",
 		"auth_system", "auth_user", "auth_user_list", "auth_user_add", "auth_user_edit", "auth_user_detail", "auth_user_customerStationList",
 		"auth_logs", "auth_logs_action", "auth_logs_protocol", "auth_logs_error",
 		"auth_application", "auth_application_list", "auth_application_add", "auth_application_edit", "auth_application_detail", "auth_openapi_app",
@@ -186,7 +191,7 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 		// The site admin runs remote operations (reboot, reset, ...) and edits the devices of
 		// their own sites (auth_device_edit; scope keeps them to those sites) but deletes none.
 		{"Site admin", append(append([]string{}, operate...), "auth_device_edit"), access.RoleSettings{CustomerAccess: 1, SiteAccess: 1, WebSSHLevel: 3, CfgReadLevel: 3, CfgWriteLevel: 4, CfgDownloadLevel: 3, ParamLevel: 3, DocLevel: 3, AttachLevel: 3, EmailAlarm: true}},
-		{"Engineer", append(append([]string{}, operate...), "auth_device_edit", "auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_system", "auth_logs", "auth_logs_protocol", "auth_logs_error", "auth_deviceModel"),
+		{"Engineer", append(append([]string{}, operate...), "auth_device_edit", "auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_device_chargingProfile", "auth_system", "auth_logs", "auth_logs_protocol", "auth_logs_error", "auth_deviceModel"),
 			access.RoleSettings{CustomerAccess: 1, WebSSHAccess: 3, WebSSHLevel: 1, CfgReadLevel: 1, CfgWriteLevel: 1, CfgDownloadLevel: 1, ParamLevel: 1, DocLevel: 1, AttachLevel: 1}},
 	}
 	roleIDs := map[string]int64{}

@@ -50,11 +50,13 @@ func BenchmarkReplanBurst(b *testing.B) {
 	}
 }
 
-func benchBurst(b *testing.B, d *db.DB) {
+// seedBurst seeds nSites sites of perSite chargers with enabled limits and, when burst, starts a
+// session on every charger in one transaction.
+func seedBurst(b *testing.B, d *db.DB, burst bool) (sites []int64, startBurst func()) {
+	b.Helper()
 	ctx := context.Background()
 	o := seed(b, d)
 	const nSites, perSite = 500, 20
-	var sites []int64
 	now := db.NowMS()
 	err := d.InTx(ctx, func(tx *db.Tx) error {
 		for i := range nSites {
@@ -77,14 +79,26 @@ func benchBurst(b *testing.B, d *db.DB) {
 		b.Fatal(err)
 	}
 	// the burst: every charger starts a session, in one transaction
-	err = d.InTx(ctx, func(tx *db.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO device_transaction (device_id, connector_id, id_tag, started_at, site_id, customer_id)
+	startBurst = func() {
+		err := d.InTx(ctx, func(tx *db.Tx) error {
+			_, err := tx.Exec(ctx, `INSERT INTO device_transaction (device_id, connector_id, id_tag, started_at, site_id, customer_id)
 			SELECT id, 1, 'TAG', ?, site_id, customer_id FROM device WHERE model_id = ?`, now, o.ModelID)
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
+	if burst {
+		startBurst()
+	}
+	return sites, startBurst
+}
+
+func benchBurst(b *testing.B, d *db.DB) {
+	ctx := context.Background()
+	sites, _ := seedBurst(b, d, true)
+	const nSites, perSite = 500, 20
 	s := New(d, nil, Options{Node: "bench", LeaseTTL: time.Hour})
 	if err := s.renewLeases(ctx); err != nil {
 		b.Fatal(err)
@@ -109,4 +123,89 @@ func benchBurst(b *testing.B, d *db.DB) {
 		b.Fatalf("%d allocations", n)
 	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/round")
+}
+
+// BenchmarkBurstToPlan: the running manager (its lease, change detection every Tick, planning)
+// over 500 sites of 20 chargers; one op is a burst of 10,000 session starts committed at once,
+// timed until every session's allocation is stored (detection + planning + writing). Sessions
+// are ended and the plan emptied between ops, outside the timing.
+func BenchmarkBurstToPlan(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) { benchBurstToPlan(b, testutil.OpenSQLite(b)) })
+	if os.Getenv("CHARGEOPS_TEST_PG") != "" {
+		b.Run("postgres", func(b *testing.B) { benchBurstToPlan(b, testutil.OpenPostgres(b)) })
+	}
+}
+
+func benchBurstToPlan(b *testing.B, d *db.DB) {
+	ctx := context.Background()
+	_, burst := seedBurst(b, d, false)
+	const want = 500 * 20
+	s := New(d, nil, Options{Node: "bench"})
+	s.Start(ctx)
+	defer s.Stop()
+	deadline := time.Now().Add(30 * time.Second)
+	for s.ownedCount() < 500 {
+		if time.Now().After(deadline) {
+			b.Fatal("leases not taken")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var total, worst time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := d.Exec(ctx, `DELETE FROM device_transaction`); err != nil {
+			b.Fatal(err)
+		}
+		waitCount(b, d, 0)
+		b.StartTimer()
+		start := time.Now()
+		burst()
+		waitCount(b, d, want)
+		took := time.Since(start)
+		total += took
+		worst = max(worst, took)
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/burst")
+	b.ReportMetric(float64(worst.Milliseconds()), "ms/worst")
+}
+
+// waitCount waits until the plan holds n allocations (at most 30 s).
+func waitCount(b *testing.B, d *db.DB, n int) {
+	b.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for testutil.Count(b, d, `SELECT COUNT(*) FROM power_allocation`) != n {
+		if time.Now().After(deadline) {
+			b.Fatalf("plan never held %d allocations", n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (s *Service) ownedCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.owned)
+}
+
+// BenchmarkDetect: one change-detection look (what every Tick costs the planning node) with
+// 10,000 open sessions in 500 planned sites.
+func BenchmarkDetect(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) { benchDetect(b, testutil.OpenSQLite(b)) })
+	if os.Getenv("CHARGEOPS_TEST_PG") != "" {
+		b.Run("postgres", func(b *testing.B) { benchDetect(b, testutil.OpenPostgres(b)) })
+	}
+}
+
+func benchDetect(b *testing.B, d *db.DB) {
+	ctx := context.Background()
+	seedBurst(b, d, true)
+	s := New(d, nil, Options{Node: "bench", LeaseTTL: time.Hour})
+	if err := s.renewLeases(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := s.detect(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -21,7 +21,7 @@ type Fleet interface {
 type Options struct {
 	Node        string        // this node's name (the lease holder)
 	Tick        time.Duration // dirty detection (1 s)
-	Replan      time.Duration // every owned site is planned again (30 s)
+	Replan      time.Duration // every owned site is planned again (30 s; at most ProfileTTL / 4)
 	LeaseTTL    time.Duration // a lease's life; renewed every third of it (6 s)
 	ProfileTTL  time.Duration // a Tx profile's validity, refreshed at half of it (60 min)
 	SampleEvery time.Duration // one site_power_sample row per owned site (60 s)
@@ -40,6 +40,10 @@ func (o *Options) defaults() {
 	def(&o.LeaseTTL, 6*time.Second)
 	def(&o.ProfileTTL, 60*time.Minute)
 	def(&o.SampleEvery, 60*time.Second)
+	// a Tx profile is renewed at half its validity, and only when its site is planned: a site
+	// whose sessions do not change must be planned well within that, or its chargers' profiles
+	// end and they drop to their fallback while online (a short --load-profile-ttl)
+	o.Replan = min(o.Replan, o.ProfileTTL/4)
 	if o.Location == nil {
 		if loc, err := time.LoadLocation("Asia/Hong_Kong"); err == nil {
 			o.Location = loc

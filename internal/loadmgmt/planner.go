@@ -504,7 +504,7 @@ func (s *Service) readInputs(ctx context.Context, in string, args []any) (map[in
 func (s *Service) readPower(ctx context.Context, in string, args []any) (map[akey]power, error) {
 	rows, err := s.db.Query(ctx, `SELECT r.device_id, r.connector_id, r.value, r.unit, r.sampled_at
 		FROM device d JOIN device_runtime r ON r.device_id = d.id AND r.name = 'Power.Active.Import'
-		WHERE d.site_id IN (`+in+`)`, args...)
+		WHERE d.site_id IN (`+in+`) AND `+sqlDrawing, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -80,11 +80,17 @@ func (s *Service) writeSamples(ctx context.Context) error {
 	return nil
 }
 
+// sqlDrawing keeps the power readings of connectors with an open session (connector 0, the
+// charger's total, while any of its sessions is open): the last reading of a session that ended
+// stays in device_runtime but is not drawn any more.
+const sqlDrawing = `EXISTS (SELECT 1 FROM device_transaction t WHERE t.device_id = r.device_id AND t.stopped_at = 0
+	AND (r.connector_id = 0 OR t.connector_id = r.connector_id))`
+
 // actualBySite sums the sites' chargers' latest active power (W).
 func (s *Service) actualBySite(ctx context.Context, in string, args []any) (map[int64]float64, error) {
 	rows, err := s.db.Query(ctx, `SELECT d.site_id, r.device_id, r.connector_id, r.value, r.unit, r.sampled_at
 		FROM device d JOIN device_runtime r ON r.device_id = d.id AND r.name = 'Power.Active.Import'
-		WHERE d.site_id IN (`+in+`)`, args...)
+		WHERE d.site_id IN (`+in+`) AND `+sqlDrawing, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"chargeops/internal/apperr"
 	"chargeops/internal/config"
 	"chargeops/internal/db"
+	"chargeops/internal/devmodel"
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/fleettest"
 	"chargeops/internal/fleet/read"
@@ -473,7 +474,7 @@ func TestOperatorActionsOverOCPP(t *testing.T) {
 				return root.Call("POST", "/api/auth/sys/dev/model/item/add", map[string]any{"modelId": org.ModelID, "kind": "control",
 					"controlName": fmt.Sprintf("op %d", code), "controlTypeCode": code, "controlLevel": level})
 			}
-			apitest.WantCode(t, item(26, 3), apperr.Invalid) // past the last control type (devmodel.ControlLast)
+			apitest.WantCode(t, item(devmodel.ControlLast+1, 3), apperr.Invalid) // past the last control type
 			apitest.Must(t, item(fleet.CtlUnlockConnector, 3))
 			apitest.Must(t, root.Call("POST", "/api/auth/sys/role/auth/data", map[string]any{"id": limitedRole, "customerAccess": 0, "siteAccess": 0,
 				"webSshAccess": 0, "webSshLevel": 5, "cfgReadLevel": 5, "cfgWriteLevel": 5, "cfgDownloadLevel": 5, "paramLevel": 4, "docLevel": 5, "attachLevel": 5}))

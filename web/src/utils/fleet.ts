@@ -225,7 +225,7 @@ export function levelAllows(l: Levels, itemLevel: number): boolean {
 
 /** The default operations when a model lists no control items (the server then allows any; VPN needs the model). */
 /** The highest control type (docs/gateway.md, "Commands"). */
-export const MAX_CONTROL_TYPE = 25;
+export const MAX_CONTROL_TYPE = 28;
 /** 25 (GetLog) sits beside 6 (GetDiagnostics) on the log-upload card. */
 export const DEFAULT_CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 25];
 

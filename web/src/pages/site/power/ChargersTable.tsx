@@ -41,8 +41,10 @@ export default function ChargersTable({ rows, loading }: { rows: ChargerAllocati
       title: t('power.col.allocA'),
       dataIndex: 'limitA',
       key: 'limitA',
-      render: (v: number) =>
-        isPaused(v) ? (
+      render: (v: number, r) =>
+        !r.transactionId ? (
+          '-'
+        ) : isPaused(v) ? (
           <Tag color="warning" data-testid="site-power-paused">
             {t('power.paused')}
           </Tag>
@@ -50,12 +52,19 @@ export default function ChargersTable({ rows, loading }: { rows: ChargerAllocati
           formatA(v, i18n.language)
         ),
     },
-    { title: t('power.col.allocKw'), dataIndex: 'limitW', key: 'limitW', render: (v: number) => formatKw(v, i18n.language) },
+    {
+      title: t('power.col.allocKw'),
+      dataIndex: 'limitW',
+      key: 'limitW',
+      render: (v: number, r) => (r.transactionId ? formatKw(v, i18n.language) : '-'),
+    },
     {
       title: t('power.col.state'),
       dataIndex: 'state',
       key: 'state',
       render: (v: number, r) => {
+        // a charger without a session is in the plan only with its fallback: nothing to apply
+        if (!r.transactionId) return <Tag data-testid="site-power-state" data-state="idle">{t('power.state.idle')}</Tag>;
         const tag = (
           <Tag color={ALLOC_COLORS[v] ?? 'default'} data-testid="site-power-state" data-state={v}>
             {t(`power.state.${v}`, { defaultValue: String(v) })}
@@ -90,7 +99,7 @@ export default function ChargersTable({ rows, loading }: { rows: ChargerAllocati
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('power.noChargers') }}
         data-testid="site-power-chargers"
-        rowClassName={(r) => (isPaused(r.limitA) ? 'site-power-paused-row' : '')}
+        rowClassName={(r) => (r.transactionId && isPaused(r.limitA) ? 'site-power-paused-row' : '')}
       />
     </Card>
   );
