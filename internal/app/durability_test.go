@@ -37,6 +37,8 @@ const (
 	childAddr = "CHARGEOPS_CHILD_ADDR"
 	// childGrace, when set, is the child's --shutdown-grace
 	childGrace = "CHARGEOPS_CHILD_GRACE"
+	// childLease, when set, is the child's --load-lease-ttl
+	childLease = "CHARGEOPS_CHILD_LEASE"
 )
 
 func TestMain(m *testing.M) {
@@ -58,6 +60,9 @@ func serveChild(addr, dsn, dir string) error {
 	cfg.DB, cfg.DataDir, cfg.Captcha, cfg.Addr = dsn, dir, false, addr
 	if g, err := time.ParseDuration(os.Getenv(childGrace)); err == nil {
 		cfg.ShutdownGrace = g
+	}
+	if l, err := time.ParseDuration(os.Getenv(childLease)); err == nil {
+		cfg.LoadLeaseTTL = l
 	}
 	d, err := app.OpenDB(ctx, cfg)
 	if err != nil {
