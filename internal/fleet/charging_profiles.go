@@ -12,6 +12,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/devstate"
 	"chargeops/internal/smartcharging"
 )
 
@@ -385,33 +386,90 @@ func QueryStoredProfiles(ctx context.Context, q db.Querier, cond string, args ..
 	return out, rows.Err()
 }
 
-// afterBoot schedules the re-sending of a booted charger's installed profiles, when it has any.
+// afterConnect and afterBoot follow a charger's new connection and its BootNotification up
+// (docs/smart-charging.md, "After a reconnect or a reboot"): a charger that takes part in smart
+// charging (chargeops holds profiles for it, or its site's load is managed) is asked for its
+// smart-charging limits once, when they are not known, and sent again the profiles it holds.
+// A boot right after the connection is one follow-up, not two.
+func (s *Service) afterConnect(ctx context.Context, dev *Device, protocol string) {
+	s.followUp(ctx, dev, protocol)
+}
+
 func (s *Service) afterBoot(ctx context.Context, dev *Device) {
-	var n int
-	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_charging_profile WHERE device_id = ? AND state = ?`, dev.ID, ProfileInstalled).Scan(&n)
+	var protocol string
+	_ = s.db.QueryRow(ctx, `SELECT protocol FROM device_state WHERE device_id = ?`, dev.ID).Scan(&protocol)
+	s.followUp(ctx, dev, protocol)
+}
+
+func (s *Service) followUp(ctx context.Context, dev *Device, protocol string) {
+	var held, managed int
+	err := s.db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM device_charging_profile WHERE device_id = ? AND state = ?),
+		(SELECT COUNT(*) FROM site_power WHERE site_id = ? AND enabled = 1)`, dev.ID, ProfileInstalled, dev.SiteID).Scan(&held, &managed)
 	if err != nil {
-		slog.Warn("stored profiles not read after a boot", "sn", dev.SN, "err", err)
+		slog.Warn("smart charging follow-up not read", "sn", dev.SN, "err", err)
 		return
 	}
-	if n == 0 {
+	if held == 0 && managed == 0 {
 		return
+	}
+	if _, busy := s.following.LoadOrStore(dev.ID, true); busy {
+		return // one is on its way: it sends what is held when it runs
 	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if sleepCtx(s.closing, s.opt.ResendDelay) == nil {
-			s.resendProfiles(dev)
+		defer s.following.Delete(dev.ID)
+		if sleepCtx(s.closing, s.opt.ResendDelay) != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.closing, 10*s.opt.CommandTimeout)
+		defer cancel()
+		if err := s.learnLimits(ctx, dev, protocol); err != nil {
+			slog.Warn("smart-charging limits not read", "sn", dev.SN, "err", err)
+		}
+		if held > 0 {
+			s.resendProfiles(ctx, dev)
 		}
 	}()
 }
 
-// resendProfiles sends a charger that just booted the profiles it held (installed ones; a Tx
-// profile only while its session is open), one after the other, as the charger may have lost
-// them with its memory (docs/smart-charging.md, "After a reboot"). It runs in the background
-// after the BootNotification was answered.
-func (s *Service) resendProfiles(dev *Device) {
-	ctx, cancel := context.WithTimeout(s.closing, 10*s.opt.CommandTimeout)
-	defer cancel()
+// limitKeys are the configuration keys of a protocol's smart-charging limits.
+func limitKeys(protocol string) []string {
+	if protocol == devstate.ProtocolOCPP201 {
+		return []string{keysUnits[1], keysStack[1], keysProfiles[1]}
+	}
+	return []string{keysUnits[0], keysStack[0], keysProfiles[0]}
+}
+
+// learnLimits reads the charger's smart-charging limits (GetConfiguration of their keys, or
+// GetVariables in 2.0.1) when none is stored yet; the answer is stored as its configuration.
+func (s *Service) learnLimits(ctx context.Context, dev *Device, protocol string) error {
+	keys := limitKeys(protocol)
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_config WHERE device_id = ? AND key IN (`+db.Placeholders(len(keys))+`)`,
+		append([]any{dev.ID}, db.Args(keys)...)...).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, asked := s.limitsAsked.LoadOrStore(dev.ID, true); asked {
+		return nil // a charger that does not know the keys is asked once per node's life
+	}
+	t := target{id: dev.ID, modelID: dev.ModelID, customerID: dev.CustomerID, siteID: dev.SiteID, sn: dev.SN, enabled: dev.Enabled}
+	params := Params{Keys: keys}
+	raw, _ := json.Marshal(params)
+	return s.untilDone(ctx, func() (started, error) {
+		return s.start(ctx, &access.Principal{UserName: bySmartCharging}, t, CtlGetConfiguration, params, string(raw), "")
+	})
+}
+
+// bySmartCharging is the name the command records of the follow-ups show.
+const bySmartCharging = "smart-charging"
+
+// resendProfiles sends the charger the profiles it held (installed ones; a Tx profile only
+// while its session is open), one after the other, as it may have lost them with its memory.
+func (s *Service) resendProfiles(ctx context.Context, dev *Device) {
 	stored, err := s.storedProfiles(ctx, dev.ID)
 	if err != nil {
 		slog.Warn("profiles not re-sent", "sn", dev.SN, "err", err)
@@ -421,19 +479,23 @@ func (s *Service) resendProfiles(dev *Device) {
 		if sp.State != ProfileInstalled {
 			continue
 		}
-		o := ProfileOrder{DeviceID: dev.ID, ConnectorID: sp.ConnectorID, Profile: sp.Profile, Source: sp.Source, By: "resend-after-boot"}
-		if err := s.setProfileAndWait(ctx, o); err != nil {
+		o := ProfileOrder{DeviceID: dev.ID, ConnectorID: sp.ConnectorID, Profile: sp.Profile, Source: sp.Source, By: bySmartCharging}
+		err := s.untilDone(ctx, func() (started, error) {
+			id, result, err := s.SetProfile(ctx, o)
+			return started{id: id, result: result}, err
+		})
+		if err != nil {
 			slog.Warn("profile not re-sent", "sn", dev.SN, "profile", sp.Profile.ID, "err", err)
 			return
 		}
 	}
 }
 
-// setProfileAndWait sends one profile and waits until its command ended (a busy device is
-// asked again every half second).
-func (s *Service) setProfileAndWait(ctx context.Context, o ProfileOrder) error {
+// untilDone starts a command (again every ResendPoll while the device is busy) and waits until
+// it ended.
+func (s *Service) untilDone(ctx context.Context, start func() (started, error)) error {
 	for {
-		id, result, err := s.SetProfile(ctx, o)
+		st, err := start()
 		switch {
 		case errors.Is(err, ErrBusy):
 			if werr := sleepCtx(ctx, s.opt.ResendPoll); werr != nil {
@@ -442,10 +504,10 @@ func (s *Service) setProfileAndWait(ctx context.Context, o ProfileOrder) error {
 			continue
 		case err != nil:
 			return err
-		case result != ResultWaiting:
-			return fmt.Errorf("ended at once with result %d", result)
+		case st.result != ResultWaiting:
+			return fmt.Errorf("ended at once with result %d", st.result)
 		}
-		return s.awaitCommand(ctx, id)
+		return s.awaitCommand(ctx, st.id)
 	}
 }
 

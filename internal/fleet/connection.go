@@ -138,8 +138,10 @@ func (s *Service) Connected(ctx context.Context, dev *Device, connID, addr, prot
 	}})
 	if err != nil {
 		s.hot.close(dev.ID, connID)
+		return err
 	}
-	return err
+	s.afterConnect(ctx, dev, protocol) // charging_profiles.go
+	return nil
 }
 
 // Disconnected records the end of connection connID. A late close of a replaced connection

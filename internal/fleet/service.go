@@ -58,6 +58,11 @@ type Service struct {
 	// when Close is called
 	closing    context.Context
 	endClosing context.CancelFunc
+	// following: devices whose smart-charging follow-up after a connect or boot is on its way
+	// (charging_profiles.go)
+	following sync.Map
+	// limitsAsked: devices asked for their smart-charging limits since this node started
+	limitsAsked sync.Map
 	// eventHook, statusHook and commandHook hear of committed event changes, status changes
 	// and command results (eventhook.go)
 	eventHook   atomic.Pointer[func(EventChange)]

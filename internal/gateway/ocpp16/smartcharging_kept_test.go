@@ -2,8 +2,13 @@ package ocpp16_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
+
+	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
+	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
+	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
 	"chargeops/internal/apperr"
 	"chargeops/internal/config"
@@ -27,7 +32,30 @@ func TestChargingProfilesKept(t *testing.T) {
 		const sn = "SN-SCKEPT"
 		env, _, dev := fleettest.Node(t, d, sn, func(c *config.Config) { c.CommandTimeout = 5 * time.Second })
 		root := env.Root()
-		cp, h := startSmartCP(t, wsBase(env), sn)
+		// connect is an ocpp-go charge point with the Smart Charging profile; stop ends it once
+		connect := func(boot bool) (cp ocpp.ChargePoint, h *scCP, stop func()) {
+			cp = ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+			h = &scCP{status: map[string]string{}}
+			cp.SetCoreHandler(&opsCP{answers: map[string]string{}, reserve: map[int]int{}, expiry: map[int]time.Time{}})
+			cp.SetSmartChargingHandler(h)
+			if err := cp.Start(wsBase(env)); err != nil {
+				t.Fatal(err)
+			}
+			stop = sync.OnceFunc(cp.Stop)
+			t.Cleanup(stop)
+			if boot {
+				if _, err := cp.BootNotification("AC-22", "Test"); err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range []int{1, 2} {
+					if _, err := cp.StatusNotification(c, core.NoError, core.ChargePointStatusAvailable); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			return cp, h, stop
+		}
+		cp, h, stopFirst := connect(true)
 		waitFor(t, "connectors stored", func() bool {
 			return testutil.Count(t, d, `SELECT COUNT(*) FROM device_connector WHERE device_id = ? AND connector_id > 0`, dev) == 2
 		})
@@ -94,6 +122,20 @@ func TestChargingProfilesKept(t *testing.T) {
 			if n := sets(); n != before+1 {
 				t.Fatalf("%d profiles sent after the boot, want 1", n-before)
 			}
+		})
+
+		t.Run("after a reconnect without a boot the installed profile is sent again", func(t *testing.T) {
+			stopFirst()
+			waitFor(t, "the charger offline", func() bool {
+				return testutil.Count(t, d, `SELECT COUNT(*) FROM device_state WHERE device_id = ? AND online = 1`, dev) == 0
+			})
+			_, h2, _ := connect(false)
+			waitFor(t, "the profile sent again", func() bool {
+				h2.mu.Lock()
+				defer h2.mu.Unlock()
+				return len(h2.set) == 1 && h2.set[0].ChargingProfile.ChargingProfileId == 11
+			})
+			h = h2 // the charger from now on
 		})
 
 		t.Run("a clear removes what it matched", func(t *testing.T) {
