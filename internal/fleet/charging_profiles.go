@@ -187,6 +187,17 @@ func (s *Service) checkProfile(ctx context.Context, deviceID int64, connector in
 				With(map[string]any{"field": "params.profile.id", "max": l.MaxProfiles})
 		}
 	}
+	// the same connector, purpose and stack level would replace the load manager's profile on
+	// the charger (OCPP 1.6), taking the site's fallback or a session's share away
+	var taken int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_charging_profile WHERE device_id = ? AND connector_id = ? AND purpose = ? AND stack_level = ?
+		AND source = ? AND state = ?`, deviceID, connector, string(p.Purpose), p.StackLevel, SourceLoad, ProfileInstalled).Scan(&taken); err != nil {
+		return fmt.Errorf("fleet: load manager's profiles: %w", err)
+	}
+	if taken > 0 {
+		return apperr.InvalidField("params.profile.stackLevel", "err.sc_load_slot").
+			With(map[string]any{"field": "params.profile.stackLevel", "level": p.StackLevel})
+	}
 	if p.Purpose == smartcharging.PurposeTx {
 		var n int
 		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM device_transaction WHERE id = ? AND device_id = ? AND connector_id = ? AND stopped_at = ?`,

@@ -12,6 +12,7 @@ var scMessages = map[string][2]string{
 	"err.sc_unit":              {"{field}: the charger takes schedules only in {units}; nothing was sent", "{field}：该充电桩只接受单位为 {units} 的计划，未发送任何指令"},
 	"err.sc_stack":             {"{field}: the charger takes stack levels up to {max}; nothing was sent", "{field}：该充电桩的堆叠级别最高为 {max}，未发送任何指令"},
 	"err.sc_too_many":          {"{field}: the charger holds at most {max} profiles; clear one first", "{field}：该充电桩最多保存 {max} 个配置文件，请先清除"},
+	"err.sc_load_slot":         {"{field}: stack level {level} of this purpose on this connector carries the load manager's profile; choose another", "{field}：该充电枪此用途的堆叠级别 {level} 已用于负载管理的配置文件，请选择其他级别"},
 	"err.sc_rejected":          {"The charger refused the charging profile", "充电桩拒绝了该充电配置文件"},
 	"err.sc_not_supported":     {"The charger does not support smart charging", "充电桩不支持智能充电"},
 	"err.sc_clear_unknown":     {"The charger holds no matching profile", "充电桩上没有匹配的配置文件"},

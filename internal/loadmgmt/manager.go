@@ -99,6 +99,7 @@ type Service struct {
 	settings    map[int64]int64            // per site: site_power.updated_at at the last look
 	refused     map[int64]int64            // per site: the latest refusal seen
 	pending     map[int64]pendingResult    // command results that found no allocation yet
+	sampled     map[int64]bool             // owned sites with a sample written by this node
 	listeners   []func([]AllocationChange) // OnAllocations
 	hooked      bool
 	cancel      context.CancelFunc
@@ -131,7 +132,7 @@ func New(d *db.DB, f Fleet, opt Options) *Service {
 	return &Service{
 		db: d, fleet: f, opt: opt,
 		owned: map[int64]bool{}, dirty: map[int64]bool{}, memo: map[int64]siteMemo{}, fallback: map[int64]float64{}, fallbackBy: map[int64]int64{}, fallbackIDs: map[int64]bool{},
-		prints: map[int64]txPrint{}, settings: map[int64]int64{}, refused: map[int64]int64{}, pending: map[int64]pendingResult{},
+		prints: map[int64]txPrint{}, settings: map[int64]int64{}, sampled: map[int64]bool{}, refused: map[int64]int64{}, pending: map[int64]pendingResult{},
 	}
 }
 
@@ -254,7 +255,8 @@ func (s *Service) planLoop(ctx context.Context) {
 				s.mu.Unlock()
 			}
 		}
-		if !now.Before(nextSample) {
+		// a site newly planned here gets its first sample at once: its chart starts with its plan
+		if !now.Before(nextSample) || s.unsampled() {
 			nextSample = now.Add(s.opt.SampleEvery)
 			if err := s.writeSamples(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("loadmgmt: samples", "err", err)
@@ -267,6 +269,18 @@ func (s *Service) planLoop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// unsampled: an owned, planned site has no sample from this node yet.
+func (s *Service) unsampled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.memo {
+		if s.owned[id] && !s.sampled[id] {
+			return true
+		}
+	}
+	return false
 }
 
 // idleStatus: OCPP statuses of a session whose car takes nothing (full, or it paused itself).

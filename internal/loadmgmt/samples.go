@@ -21,6 +21,7 @@ func (s *Service) writeSamples(ctx context.Context) error {
 	for id, m := range s.memo {
 		if s.owned[id] {
 			memo[id] = m
+			s.sampled[id] = true
 		}
 	}
 	s.mu.Unlock()

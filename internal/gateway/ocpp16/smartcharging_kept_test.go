@@ -147,6 +147,18 @@ func TestChargingProfilesKept(t *testing.T) {
 			}
 		})
 
+		t.Run("the load manager's slot is refused to an operator", func(t *testing.T) {
+			if _, err := d.Exec(ctx, `INSERT INTO device_charging_profile (device_id, profile_id, connector_id, purpose, stack_level, profile, source, state, updated_at)
+				VALUES (?, ?, 0, 'TxDefault', 0, '{}', ?, ?, ?)`, dev, fleet.ReservedProfileIDs+100, fleet.SourceLoad, fleet.ProfileInstalled, time.Now().UnixMilli()); err != nil {
+				t.Fatal(err)
+			}
+			a, _ := fleettest.Control(t, root, []int64{dev}, fleet.CtlSetChargingProfile, map[string]any{"connectorId": 0, "profile": profile(31, 0, sc.UnitA)})
+			apitest.WantCode(t, a, apperr.Invalid)
+			if _, err := d.Exec(ctx, `DELETE FROM device_charging_profile WHERE device_id = ? AND profile_id = ?`, dev, fleet.ReservedProfileIDs+100); err != nil {
+				t.Fatal(err)
+			}
+		})
+
 		t.Run("the charger's own limits refuse a profile before it is sent", func(t *testing.T) {
 			for _, kv := range [][2]string{{"ChargingScheduleAllowedChargingRateUnit", "Current"}, {"ChargeProfileMaxStackLevel", "3"}, {"MaxChargingProfilesInstalled", "2"}} {
 				if _, err := d.Exec(ctx, `INSERT INTO device_config (device_id, key, value, updated_at) VALUES (?, ?, ?, ?)`, dev, kv[0], kv[1], time.Now().UnixMilli()); err != nil {

@@ -51,7 +51,7 @@ export default function SetProfileModal({
       connectorId: 0,
       purpose: 'TxDefault',
       id: nextProfileId(rows),
-      stackLevel: 0,
+      stackLevel: 1, // 0 of TxDefault on connector 0 is the load manager's fallback
       kind: 'Relative',
       recurrency: 'Daily',
       unit: 'A',

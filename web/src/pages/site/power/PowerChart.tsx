@@ -39,6 +39,7 @@ export default function PowerChart({ siteId }: { siteId: number }) {
     const tz = getTimeZone();
     const fmt = spanMs(span) > 24 * 3_600_000 ? 'MM-DD HH:mm' : 'HH:mm';
     const num = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
+    const few = data.samples.length <= 48;
     return {
       color: [PALETTE[3], PALETTE[0], PALETTE[1]],
       legend: { top: 0 },
@@ -55,10 +56,11 @@ export default function PowerChart({ siteId }: { siteId: number }) {
         axisLabel: { formatter: (v: number) => dayjs(v).tz(tz).format(fmt), hideOverlap: true },
       },
       yAxis: { type: 'value', name: 'kW', min: 0, axisLabel: { formatter: (v: number) => num.format(v) } },
+      // a line of one point draws nothing: few samples (a site just planned) show their points
       series: [
-        { name: t('power.chart.limit'), type: 'line', step: 'end', showSymbol: false, connectNulls: false, lineStyle: { type: 'dashed', width: 2 }, data: series.limit },
-        { name: t('power.chart.planned'), type: 'line', showSymbol: false, data: series.planned },
-        { name: t('power.chart.measured'), type: 'line', showSymbol: false, areaStyle: { opacity: 0.15 }, data: series.measured },
+        { name: t('power.chart.limit'), type: 'line', step: 'end', showSymbol: few, connectNulls: false, lineStyle: { type: 'dashed', width: 2 }, data: series.limit },
+        { name: t('power.chart.planned'), type: 'line', showSymbol: few, data: series.planned },
+        { name: t('power.chart.measured'), type: 'line', showSymbol: few, areaStyle: { opacity: 0.15 }, data: series.measured },
       ],
     };
   }, [data, empty, series, span, t, i18n.language]);
