@@ -377,8 +377,10 @@ func (s *Service) commandResult(r fleet.CommandResult) {
 	}
 	isFallback := s.fallbackIDs[r.CommandID]
 	delete(s.fallbackIDs, r.CommandID)
-	if isFallback && r.Result != fleet.ResultSuccess {
-		// a fallback the charger did not take is sent again at the next plan
+	if isFallback && r.Result != fleet.ResultSuccess && r.Result != fleet.ResultFailed {
+		// a fallback that did not reach the charger (timeout, offline) is sent again at the next
+		// plan; one the charger refused is not, until the share changes or it reconnects (a
+		// charger that refuses every profile would be asked at every plan)
 		for dev, sent := range s.fallbackBy {
 			if sent == r.CommandID {
 				delete(s.fallback, dev)

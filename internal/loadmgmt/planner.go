@@ -161,6 +161,9 @@ func (s *Service) planChunk(ctx context.Context, ids []int64) error {
 		}
 		var ds []Demand
 		var olds []*allocRow
+		var held []bool // offline, holding its last profile of ours
+		// what a charger of the site draws on its own: the fallback it holds
+		share := SafeShare(in.power, len(in.devices), in.power.MinA)
 		for _, ss := range in.sessions {
 			dev := devs[ss.device]
 			o := old[akey{ss.device, ss.connector}]
@@ -174,15 +177,20 @@ func (s *Service) planChunk(ctx context.Context, ids []int64) error {
 				nowMS-ss.started > idleAfter.Milliseconds() && nowMS-p.at < idleAfter.Milliseconds() && p.w < idleW {
 				d.Idle = true
 			}
+			heldNow := false
 			switch {
 			case o != nil && o.state == StateRefused:
 				d.Uncontrolled = true // refused: counted at its maximum for the rest of the session
 			case o != nil && !dev.online && o.sentAt > 0 && nowMS < o.sentAt+ttl && (o.state == StateSending || o.state == StateApplied):
 				// offline, but it may still hold our last profile: counted at that until it ends
-				d.Uncontrolled, d.MaxA = true, o.limitA
+				d.Uncontrolled, d.MaxA, heldNow = true, o.limitA, true
+			case !dev.online:
+				// offline with no profile of ours in force: it charges on its fallback, the safe share
+				d.Uncontrolled, d.MaxA = true, math.Min(share, dev.maxA)
 			}
 			ds = append(ds, d)
 			olds = append(olds, o)
+			held = append(held, heldNow)
 		}
 		as := Plan(limit, ds)
 		if err := Check(limit, ds, as); err != nil {
@@ -200,10 +208,10 @@ func (s *Service) planChunk(ctx context.Context, ids []int64) error {
 			switch {
 			case d.Uncontrolled && o != nil && o.state == StateRefused:
 				nr.state, nr.message, nr.cmd, nr.sentAt = StateRefused, o.message, o.cmd, o.sentAt
-			case d.Uncontrolled: // offline holding its last profile
+			case held[i]: // offline holding its last profile
 				*nr = *o
 				nr.site = siteID
-			case !dev.online:
+			case !dev.online: // offline, counted at its fallback (a.LimitA: its uncontrolled draw)
 				nr.state = StateOffline
 				if o != nil {
 					nr.cmd = o.cmd
@@ -238,7 +246,6 @@ func (s *Service) planChunk(ctx context.Context, ids []int64) error {
 			}
 		}
 		// the fallback every online charger of the site holds
-		share := SafeShare(in.power, len(in.devices), in.power.MinA)
 		s.mu.Lock()
 		for _, d := range in.devices {
 			if !d.online {

@@ -56,9 +56,14 @@ func (c *charger) claim(conn int, tag string) *connState {
 	return cs
 }
 
-// release ends conn's session.
+// release ends conn's session; a charger cut off the network (Fleet.Offline) keeps it: the
+// session goes on there, out of chargeops' sight.
 func (c *charger) release(conn int) {
 	c.mu.Lock()
+	if c.cut {
+		c.mu.Unlock()
+		return
+	}
 	cs := c.stateLocked(conn)
 	cs.busy, cs.txID = false, 0
 	c.mu.Unlock()

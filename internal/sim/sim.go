@@ -183,6 +183,7 @@ type charger struct {
 	disabled map[int]bool
 	away     time.Duration // how long to stay off the network after an outage (0: reconnect soon)
 	tunnel   io.Closer     // the remote-access tunnel opened on VpnStart (remote.go)
+	cut      bool          // Fleet.Offline: off the network for good, its sessions kept as they were
 
 	conns map[int]*connState // sessions and reservations per connector (operations.go)
 	list  localList          // the local authorization list (locallist.go)
@@ -242,9 +243,13 @@ func (c *charger) loop(ctx context.Context) {
 		c.st.Connects.Add(1)
 		c.run(ctx, ws)
 		c.mu.Lock()
-		away := c.away
+		away, cut := c.away, c.cut
 		c.away = 0
 		c.mu.Unlock()
+		if cut {
+			<-ctx.Done() // Fleet.Offline: it never comes back
+			return
+		}
 		if !c.sleep(ctx, away+time.Duration(500+rand.IntN(1500))*time.Millisecond) {
 			return
 		}

@@ -279,7 +279,32 @@ func (f *Fleet) PowerW(sn string, connector int) float64 {
 	if c.sessionLocked(connector).ID == 0 {
 		return 0
 	}
-	return c.sc.drawn[connector]
+	p := c.sc.drawn[connector]
+	if c.cut { // off the network it meters nothing, but the car still follows the limit in force
+		if l, ok := c.limitWLocked(connector, time.Now()); ok && p > l {
+			p = l
+		}
+	}
+	return p
+}
+
+// Offline drops charger sn's connection as a cut cable would and keeps it off the network for
+// good: it does not reconnect, and its sessions go on as they were — their transactions open,
+// their charging profiles in force as time passes (LimitW, PowerW, Profiles) — while nothing
+// reaches chargeops (tests of what a charger does on its own). False for an unknown SN.
+func (f *Fleet) Offline(sn string) bool {
+	c := f.charger(sn)
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	c.cut = true
+	ws := c.ws
+	c.mu.Unlock()
+	if ws != nil {
+		_ = ws.Close()
+	}
+	return true
 }
 
 // LimitW is the limit (W, on 3 phases at 230 V) the profiles of charger sn put on connector
