@@ -50,6 +50,7 @@ type Token struct {
 	Note         string `json:"note"`
 	Status       int    `json:"status"`    // 0 active, 1 blocked
 	ExpiresAt    int64  `json:"expiresAt"` // unix ms, 0: never
+	Priority     int    `json:"priority"`  // in site load management, -10..10: higher first (docs/smart-charging.md)
 	Expired      bool   `json:"expired"`
 	Origin       int    `json:"origin"` // 0 added, 1 imported, 2 recorded unknown
 	LastUsedAt   int64  `json:"lastUsedAt"`
@@ -79,14 +80,14 @@ func key(tag string) string {
 	return string(b)
 }
 
-const columns = `t.id, t.customer_id, COALESCE(c.name, ''), t.id_tag, t.parent_id_tag, t.name, t.note, t.status, t.expires_at, t.origin,
+const columns = `t.id, t.customer_id, COALESCE(c.name, ''), t.id_tag, t.parent_id_tag, t.name, t.note, t.status, t.expires_at, t.priority, t.origin,
 	t.last_used_at, t.created_at, t.updated_at`
 
 const from = "token t LEFT JOIN customer c ON c.id = t.customer_id"
 
 func scan(r db.Scanner) (Token, error) {
 	var t Token
-	err := r.Scan(&t.ID, &t.CustomerID, &t.CustomerName, &t.IDTag, &t.ParentIDTag, &t.Name, &t.Note, &t.Status, &t.ExpiresAt, &t.Origin,
+	err := r.Scan(&t.ID, &t.CustomerID, &t.CustomerName, &t.IDTag, &t.ParentIDTag, &t.Name, &t.Note, &t.Status, &t.ExpiresAt, &t.Priority, &t.Origin,
 		&t.LastUsedAt, &t.CreatedAt, &t.UpdatedAt)
 	t.Expired = t.ExpiresAt > 0 && t.ExpiresAt <= db.NowMS()
 	return t, err
@@ -171,7 +172,11 @@ type Form struct {
 	Note        string `json:"note"`
 	Status      int    `json:"status"`
 	ExpiresAt   int64  `json:"expiresAt"`
+	Priority    int    `json:"priority"` // load management, -10..10 (0: none)
 }
+
+// maxPriority bounds a token's priority in load management (as a charger's, loadmgmt.MaxPriority).
+const maxPriority = 10
 
 // validTag: 1-20 printable ASCII characters without spaces.
 func validTag(tag string) bool {
@@ -209,6 +214,8 @@ func (in *Form) normalise() error {
 		return apperr.InvalidField("status", "err.invalid")
 	case in.ExpiresAt < 0:
 		return apperr.InvalidField("expiresAt", "err.invalid")
+	case in.Priority < -maxPriority || in.Priority > maxPriority:
+		return apperr.InvalidField("priority", "err.invalid")
 	}
 	return nil
 }
@@ -270,9 +277,9 @@ func insert(ctx context.Context, tx *db.Tx, in Form, origin int) (int64, error) 
 		}
 	}
 	now := db.NowMS()
-	id, err := db.InsertID(ctx, tx, `INSERT INTO token (customer_id, id_tag, tag_key, parent_id_tag, parent_key, name, note, status, expires_at, origin, version,
-		created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.CustomerID, in.IDTag, key(in.IDTag), in.ParentIDTag, key(in.ParentIDTag),
-		in.Name, in.Note, in.Status, in.ExpiresAt, origin, v, now, now)
+	id, err := db.InsertID(ctx, tx, `INSERT INTO token (customer_id, id_tag, tag_key, parent_id_tag, parent_key, name, note, status, expires_at, priority, origin, version,
+		created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.CustomerID, in.IDTag, key(in.IDTag), in.ParentIDTag, key(in.ParentIDTag),
+		in.Name, in.Note, in.Status, in.ExpiresAt, in.Priority, origin, v, now, now)
 	if err != nil {
 		return 0, tagClash(err)
 	}
@@ -307,8 +314,8 @@ func (s *Service) Update(ctx context.Context, p *access.Principal, in Form) erro
 			}
 		}
 		_, err = tx.Exec(ctx, `UPDATE token SET id_tag = ?, tag_key = ?, parent_id_tag = ?, parent_key = ?, name = ?, note = ?, status = ?, expires_at = ?,
-			version = ?, updated_at = ? WHERE id = ?`, in.IDTag, key(in.IDTag), in.ParentIDTag, key(in.ParentIDTag), in.Name, in.Note, in.Status, in.ExpiresAt,
-			v, db.NowMS(), in.ID)
+			priority = ?, version = ?, updated_at = ? WHERE id = ?`, in.IDTag, key(in.IDTag), in.ParentIDTag, key(in.ParentIDTag), in.Name, in.Note, in.Status, in.ExpiresAt,
+			in.Priority, v, db.NowMS(), in.ID)
 		if err != nil {
 			return tagClash(err)
 		}

@@ -7189,6 +7189,7 @@ export interface components {
             note?: string;
             origin?: number;
             parentIdTag?: string;
+            priority?: number;
             status?: number;
             updatedAt?: number;
         };
@@ -7209,6 +7210,7 @@ export interface components {
             name?: string;
             note?: string;
             parentIdTag?: string;
+            priority?: number;
             status?: number;
         };
         TokenImportResult: {

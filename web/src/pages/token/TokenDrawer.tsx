@@ -1,5 +1,5 @@
 /** Add/edit drawer of a token: idTag, name, parent, expiry, status, customer (on add), note. */
-import { DatePicker, Form, Input, Select } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import FormDrawer from '../../components/FormDrawer';
@@ -16,6 +16,7 @@ interface Values {
   note?: string;
   status: number;
   expiresAt?: { format: (f: string) => string } | null;
+  priority?: number | null;
 }
 
 const TAG_RULE = /^[!-~]{1,20}$/;
@@ -26,7 +27,7 @@ export default function TokenDrawer({ row, onClose }: { row: Partial<Token> | nu
   const editing = !!row?.id;
   const customers = useQuery({ queryKey: customerKeys.options, queryFn: customerOptions, enabled: row !== null && !editing });
   const initial: Partial<Values> | undefined = row
-    ? { ...row, status: row.status ?? 0, expiresAt: row.expiresAt ? toPicker(row.expiresAt) : null } as Partial<Values>
+    ? { ...row, status: row.status ?? 0, priority: row.priority ?? 0, expiresAt: row.expiresAt ? toPicker(row.expiresAt) : null } as Partial<Values>
     : undefined;
   const submit = (v: Values) => {
     const body = {
@@ -37,6 +38,7 @@ export default function TokenDrawer({ row, onClose }: { row: Partial<Token> | nu
       note: v.note?.trim() ?? '',
       status: v.status,
       expiresAt: v.expiresAt ? fromPicker(v.expiresAt) : 0,
+      priority: v.priority ?? 0,
     };
     return run(() => (editing ? updateToken({ ...body, id: row!.id! }) : addToken(body)), { invalidate: [tokenKeys.list] });
   };
@@ -68,6 +70,9 @@ export default function TokenDrawer({ row, onClose }: { row: Partial<Token> | nu
       </Form.Item>
       <Form.Item name="expiresAt" label={t('token.expiry')}>
         <DatePicker showTime style={{ width: '100%' }} placeholder={t('token.never')} />
+      </Form.Item>
+      <Form.Item name="priority" label={t('token.priority')} tooltip={t('token.priorityHelp')}>
+        <InputNumber min={-10} max={10} precision={0} data-testid="token-priority" />
       </Form.Item>
       <Form.Item name="note" label={t('token.note')} rules={[{ max: 255 }]}>
         <Input.TextArea rows={3} />
