@@ -228,18 +228,9 @@ type ProfileOrder struct {
 // ResultOffline / ResultFailed when it ended at once; ErrBusy when a command is still waiting
 // for the device.
 func (s *Service) SetProfile(ctx context.Context, o ProfileOrder) (int64, int, error) {
-	var t target
-	var en int
-	err := s.db.QueryRow(ctx, `SELECT id, model_id, customer_id, site_id, sn, enabled FROM device WHERE id = ?`, o.DeviceID).
-		Scan(&t.id, &t.modelID, &t.customerID, &t.siteID, &t.sn, &en)
-	if db.NotFound(err) {
-		return 0, 0, apperr.ErrNotFound
-	}
+	t, err := s.systemTarget(ctx, o.DeviceID)
 	if err != nil {
-		return 0, 0, fmt.Errorf("fleet: set profile: %w", err)
-	}
-	if en != 1 {
-		return 0, 0, apperr.ErrDeviceDisabled
+		return 0, 0, err
 	}
 	prof := o.Profile
 	if err := prof.Validate("profile", o.ConnectorID); err != nil {
@@ -252,9 +243,43 @@ func (s *Service) SetProfile(ctx context.Context, o ProfileOrder) (int64, int, e
 	if !l.Accepts(prof.Schedule.Unit) {
 		convertUnit(&prof.Schedule)
 	}
-	params := Params{ConnectorID: o.ConnectorID, Profile: &prof}
+	return s.system(ctx, t, CtlSetChargingProfile, Params{ConnectorID: o.ConnectorID, Profile: &prof}, o.By)
+}
+
+// ClearProfiles sends control type 27 (ClearChargingProfile) to a device without a caller's
+// scope: the load manager clearing its own profiles when a site's load management is turned
+// off. The same results as SetProfile.
+func (s *Service) ClearProfiles(ctx context.Context, deviceID int64, f smartcharging.ClearFilter, by string) (int64, int, error) {
+	t, err := s.systemTarget(ctx, deviceID)
+	if err != nil {
+		return 0, 0, err
+	}
+	return s.system(ctx, t, CtlClearChargingProfile, Params{Clear: &f}, by)
+}
+
+// systemTarget is an enabled device as the core's own commands address it.
+func (s *Service) systemTarget(ctx context.Context, deviceID int64) (target, error) {
+	var t target
+	var en int
+	err := s.db.QueryRow(ctx, `SELECT id, model_id, customer_id, site_id, sn, enabled FROM device WHERE id = ?`, deviceID).
+		Scan(&t.id, &t.modelID, &t.customerID, &t.siteID, &t.sn, &en)
+	switch {
+	case db.NotFound(err):
+		return t, apperr.ErrNotFound
+	case err != nil:
+		return t, fmt.Errorf("fleet: device %d: %w", deviceID, err)
+	case en != 1:
+		return t, apperr.ErrDeviceDisabled
+	}
+	t.enabled = true
+	return t, nil
+}
+
+// system starts a command of the core's own (no caller, no scope; by names it on the record)
+// and returns its id and result so far; ErrBusy when a command is still waiting for the device.
+func (s *Service) system(ctx context.Context, t target, ct int, params Params, by string) (int64, int, error) {
 	raw, _ := json.Marshal(params)
-	st, err := s.start(ctx, &access.Principal{UserName: o.By}, t, CtlSetChargingProfile, params, string(raw), "")
+	st, err := s.start(ctx, &access.Principal{UserName: by}, t, ct, params, string(raw), "")
 	if err != nil {
 		return 0, 0, err
 	}
@@ -468,10 +493,9 @@ func (s *Service) learnLimits(ctx context.Context, dev *Device, protocol string)
 		return nil // a charger that does not know the keys is asked once per node's life
 	}
 	t := target{id: dev.ID, modelID: dev.ModelID, customerID: dev.CustomerID, siteID: dev.SiteID, sn: dev.SN, enabled: dev.Enabled}
-	params := Params{Keys: keys}
-	raw, _ := json.Marshal(params)
 	return s.untilDone(ctx, func() (started, error) {
-		return s.start(ctx, &access.Principal{UserName: bySmartCharging}, t, CtlGetConfiguration, params, string(raw), "")
+		id, result, err := s.system(ctx, t, CtlGetConfiguration, Params{Keys: keys}, bySmartCharging)
+		return started{id: id, result: result}, err
 	})
 }
 

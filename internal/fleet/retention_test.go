@@ -343,9 +343,11 @@ func TestPurgeDoesNotStallIngest(t *testing.T) {
 		w := time.Duration(worst.Load())
 		t.Logf("%s: purge of %d rows took %s; %d batches of 500 written meanwhile, slowest %s", d.Dialect(), n, took.Round(time.Millisecond), batches.Load(), w.Round(time.Millisecond))
 		// the purge yields between chunks: no insert waits for the whole purge. The bound is
-		// relative (half the purge, at least 250 ms) because a busy machine (CI's other packages)
-		// slows both sides alike; the speed itself is measured in docs/benchmarks.md
-		if batches.Load() == 0 || w >= max(250*time.Millisecond, took/2) {
+		// relative (half the purge) with a floor of 500 ms, because a busy machine (CI's other
+		// packages) slows both sides alike: an insert of 500 rows was seen taking 462 ms beside
+		// a purge of 293 ms, longer than the whole purge it could have waited for. The speed
+		// itself is measured in docs/benchmarks.md
+		if batches.Load() == 0 || w >= max(500*time.Millisecond, took/2) {
 			t.Fatalf("an insert batch waited %s during a purge of %s (%d batches)", w, took, batches.Load())
 		}
 	})

@@ -2,10 +2,13 @@ package loadmgmt
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
 	"chargeops/internal/db"
+	"chargeops/internal/fleet"
+	"chargeops/internal/smartcharging"
 )
 
 // The lease (site_power_lease): each enabled site is planned by exactly one node at a time.
@@ -78,9 +81,10 @@ func (s *Service) renewLeases(ctx context.Context) error {
 	return nil
 }
 
-// dropSites removes the plan of sites whose load management was turned off, announces it, and
-// gives their leases up. The chargers keep their last Tx profile until it ends (ProfileTTL)
-// and their fallback.
+// dropSites removes the plan of sites whose load management was turned off, announces it, gives
+// their leases up and clears the fallback of their online chargers (in the background: the lease
+// loop does not wait for chargers). A charger keeps its last Tx profile until it ends
+// (ProfileTTL) or its session does.
 func (s *Service) dropSites(ctx context.Context, ids []int64) error {
 	in := db.Placeholders(len(ids))
 	args := db.Args(ids)
@@ -119,7 +123,56 @@ func (s *Service) dropSites(ctx context.Context, ids []int64) error {
 	}
 	s.mu.Unlock()
 	s.announce(gone)
+	devices, err := db.Column[int64](ctx, s.db, `SELECT d.id FROM device d JOIN device_state st ON st.device_id = d.id
+		WHERE d.site_id IN (`+in+`) AND st.online = 1 AND d.enabled = 1`, args...)
+	if err != nil {
+		return err
+	}
+	s.clearFallbacks(ctx, devices)
 	return nil
+}
+
+// clearFallbacks clears the fallback profile of devices, each asked again while it is busy with
+// another command (a few seconds at most).
+func (s *Service) clearFallbacks(ctx context.Context, devices []int64) {
+	if s.fleet == nil || len(devices) == 0 {
+		return
+	}
+	s.mu.Lock()
+	for _, d := range devices {
+		delete(s.fallback, d)
+	}
+	s.mu.Unlock()
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		for _, d := range devices {
+			for try := 0; try < 20; try++ {
+				_, _, err := s.fleet.ClearProfiles(ctx, d, smartcharging.ClearFilter{ID: FallbackProfileID}, byLoadManager)
+				if !errors.Is(err, fleet.ErrBusy) {
+					if err != nil {
+						slog.Warn("loadmgmt: fallback not cleared", "device", d, "err", err)
+					}
+					break
+				}
+				if sleep(ctx, 500*time.Millisecond) != nil {
+					return
+				}
+			}
+		}
+	}()
+}
+
+// sleep waits d or until ctx ends (its error).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // releaseLeases gives every lease of this node up (Stop).

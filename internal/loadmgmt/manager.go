@@ -9,11 +9,13 @@ import (
 
 	"chargeops/internal/db"
 	"chargeops/internal/fleet"
+	"chargeops/internal/smartcharging"
 )
 
 // Fleet is what the load manager needs of the fleet core (fleet.Service); tests use a fake.
 type Fleet interface {
 	SetProfile(ctx context.Context, o fleet.ProfileOrder) (int64, int, error)
+	ClearProfiles(ctx context.Context, deviceID int64, f smartcharging.ClearFilter, by string) (int64, int, error)
 	OnCommandResults(f func(fleet.CommandResult))
 }
 

@@ -23,6 +23,7 @@ type fakeFleet struct {
 	hooks  []func(fleet.CommandResult)
 	tx     map[akey]float64 // the Tx limit each connector holds (accepted)
 	orders []fleet.ProfileOrder
+	clears []clearOrder
 }
 
 func newFake() *fakeFleet { return &fakeFleet{refuse: map[int64]bool{}, tx: map[akey]float64{}} }
@@ -55,6 +56,20 @@ func (f *fakeFleet) SetProfile(ctx context.Context, o fleet.ProfileOrder) (int64
 		}
 	}()
 	return id, fleet.ResultWaiting, nil
+}
+
+// ClearProfiles notes the clear and answers it at once.
+func (f *fakeFleet) ClearProfiles(ctx context.Context, deviceID int64, c smartcharging.ClearFilter, by string) (int64, int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	f.clears = append(f.clears, clearOrder{deviceID, c})
+	return f.next, fleet.ResultWaiting, nil
+}
+
+type clearOrder struct {
+	device int64
+	filter smartcharging.ClearFilter
 }
 
 func (f *fakeFleet) count(purpose smartcharging.Purpose) int {
@@ -301,7 +316,8 @@ func TestDisableSiteDropsPlan(t *testing.T) {
 		ctx := context.Background()
 		o := seed(t, d)
 		dev := addDevice(t, d, o, o.CustomerA, o.SiteA, "LMD001", true)
-		s := New(d, newFake(), fastOptions("n1"))
+		f := newFake()
+		s := New(d, f, fastOptions("n1"))
 		if err := s.SetSitePower(ctx, testutil.Root(), SitePower{SiteID: o.SiteA, Enabled: true, LimitA: 16, MinA: 6, EditLevel: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -320,5 +336,11 @@ func TestDisableSiteDropsPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 		testutil.Eventually(t, "plan removed", func() bool { return len(rowsOf(t, d, o.SiteA)) == 0 && !s.owns(o.SiteA) })
+		// the charger's fallback is cleared: load management no longer holds it back
+		testutil.Eventually(t, "fallback cleared", func() bool {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return len(f.clears) == 1 && f.clears[0].device == dev && f.clears[0].filter.ID == FallbackProfileID
+		})
 	})
 }

@@ -27,8 +27,10 @@ const rowsPerInsert = 200
 const (
 	TxProfileID       = 900000 // + connector
 	FallbackProfileID = 900100 // TxDefault on connector 0
-	txStackLevel      = 1
-	fallbackStack     = 0
+	// byLoadManager names the load manager's commands on their records
+	byLoadManager = "load-manager"
+	txStackLevel  = 1
+	fallbackStack = 0
 )
 
 // Idle by measurement: a session whose profile is applied, started over idleAfter ago, with a
@@ -358,7 +360,7 @@ func (s *Service) sendAll(ctx context.Context, sends []send, now int64) {
 		if ctx.Err() != nil {
 			return
 		}
-		o := fleet.ProfileOrder{DeviceID: x.row.device, Source: fleet.SourceLoad, By: "load-manager"}
+		o := fleet.ProfileOrder{DeviceID: x.row.device, Source: fleet.SourceLoad, By: byLoadManager}
 		if x.fallback {
 			o.Profile = smartcharging.Profile{ID: FallbackProfileID, StackLevel: fallbackStack, Purpose: smartcharging.PurposeTxDefault,
 				Kind: smartcharging.KindRelative, Schedule: schedule(x.limit, x.phases)}
