@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
@@ -337,6 +339,9 @@ func (s *Service) storeProfile(ctx context.Context, cmd Command, out Outcome) er
 		state, message = ProfileRefused, out.Message
 	}
 	now := db.NowMS()
+	if state == ProfileInstalled {
+		s.targets.add(cmd.DeviceID)
+	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		if state == ProfileInstalled {
 			if _, err := tx.Exec(ctx, `DELETE FROM device_charging_profile WHERE device_id = ? AND connector_id = ? AND purpose = ? AND stack_level = ? AND profile_id <> ?`,
@@ -426,26 +431,19 @@ func QueryStoredProfiles(ctx context.Context, q db.Querier, cond string, args ..
 // (docs/smart-charging.md, "After a reconnect or a reboot"): a charger that takes part in smart
 // charging (chargeops holds profiles for it, or its site's load is managed) is asked for its
 // smart-charging limits once, when they are not known, and sent again the profiles it holds.
-// A boot right after the connection is one follow-up, not two.
+// A boot right after the connection is one follow-up, not two. Whether a charger takes part is
+// read from a set kept in memory (smartTargets), so a connection storm costs no query.
 func (s *Service) afterConnect(ctx context.Context, dev *Device, protocol string) {
 	s.followUp(ctx, dev, protocol)
 }
 
 func (s *Service) afterBoot(ctx context.Context, dev *Device) {
-	var protocol string
-	_ = s.db.QueryRow(ctx, `SELECT protocol FROM device_state WHERE device_id = ?`, dev.ID).Scan(&protocol)
-	s.followUp(ctx, dev, protocol)
+	s.followUp(ctx, dev, "") // the protocol is read when the follow-up runs
 }
 
 func (s *Service) followUp(ctx context.Context, dev *Device, protocol string) {
-	var held, managed int
-	err := s.db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM device_charging_profile WHERE device_id = ? AND state = ?),
-		(SELECT COUNT(*) FROM site_power WHERE site_id = ? AND enabled = 1)`, dev.ID, ProfileInstalled, dev.SiteID).Scan(&held, &managed)
-	if err != nil {
-		slog.Warn("smart charging follow-up not read", "sn", dev.SN, "err", err)
-		return
-	}
-	if held == 0 && managed == 0 {
+	held, managed := s.targets.of(ctx, s.db, dev)
+	if !held && !managed {
 		return
 	}
 	if _, busy := s.following.LoadOrStore(dev.ID, true); busy {
@@ -460,13 +458,60 @@ func (s *Service) followUp(ctx context.Context, dev *Device, protocol string) {
 		}
 		ctx, cancel := context.WithTimeout(s.closing, 10*s.opt.CommandTimeout)
 		defer cancel()
+		if protocol == "" {
+			_ = s.db.QueryRow(ctx, `SELECT protocol FROM device_state WHERE device_id = ?`, dev.ID).Scan(&protocol)
+		}
 		if err := s.learnLimits(ctx, dev, protocol); err != nil {
 			slog.Warn("smart-charging limits not read", "sn", dev.SN, "err", err)
 		}
-		if held > 0 {
-			s.resendProfiles(ctx, dev)
-		}
+		s.resendProfiles(ctx, dev)
 	}()
+}
+
+// smartTargets is which chargers take part in smart charging, read every targetsTTL: the
+// sites whose load is managed and the devices chargeops holds installed profiles for (a profile
+// installed meanwhile is added at once by storeProfile).
+type smartTargets struct {
+	mu      sync.Mutex
+	at      time.Time
+	sites   map[int64]bool
+	devices map[int64]bool
+}
+
+const targetsTTL = 10 * time.Second
+
+// of says whether dev has installed profiles held for it and whether its site is managed.
+func (t *smartTargets) of(ctx context.Context, d *db.DB, dev *Device) (held, managed bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if time.Since(t.at) > targetsTTL {
+		sites, err1 := db.Column[int64](ctx, d, `SELECT site_id FROM site_power WHERE enabled = 1`)
+		devices, err2 := db.Column[int64](ctx, d, `SELECT DISTINCT device_id FROM device_charging_profile WHERE state = ?`, ProfileInstalled)
+		if err := errors.Join(err1, err2); err != nil {
+			slog.Warn("smart-charging targets not read", "err", err)
+		} else {
+			t.sites, t.devices, t.at = setOf(sites), setOf(devices), time.Now()
+		}
+	}
+	return t.devices[dev.ID], t.sites[dev.SiteID]
+}
+
+// add notes a device with an installed profile.
+func (t *smartTargets) add(deviceID int64) {
+	t.mu.Lock()
+	if t.devices == nil {
+		t.devices = map[int64]bool{}
+	}
+	t.devices[deviceID] = true
+	t.mu.Unlock()
+}
+
+func setOf(ids []int64) map[int64]bool {
+	m := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
 }
 
 // limitKeys are the configuration keys of a protocol's smart-charging limits.

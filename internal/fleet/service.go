@@ -63,6 +63,8 @@ type Service struct {
 	following sync.Map
 	// limitsAsked: devices asked for their smart-charging limits since this node started
 	limitsAsked sync.Map
+	// targets: which chargers take part in smart charging (charging_profiles.go)
+	targets smartTargets
 	// eventHook, statusHook and commandHook hear of committed event changes, status changes
 	// and command results (eventhook.go)
 	eventHook   atomic.Pointer[func(EventChange)]

@@ -122,6 +122,9 @@ func TestChargingProfilesKept(t *testing.T) {
 			if n := sets(); n != before+1 {
 				t.Fatalf("%d profiles sent after the boot, want 1", n-before)
 			}
+			waitFor(t, "the follow-up's commands ended", func() bool {
+				return testutil.Count(t, d, `SELECT COUNT(*) FROM command WHERE device_id = ? AND result = ?`, dev, fleet.ResultWaiting) == 0
+			})
 		})
 
 		t.Run("after a reconnect without a boot the installed profile is sent again", func(t *testing.T) {
@@ -136,6 +139,9 @@ func TestChargingProfilesKept(t *testing.T) {
 				return len(h2.set) == 1 && h2.set[0].ChargingProfile.ChargingProfileId == 11
 			})
 			h = h2 // the charger from now on
+			waitFor(t, "the follow-up's commands ended", func() bool {
+				return testutil.Count(t, d, `SELECT COUNT(*) FROM command WHERE device_id = ? AND result = ?`, dev, fleet.ResultWaiting) == 0
+			})
 		})
 
 		t.Run("a clear removes what it matched", func(t *testing.T) {

@@ -443,15 +443,26 @@ func TestSiteLoadManagement(t *testing.T) {
 				t.Fatalf("safe share %.2f A, want 7.2 A", share)
 			}
 			dev := ids[cutOff]
-			a := allocations(t, d, siteID)[dev]
+			// before the cut: its share applied (a refresh of its Tx profile, every ProfileTTL/2,
+			// may be on its way: waited for) and its fallback held
+			var a allocation
 			var tx smartcharging.Installed
-			for _, in := range fl.Profiles(cutOff) {
-				if in.Profile.ID == loadmgmt.TxProfileID+1 && in.Profile.Purpose == smartcharging.PurposeTx {
-					tx = in
+			ready := func() bool {
+				a = allocations(t, d, siteID)[dev]
+				tx = smartcharging.Installed{}
+				for _, in := range fl.Profiles(cutOff) {
+					if in.Profile.ID == loadmgmt.TxProfileID+1 && in.Profile.Purpose == smartcharging.PurposeTx {
+						tx = in
+					}
 				}
+				return a.state == loadmgmt.StateApplied && tx.Profile.ValidTo != 0 && holdsFallback(fl, cutOff, share)
 			}
-			if a.state != loadmgmt.StateApplied || tx.Profile.ValidTo == 0 || !holdsFallback(fl, cutOff, share) {
-				t.Fatalf("%s before the cut: allocation %+v, profiles %+v", cutOff, a, fl.Profiles(cutOff))
+			deadline := time.Now().Add(5 * time.Second)
+			for !ready() {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s before the cut: allocation %+v, profiles %+v", cutOff, a, fl.Profiles(cutOff))
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
 			if !fl.Offline(cutOff) {
 				t.Fatal("no such simulated charger")
