@@ -56,7 +56,7 @@ func controls(codes ...int) []devmodel.Item {
 		6: "Log upload", 7: "Remote link start", 8: "Remote link stop", 9: "Refresh configuration", 10: "Refresh runtime values", 11: "Set parameters",
 		12: "Remote start", 13: "Remote stop", 14: "Unlock connector", 15: "Clear authorization cache", 16: "Data transfer",
 		17: "Reserve connector", 18: "Cancel reservation", 19: "Send local list", 20: "Read local list version",
-		26: "Set charging profile", 27: "Clear charging profiles", 28: "Read composite schedule"}
+		26: "Set charging profile", 27: "Clear charging profiles", 28: "Get composite schedule"}
 	levels := map[int]int{1: 3, 2: 2, 3: 2, 4: 3, 5: 1, 6: 3, 7: 2, 8: 2, 9: 4, 10: 4, 11: 2, 12: 3, 13: 3, 14: 3, 15: 3, 16: 1, 17: 3, 18: 3, 19: 2, 20: 4,
 		26: 2, 27: 2, 28: 4}
 	out := []devmodel.Item{}

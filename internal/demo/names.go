@@ -39,7 +39,7 @@ var zhNames = map[string]string{
 	"Read local list version":            "读取本地列表版本",
 	"Set charging profile":               "设置充电配置文件",
 	"Clear charging profiles":            "清除充电配置文件",
-	"Read composite schedule":            "读取组合计划",
+	"Get composite schedule":             "获取组合计划",
 	"Connector":                          "充电枪",
 	"Key":                                "参数键",
 	"Value":                              "参数值",

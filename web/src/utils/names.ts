@@ -74,7 +74,7 @@ const STANDARD_NAME_KEYS = [
   'ocpp.param.connectorId',
   'ocpp.param.key',
   'ocpp.param.value',
-  ...Array.from({ length: 21 }, (_, i) => `control.type.${i + 1}`),
+  ...Array.from({ length: 28 }, (_, i) => `control.type.${i + 1}`),
 ];
 const STANDARD_LABEL_KEYS = ['com_yes', 'com_no'];
 
