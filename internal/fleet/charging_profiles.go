@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,24 +126,15 @@ func (s *Service) chargerLimits(ctx context.Context, deviceID int64) (ChargerLim
 		}
 		n, _ := strconv.Atoi(strings.TrimSpace(v))
 		switch {
-		case contains(keysUnits, k):
+		case slices.Contains(keysUnits, k):
 			l.Units = rateUnits(v)
-		case contains(keysStack, k):
+		case slices.Contains(keysStack, k):
 			l.MaxStack = n
-		case contains(keysProfiles, k):
+		case slices.Contains(keysProfiles, k):
 			l.MaxProfiles = n
 		}
 	}
 	return l, rows.Err()
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // rateUnits reads a unit list: 1.6 says "Current,Power", 2.0.1 "A,W".
@@ -160,7 +152,9 @@ func rateUnits(v string) []string {
 }
 
 // Accepts: the charger takes schedules in unit (it named no units: any).
-func (l ChargerLimits) Accepts(unit string) bool { return len(l.Units) == 0 || contains(l.Units, unit) }
+func (l ChargerLimits) Accepts(unit string) bool {
+	return len(l.Units) == 0 || slices.Contains(l.Units, unit)
+}
 
 // checkProfile holds a profile to what the device says it takes and to what it has: its unit,
 // its stack level, the number of profiles it holds, and for a Tx profile the session open on
@@ -214,12 +208,12 @@ func (s *Service) checkProfile(ctx context.Context, deviceID int64, connector in
 	return nil
 }
 
-// ProfileOrder is a profile the site load manager sends (SetProfile).
+// ProfileOrder is a profile the core sends on its own (SetProfile): the load manager's, or one
+// sent again after a boot. Where a kept profile came from follows its id (ReservedProfileIDs).
 type ProfileOrder struct {
 	DeviceID    int64
 	ConnectorID int
 	Profile     smartcharging.Profile
-	Source      string // SourceLoad
 	By          string // the name the command record shows
 }
 
@@ -559,7 +553,7 @@ func (s *Service) resendProfiles(ctx context.Context, dev *Device) {
 		if sp.State != ProfileInstalled {
 			continue
 		}
-		o := ProfileOrder{DeviceID: dev.ID, ConnectorID: sp.ConnectorID, Profile: sp.Profile, Source: sp.Source, By: bySmartCharging}
+		o := ProfileOrder{DeviceID: dev.ID, ConnectorID: sp.ConnectorID, Profile: sp.Profile, By: bySmartCharging}
 		err := s.untilDone(ctx, func() (started, error) {
 			id, result, err := s.SetProfile(ctx, o)
 			return started{id: id, result: result}, err

@@ -360,7 +360,7 @@ func (s *Service) sendAll(ctx context.Context, sends []send, now int64) {
 		if ctx.Err() != nil {
 			return
 		}
-		o := fleet.ProfileOrder{DeviceID: x.row.device, Source: fleet.SourceLoad, By: byLoadManager}
+		o := fleet.ProfileOrder{DeviceID: x.row.device, By: byLoadManager}
 		if x.fallback {
 			o.Profile = smartcharging.Profile{ID: FallbackProfileID, StackLevel: fallbackStack, Purpose: smartcharging.PurposeTxDefault,
 				Kind: smartcharging.KindRelative, Schedule: schedule(x.limit, x.phases)}
