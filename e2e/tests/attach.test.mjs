@@ -129,9 +129,15 @@ test('root renames, moves and deletes a file; a user below a folder\'s read leve
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
   await signIn(page, server.url, ROOT_NAME, ROOT_PASSWORD, '/manage/attach/list');
-  const upload = async (folder, name) => {
+  // opens a folder and waits for its own files: until the fetch ends the list still shows the
+  // previous folder's rows (both Docs and Secret hold a plan.pdf)
+  const openFolder = async (folder) => {
     await page.locator(`[data-testid="attach-folder"][data-path="${folder}"]`).click();
     await page.getByTestId('attach-current').filter({ hasText: folder }).waitFor();
+    await page.locator('[data-testid="attach-list"][aria-busy="false"]').waitFor();
+  };
+  const upload = async (folder, name) => {
+    await openFolder(folder);
     await page.getByTestId('attach-upload').click();
     await page.locator('.ant-modal input[type=file]').setInputFiles(file);
     await page.getByTestId('attach-upload-ok').click();
@@ -141,7 +147,7 @@ test('root renames, moves and deletes a file; a user below a folder\'s read leve
   await upload('Secret', 'plan.pdf');
 
   // rename in Docs
-  await page.locator('[data-testid="attach-folder"][data-path="Docs"]').click();
+  await openFolder('Docs');
   let row = page.locator('[data-testid="attach-list"] tr', { hasText: 'plan.pdf' });
   await row.getByTestId('attach-edit').click();
   await page.getByTestId('attach-edit-name').fill('site plan.pdf');
@@ -155,7 +161,7 @@ test('root renames, moves and deletes a file; a user below a folder\'s read leve
   await page.locator('.ant-select-tree-node-content-wrapper', { hasText: 'Archive' }).click();
   await page.getByTestId('attach-move-ok').click();
   await row.waitFor({ state: 'detached' });
-  await page.locator('[data-testid="attach-folder"][data-path="Archive"]').click();
+  await openFolder('Archive');
   row = page.locator('[data-testid="attach-list"] tr', { hasText: 'site plan.pdf' });
   await row.waitFor();
   const archived = await root.must('POST', '/api/auth/sys/attach/file/list', { customerId: customer.id, folderId: docs.id, page: 1, pageSize: 20 });

@@ -124,7 +124,9 @@ export default function ListPage<Row extends object>({
   );
 
   return (
-    <div data-testid={testId}>
+    // aria-busy while a fetch is in flight: the rows shown may still be the previous query's
+    // (keepPreviousData), e.g. another folder's files a moment after the folder changed
+    <div data-testid={testId} aria-busy={q.isFetching}>
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         {filters.length > 0 && (
           <Form form={form} name="search" layout="inline" onFinish={(v: Record<string, unknown>) => list.search(fromFormValues(filters, v))} style={{ rowGap: 8 }}>
