@@ -44,6 +44,7 @@ test-ui: build
 test-go:
 	@echo "== test-go starts $$(date +%T)"
 	scripts/ensure-postgres.sh
+	scripts/ensure-mosquitto.sh
 	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -tags noui -count=1 -timeout 30m -ldflags='-s -w' ./...
 
 test-web: web-deps
@@ -88,3 +89,11 @@ clean:
 bench:
 	scripts/ensure-postgres.sh
 	CHARGEOPS_TEST_PG="$(PG_URL)" $(GO) test -run '^$$' -bench DeviceList -benchtime 200x -timeout 60m ./internal/device
+
+# The edge agent for site gateways (`chargeops agent --config FILE`, internal/agent): the same
+# binary without the console, static (no cgo), for Linux on amd64, arm64 and 32-bit ARMv7.
+.PHONY: agent
+agent:
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -tags noui -ldflags "$(LDFLAGS) -s -w" -o bin/chargeops-agent-linux-amd64 ./cmd/chargeops
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags noui -ldflags "$(LDFLAGS) -s -w" -o bin/chargeops-agent-linux-arm64 ./cmd/chargeops
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=7 $(GO) build -tags noui -ldflags "$(LDFLAGS) -s -w" -o bin/chargeops-agent-linux-armv7 ./cmd/chargeops

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/dchest/captcha v1.1.0
+	github.com/eclipse/paho.golang v0.23.0
 	github.com/emersion/go-smtp v0.25.1
 	github.com/gorilla/websocket v1.5.3
 	github.com/hashicorp/yamux v0.1.2
@@ -12,8 +13,10 @@ require (
 	github.com/lorenzodonini/ocpp-go v0.19.0
 	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/minio/minio-go/v7 v7.4.1
+	github.com/mochi-mqtt/server/v2 v2.7.9
 	github.com/nats-io/nats.go v1.47.0
 	github.com/prometheus/client_golang v1.25.0
+	github.com/simonvetter/modbus v1.6.4
 	github.com/wneessen/go-mail v0.8.1
 	github.com/xuri/excelize/v2 v2.11.0
 	golang.org/x/crypto v0.58.0
@@ -30,6 +33,7 @@ require (
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
 	github.com/go-playground/locales v0.12.1 // indirect
 	github.com/go-playground/universal-translator v0.16.0 // indirect
+	github.com/goburrow/serial v0.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
 	github.com/gorilla/mux v1.8.1 // indirect

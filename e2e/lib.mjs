@@ -106,8 +106,10 @@ export async function startServer(extraArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'chargeops-e2e-'));
   cpSync(rootDataDir(), dataDir, { recursive: true });
   const port = await freePort();
+  // the embedded MQTT broker on a port of its own (storage units, docs/mqtt.md), beside any on 1883
+  const mqttPort = await freePort();
   // the tests' chargers (ocpp-rpc) have no keys: admitted as the demo admits them
-  const proc = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--captcha=false', '--log-level', 'warn', '--require-device-keys=false', ...extraArgs], {
+  const proc = spawn(binary, ['serve', '--addr', `127.0.0.1:${port}`, '--mqtt-addr', `127.0.0.1:${mqttPort}`, '--data-dir', dataDir, '--captcha=false', '--log-level', 'warn', '--require-device-keys=false', ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -127,6 +129,7 @@ export async function startServer(extraArgs = []) {
   }
   return {
     url,
+    mqttPort,
     output: () => output,
     async stop() {
       proc.kill('SIGTERM');

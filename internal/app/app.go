@@ -38,6 +38,7 @@ import (
 	"chargeops/internal/fleet"
 	"chargeops/internal/fleet/natsreg"
 	"chargeops/internal/fleet/read"
+	"chargeops/internal/gateway/mqtt"
 	"chargeops/internal/gateway/ocpp16"
 	"chargeops/internal/gateway/ocpp201"
 	"chargeops/internal/gateway/ocppj"
@@ -82,11 +83,15 @@ type App struct {
 	Sites     *site.Service
 	Models    *devmodel.Service
 	Gateway   *ocpp16.Gateway
-	Mailer    *mail.Mailer    // the outbox and its SMTP worker
-	Notify    *notify.Service // messages and alarm mail from device events
-	Uploads   *storage.Service
-	Attach    *attach.Service
-	Remote    *remote.Service // remote links, the chargers' web pages and terminals
+	// MQTT is the storage units' adapter, MQTTBroker the embedded broker (nil with
+	// --mqtt-broker); both set by Serve (docs/mqtt.md).
+	MQTT       *mqtt.Adapter
+	MQTTBroker *mqtt.Broker
+	Mailer     *mail.Mailer    // the outbox and its SMTP worker
+	Notify     *notify.Service // messages and alarm mail from device events
+	Uploads    *storage.Service
+	Attach     *attach.Service
+	Remote     *remote.Service // remote links, the chargers' web pages and terminals
 	// RequestLog is the OpenAPI's request log writer (docs/openapi.md).
 	RequestLog *openapi.Log
 	// Webhooks: the applications' webhooks and their delivery worker (docs/webhooks.md).
@@ -101,6 +106,8 @@ type App struct {
 	// clientCAs are the CAs whose client certificates prove security profile 3: the
 	// charge-point CA and those of --ocpp-client-ca
 	clientCAs *x509.CertPool
+	stopMQTT  func()        // ends the MQTT adapter and broker (startMQTT)
+	mqttUp    chan struct{} // closed once startMQTT has run
 	// CA is the charge-point CA (internal/cpca)
 	CA *cpca.CA
 }
@@ -132,7 +139,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Cfg: cfg, DB: d, Metrics: prometheus.NewRegistry()}
+	a := &App{Cfg: cfg, DB: d, Metrics: prometheus.NewRegistry(), mqttUp: make(chan struct{})}
 	a.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	a.Sessions = session.NewStore(d, cfg.SessionIdle, cfg.SessionMax)
 	a.Roles = role.NewService(d, a.Sessions)
@@ -267,6 +274,11 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	a.LoadMgmt.Start(ctx) // plans the sites this node holds the lease of (docs/smart-charging.md)
 	defer a.LoadMgmt.Stop()
 	defer a.StartWorkers(ctx)() // stopped after the fleet's last commit (deferred: runs last)
+	stopMQTT, err := a.startMQTT(ctx)
+	if err != nil {
+		return err
+	}
+	a.stopMQTT = stopMQTT
 	if a.Cfg.OCPPAddr != "" {
 		if err := a.serveOCPP(ctx, endOnShutdown(streams, a.Server)); err != nil {
 			return err
@@ -293,6 +305,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 func (a *App) shutdown(srv *http.Server) {
 	slog.Info("shutting down")
 	a.Gateway.Close()      // hijacked WebSockets are not closed by Shutdown
+	a.stopMQTT()           // the embedded broker's devices: their last wills are stored before the pipeline closes
 	a.Fleet.Ingest.Close() // queued frames first: later units are written one by one
 	a.Remote.Shutdown()
 	ctx, cancel := context.WithTimeout(context.Background(), a.Cfg.ShutdownGrace)

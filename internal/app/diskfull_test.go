@@ -47,6 +47,7 @@ func TestDiskFullHoldsIngestAndRecovers(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) }) // after the node has stopped
 	cfg := config.Default()
+	cfg.MQTTAddr = "127.0.0.1:0"  // the embedded broker on a free port, beside any broker on 1883
 	cfg.RequireDeviceKeys = false // keyless test chargers
 	cfg.DataDir, cfg.IngestRetryMax = dir, 200*time.Millisecond
 	n := startNode(t, cfg)

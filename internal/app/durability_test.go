@@ -58,6 +58,7 @@ func serveChild(addr, dsn, dir string) error {
 	cfg := config.Default()
 	cfg.RequireDeviceKeys = false // keyless test chargers
 	cfg.DB, cfg.DataDir, cfg.Captcha, cfg.Addr = dsn, dir, false, addr
+	cfg.MQTTAddr = "127.0.0.1:0" // several children at once, beside a broker on 1883
 	if g, err := time.ParseDuration(os.Getenv(childGrace)); err == nil {
 		cfg.ShutdownGrace = g
 	}

@@ -67,6 +67,7 @@ func TestSlowClientsAreCut(t *testing.T) {
 	ocppAddr := ocppLn.Addr().String()
 	ocppLn.Close()
 	cfg := config.Default()
+	cfg.MQTTAddr = "127.0.0.1:0"  // the embedded broker on a free port, beside any broker on 1883
 	cfg.RequireDeviceKeys = false // keyless test chargers
 	cfg.DataDir, cfg.OCPPAddr = t.TempDir(), ocppAddr
 	cfg.ReadTimeout, cfg.ReadHeaderTimeout = 2*time.Second, 2*time.Second

@@ -104,6 +104,7 @@ func TestDatabaseOutageHoldsIngestWithoutLoss(t *testing.T) {
 		q.Set("connect_timeout", "2")
 		u.RawQuery = q.Encode()
 		cfg := config.Default()
+		cfg.MQTTAddr = "127.0.0.1:0"  // the embedded broker on a free port, beside any broker on 1883
 		cfg.RequireDeviceKeys = false // keyless test chargers
 		cfg.DB, cfg.DataDir, cfg.IngestRetryMax = u.String(), at.DataDir, 100*time.Millisecond
 		n := startNode(t, cfg)

@@ -34,6 +34,7 @@ func TestOCPPListenerServesTLS(t *testing.T) {
 	rsaPair, rsaCert := tlstest.WritePair(t, dir, "rsa", tlstest.RSA(t), 2)
 	ocppAddr := testutil.FreeAddr(t)
 	cfg := config.Default()
+	cfg.MQTTAddr = "127.0.0.1:0" // the embedded broker on a free port, beside any broker on 1883
 	cfg.DataDir, cfg.OCPPAddr = t.TempDir(), ocppAddr
 	cfg.OCPPTLSCert, cfg.OCPPTLSKey = ecPair.Cert+","+rsaPair.Cert, ecPair.Key+","+rsaPair.Key
 	cfg.OCPPConsole = true
@@ -125,6 +126,7 @@ func TestOCPPListenerAsksForClientCertificates(t *testing.T) {
 	ca := tlstest.NewCA(t, "Operator CP CA")
 	ocppAddr := testutil.FreeAddr(t)
 	cfg := config.Default()
+	cfg.MQTTAddr = "127.0.0.1:0" // the embedded broker on a free port, beside any broker on 1883
 	cfg.DataDir, cfg.OCPPAddr = t.TempDir(), ocppAddr
 	cfg.OCPPTLSCert, cfg.OCPPTLSKey, cfg.OCPPClientCA = pair.Cert, pair.Key, ca.WriteFile(t, dir, "cpca")
 	n := startNode(t, cfg)

@@ -64,22 +64,28 @@ type Config struct {
 	OCPPClientCertHeader  string        `name:"ocpp-client-cert-header" help:"behind a TLS-terminating proxy: the header in which it passes on the charger's client certificate (URL-escaped PEM, e.g. nginx $ssl_client_escaped_cert, or base64 DER); read only on connections from --ocpp-trusted-proxies"`
 	OCPPTrustedProxies    string        `name:"ocpp-trusted-proxies" help:"addresses or CIDR ranges of the proxies allowed to set --ocpp-client-cert-header, comma-separated (the TCP peer's address; the header from any other address is ignored)"`
 	OCPPClientCA          string        `name:"ocpp-client-ca" help:"PEM files of the charge-point CA (comma-separated): --ocpp-addr asks chargers for a TLS client certificate, and one this CA issued to the charger's SN proves security profile 3 (see docs/security-profiles.md); needs --ocpp-tls-cert; read at start"`
-	CPCACert              string        `name:"cp-ca-cert" help:"the operator's charge-point CA certificate (PEM) that signs chargers' client certificates (security profile 3, SignCertificate); with --cp-ca-key; empty: the built-in CA, made once and kept in the database"`
-	CPCAKey               string        `name:"cp-ca-key" help:"the private key (PEM) of --cp-ca-cert"`
-	CPCAKEKFile           string        `name:"cp-ca-kek-file" help:"file of the key that seals the built-in charge-point CA's private key in the database (64 hex digits; made, mode 0600, when absent); every node that signs needs the same file; default <data-dir>/cp-ca.kek"`
-	CPCertDays            int           `name:"cp-cert-days" help:"validity in days of the client certificates the charge-point CA signs"`
-	CommandTimeout        time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
-	RestartGrace          time.Duration `name:"restart-grace" help:"how long a charger that accepted a Reset from the console may stay away before it counts as offline (an Offline event from its disconnect)"`
-	ProtocolLogDays       int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
-	MessageDays           int           `name:"message-retention-days" help:"console messages older than this many days are purged (0 keeps them)"`
-	ActionLogDays         int           `name:"action-log-retention-days" help:"action-log rows (logins, logouts, operations) older than this many days are purged (0 keeps them)"`
-	ErrorLogDays          int           `name:"error-log-retention-days" help:"device alarms, faults and events that ended more than this many days ago are purged; open ones stay (0 keeps them)"`
-	OpenAPILogDays        int           `name:"openapi-log-retention-days" help:"OpenAPI request-log rows older than this many days are purged; the daily access statistics stay (0 keeps them)"`
-	OpenAPIRate           int           `name:"openapi-rate-per-minute" help:"signed OpenAPI calls one application may make per minute, across nodes (HTTP 429, code 40007, beyond)"`
-	ProtocolLogQueue      int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
-	IngestRetryMax        time.Duration `name:"ingest-retry-max" help:"longest wait between attempts at a batch of charger data the database cannot take now; the batch is held and retried without a deadline (docs/operations.md)"`
-	NATSURL               string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
-	NodeName              string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
+	// Storage units over MQTT (docs/mqtt.md).
+	MQTTAddr         string        `name:"mqtt-addr" help:"listen address of the embedded MQTT broker that storage units and site agents connect to (docs/mqtt.md); empty: no plain listener"`
+	MQTTTLSAddr      string        `name:"mqtt-tls-addr" help:"TLS listener of the embedded MQTT broker, with the --ocpp-tls-cert certificates; a client certificate the charge-point CA issued to the device's SN stands in for its key (empty: none)"`
+	MQTTBroker       string        `name:"mqtt-broker" help:"URL of an external MQTT broker shared by several nodes (mqtt://host:1883, mqtts://host:8883) instead of the embedded one; the broker checks the devices' credentials and topics (docs/mqtt.md)"`
+	MQTTUsername     string        `name:"mqtt-username" help:"user name chargeops signs in to --mqtt-broker with"`
+	MQTTPassword     string        `name:"mqtt-password" help:"password chargeops signs in to --mqtt-broker with"`
+	CPCACert         string        `name:"cp-ca-cert" help:"the operator's charge-point CA certificate (PEM) that signs chargers' client certificates (security profile 3, SignCertificate); with --cp-ca-key; empty: the built-in CA, made once and kept in the database"`
+	CPCAKey          string        `name:"cp-ca-key" help:"the private key (PEM) of --cp-ca-cert"`
+	CPCAKEKFile      string        `name:"cp-ca-kek-file" help:"file of the key that seals the built-in charge-point CA's private key in the database (64 hex digits; made, mode 0600, when absent); every node that signs needs the same file; default <data-dir>/cp-ca.kek"`
+	CPCertDays       int           `name:"cp-cert-days" help:"validity in days of the client certificates the charge-point CA signs"`
+	CommandTimeout   time.Duration `name:"command-timeout" help:"how long a remote operation waits for the device before its result is timeout (4)"`
+	RestartGrace     time.Duration `name:"restart-grace" help:"how long a charger that accepted a Reset from the console may stay away before it counts as offline (an Offline event from its disconnect)"`
+	ProtocolLogDays  int           `name:"protocol-log-retention-days" help:"protocol-log rows older than this many days are purged (0 keeps them)"`
+	MessageDays      int           `name:"message-retention-days" help:"console messages older than this many days are purged (0 keeps them)"`
+	ActionLogDays    int           `name:"action-log-retention-days" help:"action-log rows (logins, logouts, operations) older than this many days are purged (0 keeps them)"`
+	ErrorLogDays     int           `name:"error-log-retention-days" help:"device alarms, faults and events that ended more than this many days ago are purged; open ones stay (0 keeps them)"`
+	OpenAPILogDays   int           `name:"openapi-log-retention-days" help:"OpenAPI request-log rows older than this many days are purged; the daily access statistics stay (0 keeps them)"`
+	OpenAPIRate      int           `name:"openapi-rate-per-minute" help:"signed OpenAPI calls one application may make per minute, across nodes (HTTP 429, code 40007, beyond)"`
+	ProtocolLogQueue int           `name:"protocol-log-queue" help:"charger messages (their protocol-log rows and data) queued for the database before the gateway stops reading from chargers (backpressure)"`
+	IngestRetryMax   time.Duration `name:"ingest-retry-max" help:"longest wait between attempts at a batch of charger data the database cannot take now; the batch is held and retried without a deadline (docs/operations.md)"`
+	NATSURL          string        `name:"nats-url" help:"NATS server joining several nodes (commands reach the node holding a charger's socket); empty: one node"`
+	NodeName         string        `name:"node-name" help:"this node's name in a cluster (empty: host name and process id)"`
 
 	// Charger identity (docs/gateway.md, "Admission").
 	RequireDeviceKeys bool          `name:"require-device-keys" help:"refuse every charger whose device has no authorization key and is below security profile 3 (HTTP 401, reason no_key), so no charger connects with its SN alone; on by default for serve, off for chargeops demo (its simulated chargers have no keys; it says so at start); --require-device-keys=false admits keyless chargers by their SN"`
@@ -144,6 +150,7 @@ func Default() Config {
 		OCPPHeartbeat:    60 * time.Second,
 		OCPPPingInterval: 30 * time.Second,
 		OCPPKeyBackoff:   time.Minute,
+		MQTTAddr:         ":1883",
 		CommandTimeout:   30 * time.Second,
 		RestartGrace:     10 * time.Minute,
 		ProtocolLogDays:  30,
@@ -197,11 +204,17 @@ func EnvName(name string) string {
 // by default.
 const DemoRequireDeviceKeys = false
 
+// DemoMQTTAddr is the demo's --mqtt-addr: loopback, a free port (logged at start).
+const DemoMQTTAddr = "127.0.0.1:0"
+
 // DemoDefault returns the defaults of `chargeops demo`: serve's, with the demo's own choices
 // stated (a flag, the environment or the --config file still override them).
 func DemoDefault() Config {
 	c := Default()
 	c.RequireDeviceKeys = DemoRequireDeviceKeys
+	// the demo's storage units are simulated in process: its broker listens on loopback, on a
+	// port of its own unless one is given, so it starts beside a broker already on 1883
+	c.MQTTAddr = DemoMQTTAddr
 	return c
 }
 

@@ -21,7 +21,8 @@ func TestSignInsListTheSeededAccounts(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		cfg := config.Default()
-		cfg.DataDir = t.TempDir() // the demo's uploads and files
+		cfg.MQTTAddr = "127.0.0.1:0" // the embedded broker on a free port, beside any broker on 1883
+		cfg.DataDir = t.TempDir()    // the demo's uploads and files
 		a, err := app.New(ctx, cfg, d, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -18,7 +18,8 @@ func TestSeedBuildsTheDemoOrganisationOnce(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		cfg := config.Default()
-		cfg.DataDir = t.TempDir() // the demo's uploads and files
+		cfg.MQTTAddr = "127.0.0.1:0" // the embedded broker on a free port, beside any broker on 1883
+		cfg.DataDir = t.TempDir()    // the demo's uploads and files
 		a, err := app.New(ctx, cfg, d, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -84,6 +85,7 @@ func TestSeedNamesModelItemsInTheConsoleLanguage(t *testing.T) {
 			testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 				ctx := context.Background()
 				cfg := config.Default()
+				cfg.MQTTAddr = "127.0.0.1:0" // the embedded broker on a free port, beside any broker on 1883
 				cfg.DataDir = t.TempDir()
 				cfg.DefaultLocale = tc.locale
 				a, err := app.New(ctx, cfg, d, nil)

@@ -19,11 +19,14 @@ import (
 
 // Device as the API shows it.
 type Device struct {
-	ID               int64  `json:"id"`
-	SN               string `json:"sn"`
-	Name             string `json:"name"`
-	ModelID          int64  `json:"modelId"`
-	ModelName        string `json:"modelName"`
+	ID        int64  `json:"id"`
+	SN        string `json:"sn"`
+	Name      string `json:"name"`
+	ModelID   int64  `json:"modelId"`
+	ModelName string `json:"modelName"`
+	// Category is its model's device type, the site device category (1 EV charger, 2 AC
+	// charger, 3 storage charger, 4 storage device, 5 home storage, 6 V2G charger).
+	Category         int    `json:"category"`
 	SiteID           int64  `json:"siteId"`
 	SiteName         string `json:"siteName"`
 	CustomerID       int64  `json:"customerId"`
@@ -86,7 +89,7 @@ const from = `device d JOIN device_model m ON m.id = d.model_id JOIN site s ON s
 
 const columns = `d.id, d.sn, d.name, d.model_id, m.name, d.site_id, s.name, d.customer_id, c.name, d.software_version, d.install_date, d.arrival_date,
 	d.maintenance_cycle, d.last_maintained_at, d.total_runtime, d.last_refresh_at, d.status, d.alarm_status, d.enabled, d.maintain_mode, d.images,
-	d.created_at, d.updated_at, d.security_profile, d.auth_key_hash <> '', d.ocpp_protocol`
+	d.created_at, d.updated_at, d.security_profile, d.auth_key_hash <> '', d.ocpp_protocol, m.device_type`
 
 func scan(r db.Scanner) (Device, error) {
 	var d Device
@@ -95,7 +98,7 @@ func scan(r db.Scanner) (Device, error) {
 	var images string
 	err := r.Scan(&d.ID, &d.SN, &d.Name, &d.ModelID, &d.ModelName, &d.SiteID, &d.SiteName, &d.CustomerID, &d.CustomerName, &d.SoftwareVersion,
 		&d.InstallDate, &d.ArrivalDate, &d.MaintenanceCycle, &lastMaintained, &d.TotalRuntime, &d.LastRefreshAt, &d.Status, &d.AlarmStatus,
-		&enabled, &maintain, &images, &d.CreatedAt, &d.UpdatedAt, &d.SecurityProfile, &d.HasKey, &d.Protocol)
+		&enabled, &maintain, &images, &d.CreatedAt, &d.UpdatedAt, &d.SecurityProfile, &d.HasKey, &d.Protocol, &d.Category)
 	d.Enabled, d.MaintainMode = enabled == 1, maintain == 1
 	d.Images = []string{}
 	_ = json.Unmarshal([]byte(images), &d.Images)

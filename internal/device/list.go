@@ -10,6 +10,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/devmodel"
 	"chargeops/internal/devstate"
 	"chargeops/internal/kit"
 	"chargeops/internal/stats"
@@ -32,6 +33,10 @@ type Filter struct {
 	// Protocol: only the devices whose last connection spoke it (devstate.Protocols: ocpp1.6,
 	// ocpp2.0.1); "" is no such filter.
 	Protocol string `json:"protocol"`
+	// Category: only the devices whose model is of this device type, the site device category
+	// (devmodel.TypeChargingPile 1 ... TypeV2G 6: EV charger, AC charger, storage charger,
+	// storage device, home storage, V2G charger); 0 is no such filter.
+	Category int `json:"category"`
 }
 
 // validate checks the filter's fields that can be wrong, one check each, naming the field.
@@ -41,6 +46,9 @@ func (f Filter) validate() error {
 	}
 	if f.Protocol != "" && !slices.Contains(devstate.Protocols, f.Protocol) {
 		return apperr.InvalidField("protocol", "err.invalid")
+	}
+	if f.Category != 0 && (f.Category < devmodel.TypeChargingPile || f.Category > devmodel.TypeV2G) {
+		return apperr.InvalidField("category", "err.invalid")
 	}
 	return nil
 }
@@ -152,6 +160,10 @@ func (s *Service) plan(sc access.Scope, f ListFilter) plan {
 	}
 	if f.OfflineFor > 0 {
 		add("d.status = ? AND d.last_refresh_at < ?", devstate.StatusOffline, db.NowMS()-f.OfflineFor*1000)
+	}
+	if f.Category != 0 {
+		// like the protocol: a primary-key probe of the model per row the walk reaches
+		add("EXISTS (SELECT 1 FROM device_model m WHERE m.id = d.model_id AND m.device_type = ?)", f.Category)
 	}
 	if f.Protocol != "" {
 		// checked on the rows an index walk reaches (a primary-key probe each), as the window bounds them

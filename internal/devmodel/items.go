@@ -32,10 +32,11 @@ const (
 	ControlRefreshParams = 10
 	ControlSetParams     = 11
 	// ControlLast is the highest control type: the operator actions 12-18, the local list's
-	// 19-20, the certificates' 21-24, GetLog's 25 and smart charging's 26-28 follow the
+	// 19-20, the certificates' 21-24, GetLog's 25, smart charging's 26-28 and storage's 29-32
+	// follow the
 	// specification's 1-11 (docs/gateway.md, "Commands"); a model that lists control items
 	// offers only those.
-	ControlLast = 28
+	ControlLast = 32
 )
 
 // MinControlLevel is the bound a control item's level must exceed: level 0 is kept for root,

@@ -5,15 +5,16 @@
 package devstate
 
 // Protocols a charger connects with (device_state.protocol: the WebSocket sub-protocol the
-// gateway took; docs/gateway.md, "Admission"). 2.0.1 is named for the device list's filter
-// (issue 24); its adapter is still to come.
+// gateway took; docs/gateway.md, "Admission"), or mqtt for a storage unit behind a site agent
+// (docs/mqtt.md).
 const (
 	ProtocolOCPP16  = "ocpp1.6"
 	ProtocolOCPP201 = "ocpp2.0.1"
+	ProtocolMQTT    = "mqtt"
 )
 
 // Protocols are the values the device list's protocol filter takes.
-var Protocols = []string{ProtocolOCPP16, ProtocolOCPP201}
+var Protocols = []string{ProtocolOCPP16, ProtocolOCPP201, ProtocolMQTT}
 
 // Device status (device.status).
 const (

@@ -52,9 +52,14 @@ const (
 	CtlSetChargingProfile   = 26 // SetChargingProfile: params.connectorId (0: the charger), params.profile
 	CtlClearChargingProfile = 27 // ClearChargingProfile: params.clear (id, or connector/purpose/stack level)
 	CtlGetCompositeSchedule = 28 // GetCompositeSchedule: params.connectorId, params.duration (s), params.rateUnit (A, W or ''); the answer is a smartcharging.Composite
-	maxControlType          = CtlGetCompositeSchedule
-	maxBatchDevices         = 1000
-	commandMessageLength    = 500
+	// Storage units (issue 26, docs/mqtt.md "Commands"; storage_commands.go).
+	CtlStoragePower      = 29 // the power setpoint: params.powerW (+ discharge, - charge); the unit goes to manual mode
+	CtlStorageMode       = 30 // the operating mode: params.mode (ess.Modes)
+	CtlStorageRun        = 31 // start (params.enable true) or stop the converter
+	CtlStorageFaultReset = 32 // clear latched faults
+	maxControlType       = CtlStorageFaultReset
+	maxBatchDevices      = 1000
+	commandMessageLength = 500
 )
 
 // SendInput asks for one control type on one or more devices.
@@ -225,6 +230,8 @@ func validateParams(ct int, p *Params) error {
 		p.Data = "" // the core's for 7 and 8; the engineer's own for 16
 	}
 	switch ct {
+	case CtlStoragePower, CtlStorageMode, CtlStorageRun, CtlStorageFaultReset:
+		return validateStorage(ct, p) // storage_commands.go
 	case CtlConnectorAvail:
 		if p.ConnectorID < 1 {
 			return apperr.InvalidField("params.connectorId", "err.invalid")

@@ -81,6 +81,9 @@ type Reports interface {
 	// ComponentEvent records a component's event (OCPP 2.0.1 NotifyEvent): a problem opens an
 	// alarm its cleared event ends (component_events.go).
 	ComponentEvent(ctx context.Context, r ComponentEventReport) error
+	// ComponentEvents records several events of one device in one commit (a storage unit's
+	// alarm report, docs/mqtt.md).
+	ComponentEvents(ctx context.Context, rs []ComponentEventReport) error
 	Meter(ctx context.Context, m MeterReport) error
 	Authorize(ctx context.Context, dev *Device, idTag string) (TokenAnswer, error)
 	StartTransaction(ctx context.Context, t TransactionStart) (int64, error)

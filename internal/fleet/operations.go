@@ -49,6 +49,8 @@ func operationKey(ct int) string {
 		return KeyCertificate
 	case CtlSetChargingProfile, CtlClearChargingProfile, CtlGetCompositeSchedule:
 		return KeyChargingProfile
+	case CtlStoragePower, CtlStorageMode, CtlStorageRun, CtlStorageFaultReset:
+		return KeyStorage
 	}
 	return ""
 }

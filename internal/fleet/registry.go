@@ -71,6 +71,10 @@ type Params struct {
 	// 28: the composite schedule's length in seconds and unit (A, W; '': the charger's choice)
 	Duration int    `json:"duration,omitempty"`
 	RateUnit string `json:"rateUnit,omitempty"`
+	// 29: the storage unit's power setpoint in W (+ discharge, - charge)
+	PowerW *float64 `json:"powerW,omitempty"`
+	// 30: the storage unit's operating mode (ess.Modes)
+	Mode string `json:"mode,omitempty"`
 	// Filled by the core for the adapter, not by the caller.
 	Location string `json:"location,omitempty"` // 5: signed download URL; 6: upload URL
 }

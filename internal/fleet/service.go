@@ -225,3 +225,6 @@ const (
 	sweepBatch    = 10000
 	sweepParallel = 256
 )
+
+// Node is this node's name in the cluster (cluster_node, device_state.node).
+func (s *Service) Node() string { return s.opt.Node }

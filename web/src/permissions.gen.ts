@@ -24,6 +24,7 @@ export type PermissionKey =
   | 'auth_device_certificate'
   | 'auth_device_reserve'
   | 'auth_device_chargingProfile'
+  | 'auth_device_storage'
   | 'auth_device_delete'
   | 'auth_token'
   | 'auth_token_list'

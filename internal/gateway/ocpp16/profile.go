@@ -1,8 +1,6 @@
 package ocpp16
 
 import (
-	"crypto/x509"
-	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -93,25 +91,9 @@ func (g *Gateway) clientCert(r *http.Request, sn string) (certified bool, refusa
 	if g.opt.ClientCAs == nil {
 		return false, fleet.RefuseCertUntrusted
 	}
-	leaf := chain[0]
-	intermediates := x509.NewCertPool()
-	for _, c := range chain[1:] {
-		intermediates.AddCert(c)
-	}
-	_, err := leaf.Verify(x509.VerifyOptions{Roots: g.opt.ClientCAs, Intermediates: intermediates, CurrentTime: time.Now(),
-		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
+	certified, refusal, err := fleet.CheckClientCert(chain, g.opt.ClientCAs, sn, time.Now())
 	if err != nil {
-		var invalid x509.CertificateInvalidError
-		if errors.As(err, &invalid) && invalid.Reason == x509.Expired {
-			return false, fleet.RefuseCertExpired
-		}
-		slog.Info("ocpp client certificate not verified", "sn", sn, "subject", leaf.Subject.String(), "issuer", leaf.Issuer.String(), "err", err)
-		return false, fleet.RefuseCertUntrusted
+		slog.Info("ocpp client certificate refused", "sn", sn, "subject", chain[0].Subject.String(), "issuer", chain[0].Issuer.String(), "reason", refusal, "err", err)
 	}
-	// the whitepaper's identity: the subject's common name is the charge point's serial number
-	if leaf.Subject.CommonName != sn {
-		slog.Info("ocpp client certificate of another charger", "sn", sn, "subject", leaf.Subject.String())
-		return false, fleet.RefuseCertIdentity
-	}
-	return true, ""
+	return certified, refusal
 }

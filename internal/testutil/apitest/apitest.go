@@ -46,7 +46,8 @@ func New(t testing.TB, d *db.DB, mutate func(*config.Config)) *Env {
 	cfg.RequireDeviceKeys = false
 	cfg.Addr = srv.Listener.Addr().String() // the node's real, loopback address: mailed links point there
 	cfg.Captcha = false
-	cfg.DataDir = t.TempDir() // stored objects (firmware, uploads) stay out of the source tree
+	cfg.MQTTAddr = "127.0.0.1:0" // Serve's embedded broker: a free port, beside a broker on 1883
+	cfg.DataDir = t.TempDir()    // stored objects (firmware, uploads) stay out of the source tree
 	cfg.LoginLockFor = time.Minute
 	if mutate != nil {
 		mutate(&cfg)

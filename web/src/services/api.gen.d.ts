@@ -5276,6 +5276,7 @@ export interface components {
         Device: {
             alarmStatus?: number;
             arrivalDate?: string;
+            category?: number;
             createdAt?: number;
             customerId?: number;
             customerName?: string;
@@ -5324,6 +5325,7 @@ export interface components {
         };
         DeviceListFilter: {
             alarmStatus?: number | null;
+            category?: number;
             customerId?: number;
             keyword?: string;
             modelId?: number;
@@ -5815,7 +5817,9 @@ export interface components {
             logType?: string;
             message?: string;
             messageId?: string;
+            mode?: string;
             parentIdTag?: string;
+            powerW?: number | null;
             profile?: components["schemas"]["SmartchargingProfile"] | null;
             rateUnit?: string;
             reservationId?: number;
@@ -9128,6 +9132,7 @@ export interface operations {
         parameters: {
             query?: {
                 alarmStatus?: number | null;
+                category?: number;
                 customerId?: number;
                 keyword?: string;
                 modelId?: number;
@@ -13952,6 +13957,7 @@ export interface operations {
         parameters: {
             query?: {
                 alarmStatus?: number | null;
+                category?: number;
                 customerId?: number;
                 keyword?: string;
                 modelId?: number;
