@@ -13,7 +13,8 @@ var commandHelp = map[string]string{
 	"serve": "Runs the console, the API and the OCPP gateway until SIGINT/SIGTERM (applies migrations first).",
 	"demo": "Runs chargeops like serve, with a demo organisation to try it on: on an empty database it\n" +
 		"seeds two customers, their sites, device models, about fifty chargers and one user per kind of\n" +
-		"role, then simulates those chargers on this node's gateway. Without --public-url it listens on\n" +
+		"role, then simulates those chargers on this node's gateway, and five storage units behind a\n" +
+		"simulated site agent on its embedded MQTT broker. Without --public-url it listens on\n" +
 		"loopback only. Restarted on the same data, it keeps the data and lists the demo sign-ins that\n" +
 		"still exist. The super admin is " + demoRootName + " (password " + demoRootPassword + " unless --demo-password).",
 	"migrate":          "Applies the database migrations and exits.",

@@ -35,6 +35,8 @@ Usage:
   chargeops sim --url ws://HOST/ocpp --devices N [--prefix SN-]
                                  run simulated OCPP 1.6J chargers
   chargeops bench seed|bare|run  benchmark the OCPP ingest path (docs/benchmarks.md)
+  chargeops agent --config FILE  the edge agent of a site gateway: SunSpec storage units over
+                                 Modbus TCP published to chargeops over MQTT (docs/agent.md)
   chargeops openapi              print the OpenAPI document
   chargeops version
 
@@ -93,6 +95,8 @@ func run(args []string) error {
 		s := httpapi.New(httpapi.Deps{}, httpapi.Options{}, nil)
 		_, err := os.Stdout.Write(s.OpenAPI())
 		return err
+	case "agent":
+		return runAgent(rest)
 	case "sim":
 		return runSim(ctx, rest)
 	case "bench":
@@ -222,6 +226,12 @@ func serve(ctx context.Context, args []string, demo bool) error {
 		o.Logger = slog.Default().With("component", "sim")
 		go sim.Run(ctx, o)
 		slog.Info("simulating the demo fleet", "chargers", len(o.SNs))
+		// and its storage units, behind a simulated site agent on the embedded broker (docs/mqtt.md)
+		go func() {
+			if err := demoseed.RunStorage(ctx, a, slog.Default().With("component", "agent")); err != nil {
+				slog.Error("demo storage units stopped", "err", err)
+			}
+		}()
 		// and a billing system calls the OpenAPI (docs/openapi.md)
 		go demoseed.RunIntegration(ctx, a, "http://127.0.0.1:"+port, 20*time.Second)
 	}

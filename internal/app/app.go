@@ -237,7 +237,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	a.Fleet.OnStatus(a.Webhooks.OnStatus)
 	a.Fleet.OnCommandResults(a.Webhooks.OnCommandResult)
 	a.LoadMgmt = loadmgmt.New(d, a.Fleet, loadmgmt.Options{Node: a.Fleet.Options().Node, Location: loc,
-		ProfileTTL: cfg.LoadProfileTTL, LeaseTTL: cfg.LoadLeaseTTL})
+		ProfileTTL: cfg.LoadProfileTTL, LeaseTTL: cfg.LoadLeaseTTL, Extra: loadmgmt.StorageExtra{DB: d}}) // a site's storage units in peak shaving add to its limit (docs/mqtt.md)
 	a.LoadMgmt.OnAllocations(allocationWebhooks(a.Webhooks))
 	a.Server = httpapi.New(httpapi.Deps{DB: d, Auth: a.Auth, Users: a.Users, Roles: a.Roles, ActionLog: actions, Mailer: mailer, Registry: registry,
 		Customers: a.Customers, Sites: a.Sites, Models: a.Models, Catalogue: catalogue.NewService(d),

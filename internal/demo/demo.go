@@ -56,9 +56,10 @@ func controls(codes ...int) []devmodel.Item {
 		6: "Log upload", 7: "Remote link start", 8: "Remote link stop", 9: "Refresh configuration", 10: "Refresh runtime values", 11: "Set parameters",
 		12: "Remote start", 13: "Remote stop", 14: "Unlock connector", 15: "Clear authorization cache", 16: "Data transfer",
 		17: "Reserve connector", 18: "Cancel reservation", 19: "Send local list", 20: "Read local list version",
-		26: "Set charging profile", 27: "Clear charging profiles", 28: "Get composite schedule"}
+		26: "Set charging profile", 27: "Clear charging profiles", 28: "Get composite schedule",
+		29: "Storage power setpoint", 30: "Set storage mode", 31: "Start or stop storage", 32: "Storage fault reset"}
 	levels := map[int]int{1: 3, 2: 2, 3: 2, 4: 3, 5: 1, 6: 3, 7: 2, 8: 2, 9: 4, 10: 4, 11: 2, 12: 3, 13: 3, 14: 3, 15: 3, 16: 1, 17: 3, 18: 3, 19: 2, 20: 4,
-		26: 2, 27: 2, 28: 4}
+		26: 2, 27: 2, 28: 4, 29: 2, 30: 2, 31: 2, 32: 3}
 	out := []devmodel.Item{}
 	for _, c := range codes {
 		it := devmodel.Item{Kind: devmodel.KindControl, ControlName: names[c], ControlTypeCode: c, ControlLevel: levels[c]}
@@ -79,6 +80,9 @@ var models = []modelSpec{
 	{"DC-120kW", devmodel.TypeChargingPile, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(append([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, chargerOps...)...)...)},
 	{"ESS-215kWh", devmodel.TypeEnergyPile, "Harbour Power", append(append([]devmodel.Item{}, ocppParams[:3]...), controls(1, 3, 5, 6, 7, 8, 9, 10, 11)...)},
 	{"V2G-11kW", devmodel.TypeV2G, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(append([]int{1, 2, 3, 4, 5, 6, 9, 10, 11}, chargerOps...)...)...)},
+	// storage units behind a site agent, over MQTT (storage.go, docs/mqtt.md)
+	{"BESS-200kWh", devmodel.TypePower, "Harbour Power", append(append([]devmodel.Item{}, storageParams...), controls(9, 11, 29, 30, 31, 32)...)},
+	{"Home-ESS-10kWh", devmodel.TypeHomeEnergy, "Harbour Power", append(append([]devmodel.Item{}, storageParams...), controls(9, 11, 29, 30, 31, 32)...)},
 }
 
 var sites = []siteSpec{
@@ -148,6 +152,9 @@ func Seed(ctx context.Context, a *app.App) ([]Account, []string, error) {
 			}
 			sns = append(sns, sn)
 		}
+	}
+	if err := seedStorage(ctx, a, root, modelIDs, siteIDs); err != nil {
+		return nil, nil, fmt.Errorf("demo storage: %w", err)
 	}
 	accounts, err := seedUsers(ctx, a, root, customers, siteIDs)
 	if err != nil {
@@ -258,8 +265,9 @@ func SimOptions(ctx context.Context, a *app.App, url string) (sim.Options, error
 	for _, s := range sites {
 		codes = append(codes, s.code)
 	}
+	// the storage units are not OCPP chargers: the simulated site agent runs them (RunStorage)
 	rows, err := a.DB.Query(ctx, `SELECT d.sn, m.name FROM device d JOIN site s ON s.id = d.site_id JOIN device_model m ON m.id = d.model_id
-		WHERE s.code IN (`+db.Placeholders(len(codes))+`) ORDER BY d.sn LIMIT 500`, codes...)
+		WHERE s.code IN (`+db.Placeholders(len(codes))+`) AND m.device_type NOT IN (?, ?) ORDER BY d.sn LIMIT 500`, append(codes, devmodel.TypePower, devmodel.TypeHomeEnergy)...)
 	if err != nil {
 		return sim.Options{}, fmt.Errorf("demo: fleet: %w", err)
 	}
@@ -290,5 +298,6 @@ func SNs(ctx context.Context, a *app.App) ([]string, error) {
 	for _, s := range sites {
 		codes = append(codes, s.code)
 	}
-	return db.Column[string](ctx, a.DB, `SELECT d.sn FROM device d JOIN site s ON s.id = d.site_id WHERE s.code IN (`+db.Placeholders(len(codes))+`) ORDER BY d.sn LIMIT 500`, codes...)
+	return db.Column[string](ctx, a.DB, `SELECT d.sn FROM device d JOIN site s ON s.id = d.site_id JOIN device_model m ON m.id = d.model_id
+		WHERE s.code IN (`+db.Placeholders(len(codes))+`) AND m.device_type NOT IN (?, ?) ORDER BY d.sn LIMIT 500`, append(codes, devmodel.TypePower, devmodel.TypeHomeEnergy)...)
 }

@@ -31,10 +31,26 @@ func TestSeedBuildsTheDemoOrganisationOnce(t *testing.T) {
 		if len(accounts) != 5 || len(sns) < 45 || len(sns) > 60 {
 			t.Fatalf("%d accounts, %d devices", len(accounts), len(sns))
 		}
+		// the chargers it returns, and its storage units (storage.go), which are no OCPP chargers
 		list, err := a.Devices.List(ctx, &access.Principal{Scope: access.FullScope()}, device.ListFilter{})
-		if err != nil || list.Total != int64(len(sns)) {
-			t.Fatalf("devices %d, %v", list.Total, err)
+		storage := testutil.Count(t, d, `SELECT COUNT(*) FROM device d JOIN device_model m ON m.id = d.model_id WHERE m.device_type IN (4, 5)`)
+		if err != nil || storage != 5 || list.Total != int64(len(sns)+storage) {
+			t.Fatalf("devices %d (%d storage units), %v", list.Total, storage, err)
 		}
+		t.Run("the storage units have keys and a day of readings", func(t *testing.T) {
+			if n := testutil.Count(t, d, `SELECT COUNT(*) FROM device d JOIN device_model m ON m.id = d.model_id WHERE m.device_type IN (4, 5) AND d.auth_key_hash <> ''`); n != 5 {
+				t.Fatalf("%d storage units with a key", n)
+			}
+			if n := testutil.Count(t, d, `SELECT COUNT(*) FROM device_series s JOIN device d ON d.id = s.device_id WHERE d.sn = 'SZ-NS-ESS1' AND s.name = 'Battery.SoC'`); n < 280 {
+				t.Fatalf("%d SoC points in a day of 5-minute readings", n)
+			}
+			var charged, discharged int
+			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_series s JOIN device d ON d.id = s.device_id WHERE d.sn = 'SZ-NS-ESS1' AND s.name = 'Battery.Power' AND s.value < 0`).Scan(&charged)
+			_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM device_series s JOIN device d ON d.id = s.device_id WHERE d.sn = 'SZ-NS-ESS1' AND s.name = 'Battery.Power' AND s.value > 0`).Scan(&discharged)
+			if charged == 0 || discharged == 0 {
+				t.Fatalf("a day of a battery: %d readings charging, %d discharging", charged, discharged)
+			}
+		})
 		t.Run("the simulated fleet reports its models and a mix of loads", func(t *testing.T) {
 			o, err := demo.SimOptions(ctx, a, "ws://127.0.0.1:1/ocpp")
 			if err != nil {

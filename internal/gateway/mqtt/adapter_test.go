@@ -18,12 +18,16 @@ import (
 	"chargeops/internal/testutil/apitest"
 )
 
-// start runs the embedded broker on a free loopback port and the adapter on env's fleet.
-func start(t *testing.T, env *apitest.Env) (*mqtt.Broker, *mqtt.Adapter) {
+// start runs the embedded broker on a free loopback port and the adapter on env's fleet; set
+// changes the broker's options first (its listeners, its admission).
+func start(t *testing.T, env *apitest.Env, set ...func(*mqtt.BrokerOptions)) (*mqtt.Broker, *mqtt.Adapter) {
 	t.Helper()
 	log := slog.Default()
-	b, err := mqtt.StartBroker(mqtt.BrokerOptions{Addr: "127.0.0.1:0", Log: log,
-		Admission: &mqtt.Admission{Core: env.App.Fleet, KeyBackoff: time.Minute, Log: log}})
+	o := mqtt.BrokerOptions{Addr: "127.0.0.1:0", Log: log, Admission: &mqtt.Admission{Core: env.App.Fleet, KeyBackoff: time.Minute, Log: log}}
+	for _, f := range set {
+		f(&o)
+	}
+	b, err := mqtt.StartBroker(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,12 @@ func dial(t *testing.T, addr, sn, key string) (*device, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return connect(t, conn, sn, key)
+}
+
+// connect speaks MQTT as sn over conn (plain or TLS); key "" sends no password.
+func connect(t *testing.T, conn net.Conn, sn, key string) (*device, bool) {
+	t.Helper()
 	d := &device{t: t, sn: sn, conn: conn, got: map[string][][]byte{}}
 	d.c = paho.NewClient(paho.ClientConfig{Conn: conn, OnPublishReceived: []func(paho.PublishReceived) (bool, error){
 		func(pr paho.PublishReceived) (bool, error) {

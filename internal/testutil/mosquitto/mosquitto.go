@@ -138,10 +138,15 @@ func (b *Broker) Stop() {
 }
 
 // Restart stops the broker and starts it again on the same port with its saved state.
-func (b *Broker) Restart() {
+func (b *Broker) Restart() { b.RestartAfter(0) }
+
+// RestartAfter stops the broker, waits down (the broker is away), and starts it again on the
+// same port with its saved state.
+func (b *Broker) RestartAfter(down time.Duration) {
 	b.t.Helper()
 	bin := b.cmdPath()
 	b.Stop()
+	time.Sleep(down)
 	b.start(bin)
 }
 
