@@ -8,11 +8,14 @@ import (
 	"os"
 	"time"
 
+	"chargeops/internal/agent"
+	"chargeops/internal/app"
 	"chargeops/internal/sim"
 )
 
 // runSim is `chargeops sim --url ws://HOST/ocpp --devices N [--prefix SN-] [--protocol 2.0.1]`:
-// simulated OCPP 1.6J (or 2.0.1) chargers until interrupted.
+// simulated OCPP 1.6J (or 2.0.1) chargers until interrupted; with --storage mqtt://HOST:PORT,
+// simulated storage units behind a site agent instead.
 func runSim(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	url := fs.String("url", "ws://localhost:8080/ocpp", "gateway base URL; each charger appends /{SN}")
@@ -25,6 +28,7 @@ func runSim(ctx context.Context, args []string) error {
 	fault := fs.Float64("fault-chance", 0.05, "chance per idle period that a connector faults")
 	key := fs.String("key", "", "auth key sent as HTTP Basic password (security profile 1) by every charger")
 	protocol := fs.String("protocol", "1.6", "OCPP version the chargers speak: 1.6 or 2.0.1")
+	storage := fs.String("storage", "", "simulate storage units instead, behind a site agent publishing to this MQTT broker (mqtt://HOST:1883; docs/mqtt.md): a SunSpec battery per unit, --key as every unit's key, --meter-interval as the reading interval")
 	verbose := fs.Bool("v", false, "log connection failures")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -48,6 +52,9 @@ func runSim(ctx context.Context, args []string) error {
 			keys[sns[i]] = *key
 		}
 	}
+	if *storage != "" {
+		return simulateStorage(ctx, *storage, sns, *key, *meter, log)
+	}
 	st := &sim.Stats{}
 	go func() {
 		t := time.NewTicker(30 * time.Second)
@@ -66,4 +73,19 @@ func runSim(ctx context.Context, args []string) error {
 	sim.RunStats(ctx, sim.Options{URL: *url, SNs: sns, Keys: keys, Connectors: *connectors, MeterInterval: *meter, Speed: *speed,
 		FaultChance: *fault, Logger: log, Protocol: *protocol}, st)
 	return nil
+}
+
+// simulateStorage runs storage units behind a site agent (agent.Simulate) until interrupted.
+func simulateStorage(ctx context.Context, broker string, sns []string, key string, interval time.Duration, log *slog.Logger) error {
+	dir, err := os.MkdirTemp("", "chargeops-sim-agent-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	o := agent.SimulateOptions{Broker: broker, BufferDir: dir, Interval: interval, Version: app.Version}
+	for _, sn := range sns {
+		o.Units = append(o.Units, agent.SimUnit{SN: sn, Key: key})
+	}
+	fmt.Printf("simulating %d storage units %s .. %s behind a site agent on %s (Ctrl-C stops)\n", len(sns), sns[0], sns[len(sns)-1], broker)
+	return agent.Simulate(ctx, o, log)
 }

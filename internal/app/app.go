@@ -208,6 +208,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, ui fs.FS) (*App, erro
 	registry := access.NewRegistry(d)
 	a.Devices = device.NewService(d)
 	a.Devices.SetNotifier(fleetNotifier{a.Fleet})
+	a.Devices.SetKeyHasher(a.Fleet.HashAuthKey) // the device key a charger or storage unit signs in with
 	a.Mailer = mailer
 	a.Notify = notify.New(d, mailer, notify.Options{OfflineDebounce: cfg.AlarmOfflineDebounce, RepeatWindow: cfg.AlarmRepeatWindow,
 		MailsPerHour: cfg.AlarmMailsPerHour, Location: loc})

@@ -121,7 +121,9 @@ func RunStorage(ctx context.Context, a *app.App, log *slog.Logger) error {
 	if err != nil || addr == "" {
 		return err // an external broker: the demo's units are not simulated
 	}
-	cfg := agent.Config{Broker: []string{"mqtt://" + addr}, BufferDir: filepath.Join(a.Cfg.DataDir, "demo-agent")}
+	zone := siteZone(a)
+	o := agent.SimulateOptions{Broker: "mqtt://" + addr, BufferDir: filepath.Join(a.Cfg.DataDir, "demo-agent"), Version: app.Version,
+		Clock: func() time.Time { return time.Now().In(zone) }}
 	for _, u := range storageUnits {
 		// the battery goes on from the charge its charts end at
 		soc := u.soc
@@ -132,17 +134,10 @@ func RunStorage(ctx context.Context, a *app.App, log *slog.Logger) error {
 				soc = v
 			}
 		}
-		zone := siteZone(a)
-		sim, err := sunspec.StartSim(sunspec.SimOptions{Vendor: "Harbour Power", Model: u.model, Serial: u.sn, CapacityWh: u.capacityWh,
-			RatedPowerW: u.ratedW, SoC: soc, Clock: func() time.Time { return time.Now().In(zone) }})
-		if err != nil {
-			return fmt.Errorf("demo storage %s: %w", u.sn, err)
-		}
-		defer sim.Close()
-		cfg.Units = append(cfg.Units, agent.UnitConfig{SN: u.sn, Key: storageKey(u.sn), Modbus: sim.URL(), UnitID: 1, Interval: agent.DefaultInterval})
+		o.Units = append(o.Units, agent.SimUnit{SN: u.sn, Key: storageKey(u.sn), Model: u.model, CapacityWh: u.capacityWh, RatedPowerW: u.ratedW, SoC: soc})
 	}
-	log.Info("simulating the demo's storage units behind a site agent", "units", len(cfg.Units), "broker", addr)
-	return agent.Run(ctx, cfg, log, agent.Options{Version: app.Version})
+	log.Info("simulating the demo's storage units behind a site agent", "units", len(o.Units), "broker", addr)
+	return agent.Simulate(ctx, o, log)
 }
 
 // storageKey is a demo unit's key (the demo's own: its units are simulated on the same node).

@@ -66,6 +66,7 @@ type Notifier interface {
 type Service struct {
 	db       *db.DB
 	notifier Notifier
+	hashKey  KeyHasher // the fleet's (SetKeyHasher)
 }
 
 func NewService(d *db.DB) *Service { return &Service{db: d} }

@@ -38,6 +38,14 @@ func (s *Server) deviceSecurity(c *Ctx, in device.SecurityInput) (*Empty, error)
 	return nil, s.Devices.SetSecurityProfile(c, c.P, in)
 }
 
+func (s *Server) deviceKey(c *Ctx, in device.KeyInput) (*device.KeyResult, error) {
+	out, err := s.Devices.SetKey(c, c.P, in)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 func (s *Server) deviceProtocol(c *Ctx, in device.ProtocolInput) (*Empty, error) {
 	return nil, s.Devices.SetProtocol(c, c.P, in)
 }

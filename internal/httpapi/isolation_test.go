@@ -307,6 +307,7 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"POST " + sys + "dev/basic/maintained":     A(map[string]any{"ids": ids(w.devA)}),
 		"POST " + sys + "dev/basic/security":       A(map[string]any{"id": w.devA, "securityProfile": 0}),
 		"POST " + sys + "dev/basic/protocol":       A(map[string]any{"id": w.devA, "protocol": "ocpp1.6"}),
+		"POST " + sys + "dev/basic/key":            A(map[string]any{"id": w.devA, "authKey": "intruder-key-0000"}),
 		"POST " + sys + "dev/basic/import":         L(map[string]any{"name": "x.xlsx", "content": "bm90IGFuIHhsc3g="}),
 		"GET " + sys + "dev/basic/import/template": L(nil),
 		"POST " + sys + "dev/basic/export":         L(map[string]any{"customerId": w.custA, "siteId": w.siteA}),

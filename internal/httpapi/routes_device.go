@@ -18,6 +18,7 @@ func (s *Server) deviceRoutes() []Route {
 		{Method: "POST", Path: base + "enable", Objects: ByDevice, Access: Keys, Keys: edit, Tag: "device", Summary: "Enable or disable devices", Handler: H(s.deviceEnable)},
 		{Method: "POST", Path: base + "maintain", Objects: ByDevice, Access: Keys, Keys: edit, Tag: "device", Summary: "Put devices into or out of maintenance mode", Handler: H(s.deviceMaintain)},
 		{Method: "POST", Path: base + "security", Objects: ByDevice, Access: Keys, Keys: edit, Tag: "device", Summary: "Set a device's security profile (0-3; a charger only raises its own, an operator may lower it)", Handler: H(s.deviceSecurity)},
+		{Method: "POST", Path: base + "key", Objects: ByDevice, Access: Keys, Keys: edit, Tag: "device", Summary: "Set a device's key (the password a charger or a storage unit signs in with; empty: one is made and answered once)", Handler: H(s.deviceKey)},
 		{Method: "POST", Path: base + "protocol", Objects: ByDevice, Access: Keys, Keys: edit, Tag: "device", Summary: "Set the OCPP protocol a device's charger is admitted with (\"\" auto, ocpp1.6, ocpp2.0.1; from its next connection)", Handler: H(s.deviceProtocol)},
 		{Method: "POST", Path: base + "maintained", Objects: ByDevice, Access: Keys, Keys: edit, Tag: "device", Summary: "Record a maintenance (resets the unmaintained period)", Handler: H(s.deviceMaintained)},
 		{Method: "POST", Path: base + "import", Objects: ByDevice, Access: Keys, Keys: add, MaxBody: 8 << 20, Tag: "device", Summary: "Import devices from xlsx (base64); all rows or none", Handler: H(s.deviceImport)},

@@ -84,6 +84,7 @@ var interfaceNames = map[string]string{
 	"POST /api/auth/sys/dev/basic/maintain":       "设备进入或退出维护模式",
 	"POST /api/auth/sys/dev/basic/maintained":     "记录维护（重新计算未维护天数）",
 	"POST /api/auth/sys/dev/basic/security":       "设置设备的安全配置（0-3；充电桩只会提升，操作员可以降低）",
+	"POST /api/auth/sys/dev/basic/key":            "设置设备密钥（充电桩或储能设备接入用；留空自动生成，只显示一次）",
 	"POST /api/auth/sys/dev/basic/protocol":       "设置设备接入的 OCPP 协议（自动、OCPP 1.6 或 OCPP 2.0.1；下次连接时生效）",
 	"POST /api/auth/sys/dev/basic/import":         "从 xlsx 导入设备（全部成功或全部不导入）",
 	"GET /api/auth/sys/dev/basic/import/template": "设备导入模板",

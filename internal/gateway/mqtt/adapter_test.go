@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/devstate"
 	"chargeops/internal/ess"
@@ -53,11 +54,17 @@ func reading(ts int64, values map[string]any) mqttwire.Reading {
 func TestStorageUnitOverEmbeddedBroker(t *testing.T) {
 	testutil.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		env, org, id := fleettest.Node(t, d, "ESS-0001")
-		const key = "ess-key-0001-abcdef"
-		fleettest.Secure(t, d, id, env.App.Fleet.HashAuthKey("ESS-0001", key), 1)
 		otherID := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "ESS-0002")
 		b, a := start(t, env)
 		root := env.Root()
+		// the unit's key, made by the console and shown once (docs/mqtt.md, "Credentials and ACL")
+		apitest.WantCode(t, root.Call("POST", "/api/auth/sys/dev/basic/key", map[string]any{"id": id, "authKey": "short"}), apperr.Invalid)
+		var made struct{ AuthKey string }
+		apitest.Must(t, root.Call("POST", "/api/auth/sys/dev/basic/key", map[string]any{"id": id})).Into(t, &made)
+		key := made.AuthKey
+		if len(key) != 24 || testutil.Count(t, d, `SELECT COUNT(*) FROM device WHERE id = ? AND security_profile = 1 AND auth_key_hash LIKE 'hmac-sha256:%'`, id) != 1 {
+			t.Fatalf("made key %q: not stored as a hash with profile 1", key)
+		}
 
 		t.Run("unknown unit refused and listed pending", func(t *testing.T) {
 			if _, ok := dial(t, b.Addr(), "ESS-NOBODY", "x"); ok {

@@ -1161,6 +1161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/basic/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a device's key (the password a charger or a storage unit signs in with; empty: one is made and answered once)
+         * @description Needs any one of the permission keys: auth_device_edit.
+         */
+        post: operations["postAuthSysDevBasicKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/basic/list": {
         parameters: {
             query?: never;
@@ -5318,6 +5338,13 @@ export interface components {
             sn?: string;
             softwareVersion?: string;
         };
+        DeviceKeyInput: {
+            authKey?: string;
+            id?: number;
+        };
+        DeviceKeyResult: {
+            authKey?: string;
+        };
         DeviceList: {
             list?: components["schemas"]["Device"][];
             total?: number;
@@ -8982,6 +9009,34 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["File"] | null;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevBasicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceKeyInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["DeviceKeyResult"] | null;
                         message: string;
                     };
                 };
