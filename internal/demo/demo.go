@@ -187,7 +187,7 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 		"auth_docs", "auth_docs_home_list_all", "auth_docs_search", "auth_docs_detail", "auth_issue", "auth_issue_list", "auth_issue_add", "auth_issue_edit",
 		"auth_token", "auth_token_list", "auth_session", "auth_session_list", "auth_site_power"}
 	manage := append(append([]string{}, operate...), "auth_issue_share", "auth_session_export", "auth_site_add", "auth_site_edit", "auth_device_add", "auth_device_edit",
-		"auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_device_chargingProfile", "auth_site_power_edit",
+		"auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_device_chargingProfile", "auth_site_power_edit", "auth_device_storage",
 		"auth_system", "auth_user", "auth_user_list", "auth_user_add", "auth_user_edit", "auth_user_detail", "auth_user_customerStationList",
 		"auth_logs", "auth_logs_action", "auth_logs_protocol", "auth_logs_error",
 		"auth_application", "auth_application_list", "auth_application_add", "auth_application_edit", "auth_application_detail", "auth_openapi_app",
@@ -198,7 +198,7 @@ func seedUsers(ctx context.Context, a *app.App, root *access.Principal, customer
 		// The site admin runs remote operations (reboot, reset, ...) and edits the devices of
 		// their own sites (auth_device_edit; scope keeps them to those sites) but deletes none.
 		{"Site admin", append(append([]string{}, operate...), "auth_device_edit"), access.RoleSettings{CustomerAccess: 1, SiteAccess: 1, WebSSHLevel: 3, CfgReadLevel: 3, CfgWriteLevel: 4, CfgDownloadLevel: 3, ParamLevel: 3, DocLevel: 3, AttachLevel: 3, EmailAlarm: true}},
-		{"Engineer", append(append([]string{}, operate...), "auth_device_edit", "auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_device_chargingProfile", "auth_system", "auth_logs", "auth_logs_protocol", "auth_logs_error", "auth_deviceModel"),
+		{"Engineer", append(append([]string{}, operate...), "auth_device_edit", "auth_device_remoteStart", "auth_device_unlock", "auth_device_reserve", "auth_device_chargingProfile", "auth_device_storage", "auth_system", "auth_logs", "auth_logs_protocol", "auth_logs_error", "auth_deviceModel"),
 			access.RoleSettings{CustomerAccess: 1, WebSSHAccess: 3, WebSSHLevel: 1, CfgReadLevel: 1, CfgWriteLevel: 1, CfgDownloadLevel: 1, ParamLevel: 1, DocLevel: 1, AttachLevel: 1}},
 	}
 	roleIDs := map[string]int64{}

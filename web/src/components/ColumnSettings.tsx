@@ -2,7 +2,8 @@
  * Column settings of a list (issue 30 item 6): which columns show, chosen by each user per list
  * and kept in localStorage (as ProTable's columnsState), so an operator on a 1366 px screen
  * can drop the columns they do not scan and keep the ones they do. Fixed columns (SN, actions)
- * always show.
+ * always show. A column marked `hidden` (antd's own flag) is hidden until the user shows it: kept
+ * as "+key" among the settings, so a list can add a column without pushing the others out of view.
  */
 import { useState, type ReactNode } from 'react';
 import { Button, Checkbox, Dropdown } from 'antd';
@@ -30,6 +31,22 @@ function hideable<Row>(c: ColumnsType<Row>[number]): boolean {
   return c.key !== undefined && !c.fixed && c.title !== undefined;
 }
 
+/**
+ * Whether a column is hidden by the stored settings: hidden by the user ("key"), or hidden by
+ * default (`hidden`) and not shown by the user ("+key").
+ */
+export function isHiddenBy<Row>(settings: readonly string[], c: ColumnsType<Row>[number]): boolean {
+  const k = String(c.key);
+  return settings.includes(k) || (!!c.hidden && !settings.includes(`+${k}`));
+}
+
+/** The settings after the user shows or hides a column (its default dropped: what the user chose is kept). */
+export function toggledSettings(settings: readonly string[], k: string, show: boolean, hiddenByDefault: boolean): string[] {
+  const rest = settings.filter((h) => h !== k && h !== `+${k}`);
+  if (show) return hiddenByDefault ? [...rest, `+${k}`] : rest;
+  return hiddenByDefault ? rest : [...rest, k];
+}
+
 /** The columns of a list minus the ones this user hid, and the control that hides them. */
 export function useColumnSettings<Row>(listId: string | undefined, columns: ColumnsType<Row>) {
   const { t } = useTranslation();
@@ -39,8 +56,8 @@ export function useColumnSettings<Row>(listId: string | undefined, columns: Colu
   // another user signed in (or the list changed): their own settings
   const hidden = state.key === key ? state.hidden : listId ? readHidden(key) : [];
   if (!listId) return { columns, control: null };
-  const toggle = (k: string, show: boolean) => {
-    const next = show ? hidden.filter((h) => h !== k) : [...hidden, k];
+  const toggle = (k: string, show: boolean, hiddenByDefault: boolean) => {
+    const next = toggledSettings(hidden, k, show, hiddenByDefault);
     localStorage.setItem(key, JSON.stringify(next));
     setState({ key, hidden: next });
   };
@@ -53,7 +70,7 @@ export function useColumnSettings<Row>(listId: string | undefined, columns: Colu
           return {
             key: k,
             label: (
-              <Checkbox checked={!hidden.includes(k)} onChange={(e) => toggle(k, e.target.checked)} data-testid={`column-toggle-${k}`}>
+              <Checkbox checked={!isHiddenBy(hidden, c)} onChange={(e) => toggle(k, e.target.checked, !!c.hidden)} data-testid={`column-toggle-${k}`}>
                 {c.title as ReactNode}
               </Checkbox>
             ),
@@ -64,5 +81,5 @@ export function useColumnSettings<Row>(listId: string | undefined, columns: Colu
       <Button data-testid="list-columns">{t('list.columns')}</Button>
     </Dropdown>
   );
-  return { columns: columns.filter((c) => !hideable(c) || !hidden.includes(String(c.key))), control };
+  return { columns: columns.filter((c) => !hideable(c) || !isHiddenBy(hidden, c)).map((c) => (c.hidden ? { ...c, hidden: false } : c)), control };
 }

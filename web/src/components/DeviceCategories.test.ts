@@ -8,6 +8,8 @@ describe('site device categories', () => {
     const rows = categoryRows({ evCharger: 1, acCharger: 2, storageCharger: 3, storageDevice: 4, homeStorage: 5, v2gCharger: 6 });
     expect(rows.map((r) => r.key)).toEqual(['evCharger', 'acCharger', 'storageCharger', 'storageDevice', 'homeStorage', 'v2gCharger']);
     expect(rows.map((r) => r.count)).toEqual([1, 2, 3, 4, 5, 6]);
+    // the code the device list filters by (`category=N`, the model's device type)
+    expect(rows.map((r) => r.code)).toEqual([1, 2, 3, 4, 5, 6]);
   });
   it('shows no numbers while loading', () => {
     expect(categoryRows(undefined).every((r) => r.count === undefined)).toBe(true);

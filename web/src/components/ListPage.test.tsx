@@ -7,7 +7,7 @@ import i18n, { loadLocale } from '../i18n';
 import ListPage, { type ListResult } from './ListPage';
 import { useListState } from '../hooks/useListState';
 import { RequestError } from '../services/request';
-import { columnsStorageKey, readHidden } from './ColumnSettings';
+import { columnsStorageKey, isHiddenBy, readHidden, toggledSettings } from './ColumnSettings';
 
 interface Row {
   id: number;
@@ -111,6 +111,21 @@ describe('column settings', () => {
     show(rows, 'other-list');
     await waitFor(() => expect(screen.getByText('CP-1')).toBeTruthy());
     expect(headers()).toEqual(['SN', 'Name', 'Site']);
+  });
+
+  it('a column hidden by default shows once the user asks for it, and stays so', () => {
+    const cat = { key: 'category', title: 'Category', hidden: true };
+    const site = { key: 'site', title: 'Site' };
+    expect(isHiddenBy([], cat)).toBe(true);
+    expect(isHiddenBy([], site)).toBe(false);
+    const shown = toggledSettings([], 'category', true, true);
+    expect(shown).toEqual(['+category']);
+    expect(isHiddenBy(shown, cat)).toBe(false);
+    const both = toggledSettings(shown, 'site', false, false);
+    expect(both).toEqual(['+category', 'site']);
+    expect(isHiddenBy(both, site)).toBe(true);
+    expect(toggledSettings(both, 'category', false, true)).toEqual(['site']);
+    expect(toggledSettings(both, 'site', true, false)).toEqual(['+category']);
   });
 
   it('reads damaged settings as none', () => {

@@ -57,7 +57,7 @@ export default function MessageBell() {
   const { count, streamUp } = useUnread();
 
   useEffect(() => {
-    const name = (code: string, stored: string) => eventName(code, stored, t, (k) => i18n.exists(k));
+    const name = (code: string, stored: string) => eventName(code, stored, t, (k) => i18n.exists(k), i18n.language);
     return unreadFeed.onRise((n, before) => {
       void queryClient.invalidateQueries({ queryKey: messageKeys.list });
       if (!noticeGate.pass(Date.now())) return; // one notice per burst

@@ -66,7 +66,7 @@ export function useOcppName() {
 export function useEventName() {
   const { t, i18n } = useTranslation();
   const exists = (k: string) => i18n.exists(k);
-  return (code: string, name?: string | null) => eventName(code, name, t, exists);
+  return (code: string, name?: string | null) => eventName(code, name, t, exists, i18n.language);
 }
 
 /**
@@ -76,7 +76,7 @@ export function useEventName() {
 export function EventName({ code, name, vendorCode, docId, docName }: { code?: string | null; name?: string | null; vendorCode?: string | null; docId?: number; docName?: string }) {
   const { t, i18n } = useTranslation();
   const can = useCan();
-  const l = eventLabel(code, name, vendorCode, t, (k) => i18n.exists(k));
+  const l = eventLabel(code, name, vendorCode, t, (k) => i18n.exists(k), i18n.language);
   return (
     <span data-testid="event-name" data-code={code ?? ''}>
       {docId && can('auth_docs_detail') ? (

@@ -6,6 +6,8 @@ export const deviceKeys = {
   page: (q: object) => ['dev/basic/list', q] as const,
   /** A site's devices (ListPage adds the page's query). */
   ofSite: (siteId: number) => ['dev/basic/list', 'site', siteId] as const,
+  /** A site's devices of one category (0: every category; ListPage adds the page's query). */
+  ofSiteCategory: (siteId: number, category: number) => ['dev/basic/list', 'site', siteId, 'category', category] as const,
   counts: ['dev/basic/status/count'] as const,
   count: (f: object) => ['dev/basic/status/count', f] as const,
   details: ['device'] as const,

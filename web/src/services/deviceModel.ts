@@ -11,10 +11,10 @@ export const DEVICE_TYPES = [1, 2, 3, 4, 5, 6];
 export const CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
 /**
  * The control types a model may list (internal/devmodel ControlLast): CONTROL_TYPES (which the
- * batch dialog offers), then the certificates' 21-24, GetLog's 25 and smart charging's 26-28,
- * whose parameters only their own cards give.
+ * batch dialog offers), then the certificates' 21-24, GetLog's 25, smart charging's 26-28 and
+ * the storage commands 29-32 (issue 26), whose parameters only their own cards give.
  */
-export const MODEL_CONTROL_TYPES = [...CONTROL_TYPES, 21, 22, 23, 24, 25, 26, 27, 28];
+export const MODEL_CONTROL_TYPES = [...CONTROL_TYPES, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32];
 export const LEVELS = [0, 1, 2, 3, 4, 5];
 export const CONTROL_LEVELS = [1, 2, 3, 4, 5];
 

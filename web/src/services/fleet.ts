@@ -66,7 +66,19 @@ export const CTL = {
   getCertificateIds: 23,
   deleteCertificate: 24,
   getLog: 25,
+  // 26-28 are smart charging's (pages/device/power/profile.ts SC_CTL)
+  /** Storage power setpoint: params.powerW (+ discharge, - charge); the unit switches to manual mode (issue 26). */
+  storagePower: 29,
+  /** Storage operating mode: params.mode (services/ess.ts ESS_MODES). */
+  storageMode: 30,
+  /** Storage start (params.enable true) or stop (false). */
+  storageRun: 31,
+  /** Storage fault reset: clears latched faults. */
+  storageFaultReset: 32,
 } as const;
+
+/** The storage commands 29-32: they need auth_device_storage besides control/send's key. */
+export const STORAGE_CONTROL_TYPES = [CTL.storagePower, CTL.storageMode, CTL.storageRun, CTL.storageFaultReset] as const;
 
 /** params.logType of a GetLog (control type 25); the security log needs auth_device_certificate. */
 export const LOG_TYPES_GETLOG = ['DiagnosticsLog', 'SecurityLog'] as const;

@@ -3,8 +3,10 @@
  * connector status by its localised name, anything else (a vendor's own alarm) as the device or
  * model named it, with the code kept beside; levels by one short code (OA/MA/CA) in every
  * language. Kept apart from utils/names so that screens showing only events (the message bell,
- * home) do not load the model-item names.
+ * home) do not load the model-item names. A storage unit's BMS and PCS alarms (essAlarms.ts) are
+ * named in the UI language given as `locale`.
  */
+import { essAlarmName } from './essAlarms';
 
 type T = (key: string) => string;
 type Exists = (key: string) => boolean;
@@ -19,15 +21,18 @@ export function ocppName(kind: OcppKind, code: string | null | undefined, t: T, 
 }
 
 /**
- * An event's name: an OCPP error code or connector status by its localised name, else the name
- * stored with the event (a vendor alarm as the model names it), else the code.
+ * An event's name: an OCPP error code or connector status by its localised name, a storage
+ * unit's BMS/PCS alarm by its name in `locale` (the UI language), else the name stored with the
+ * event (a vendor alarm as the model names it), else the code.
  */
-export function eventName(code: string | null | undefined, stored: string | null | undefined, t: T, exists: Exists): string {
+export function eventName(code: string | null | undefined, stored: string | null | undefined, t: T, exists: Exists, locale?: string): string {
   if (code) {
     for (const kind of ['error', 'connector'] as const) {
       const key = `ocpp.${kind}.${code}`;
       if (exists(key)) return t(key);
     }
+    const ess = essAlarmName(code, locale);
+    if (ess) return ess;
   }
   return stored || code || '-';
 }
@@ -45,8 +50,9 @@ export function eventLabel(
   vendorCode: string | null | undefined,
   t: T,
   exists: Exists,
+  locale?: string,
 ): EventLabel {
-  const name = eventName(code, stored, t, exists);
+  const name = eventName(code, stored, t, exists, locale);
   const beside = vendorCode || code || '';
   return { name, code: beside === name ? '' : beside };
 }

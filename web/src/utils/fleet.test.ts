@@ -18,6 +18,7 @@ import {
   stepLabel,
   suggestStep,
   usableControls,
+  controlAllowed,
   type ControlItem,
 } from './fleet';
 import { paramsOf } from '../pages/device/BatchModal';
@@ -149,6 +150,17 @@ describe('control items by level', () => {
     expect(types).not.toContain(8);
   });
 
+  it('allows one control type as the server does: listed and at the level, any at level 5 when none is listed', () => {
+    const storage = [item(29, 2), item(30, 3), item(31, 2), item(9, 4)];
+    expect(controlAllowed(storage, { root: false, level: 2 }, 29)).toBe(true);
+    expect(controlAllowed(storage, { root: false, level: 3 }, 29)).toBe(false);
+    expect(controlAllowed(storage, { root: false, level: 3 }, 30)).toBe(true);
+    expect(controlAllowed(storage, { root: false, level: 0 }, 32)).toBe(false); // not listed
+    expect(controlAllowed(storage, { root: true, level: 5 }, 29)).toBe(true);
+    expect(controlAllowed([], { root: false, level: 5 }, 32)).toBe(true);
+    expect(controlAllowed([], () => null, 32)).toBe(false);
+  });
+
   it('refuses config values equal to the current value', () => {
     expect(configChanges([{ key: 'HeartbeatInterval', value: '60' }, { key: ' MeterValueSampleInterval ', value: '30' }, { key: '', value: 'x' }], {
       HeartbeatInterval: '60',
@@ -224,6 +236,9 @@ describe('status counts follow the list filters', () => {
     // the protocol of the last connection
     expect(statusCountFilter({ protocol: 'ocpp1.6', status: 1 })).toEqual({ protocol: 'ocpp1.6' });
     expect(statusCountFilter({ protocol: '' })).toEqual({});
+    // the site device category (issue 26): 0 is none
+    expect(statusCountFilter({ category: 4, protocol: 'mqtt', status: 1 })).toEqual({ category: 4, protocol: 'mqtt' });
+    expect(statusCountFilter({ category: 0 })).toEqual({});
   });
 
   it('keeps alarm status 0 (no alarm) as a filter', () => {

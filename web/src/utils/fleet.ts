@@ -101,7 +101,7 @@ export function statusCountFilter(filters: Record<string, unknown>): DeviceCount
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const alarm = num(filters.alarmStatus);
   if (alarm !== undefined) out.alarmStatus = alarm;
-  for (const k of ['customerId', 'siteId', 'modelId', 'offlineFor'] as const) {
+  for (const k of ['customerId', 'siteId', 'modelId', 'offlineFor', 'category'] as const) {
     const v = num(filters[k]);
     if (v) out[k] = v;
   }
@@ -225,7 +225,7 @@ export function levelAllows(l: Levels, itemLevel: number): boolean {
 
 /** The default operations when a model lists no control items (the server then allows any; VPN needs the model). */
 /** The highest control type (docs/gateway.md, "Commands"). */
-export const MAX_CONTROL_TYPE = 28;
+export const MAX_CONTROL_TYPE = 32;
 /** 25 (GetLog) sits beside 6 (GetDiagnostics) on the log-upload card. */
 export const DEFAULT_CONTROL_TYPES = [1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 25];
 
@@ -252,6 +252,21 @@ export function usableControls(
     .sort((a, b) => a.displayPriority - b.displayPriority || a.controlTypeCode - b.controlTypeCode)
     .filter((i) => !seen.has(i.controlTypeCode) && seen.add(i.controlTypeCode))
     .map((i) => ({ type: i.controlTypeCode, name: i.controlName || null, level: i.controlLevel }));
+}
+
+/**
+ * Whether a user may send one control type to a device of a model, as the server decides
+ * (internal/fleet checkControl): a model listing control items must list the type, and its item's
+ * level must be allowed by the level compared for the type; a model listing none allows any type
+ * at level 5. The storage commands 29-32 use it: they are not among the default operations.
+ */
+export function controlAllowed(items: readonly ControlItem[], levels: Levels | ((type: number) => Levels | null), type: number): boolean {
+  const l = typeof levels === 'function' ? levels(type) : levels;
+  if (l === null) return false;
+  const controls = items.filter((i) => i.kind === 'control');
+  if (controls.length === 0) return levelAllows(l, 5);
+  const item = controls.find((i) => i.controlTypeCode === type);
+  return !!item && levelAllows(l, item.controlLevel);
 }
 
 /**

@@ -78,6 +78,15 @@ describe('displayItemName', () => {
     expect(displayItemName('软重启', tEn)).toBe('Soft reboot');
     expect(displayItemName('心跳间隔（秒）', t)).toBe('心跳间隔（秒）');
   });
+  it('shows the storage control types 29-32 (issue 26) in the user language, like the other control names', () => {
+    expect(displayItemName('Storage power setpoint', t)).toBe('储能功率设定');
+    expect(displayItemName('储能故障复位', tEn)).toBe('Storage fault reset');
+    for (const n of [29, 30, 31, 32]) {
+      expect(tEn(`control.type.${n}`)).not.toBe(`control.type.${n}`);
+      expect(displayItemName(tEn(`control.type.${n}`), t)).toBe(t(`control.type.${n}`));
+    }
+  });
+
   it('keeps a name the admin typed as it is, in both languages', () => {
     for (const text of ['Heartbeat interval', 'Timing', '心跳周期', 'heartbeat interval (s)', 'Core settings']) {
       expect(displayItemName(text, t)).toBe(text);
@@ -95,6 +104,13 @@ describe('displayRange', () => {
     expect(displayRange('enum', '是|true|boolean\n否|false|boolean', tEn)).toBe(yesNo);
     expect(displayRange('enum', yesNo, tEn)).toBe(yesNo);
   });
+  it("shows a storage unit's mode labels in the user language (issue 26)", () => {
+    const modes = 'Self-consumption|0\nPeak shaving|1\nBackup|2\nManual|3';
+    expect(displayRange('enum', modes, t)).toBe('自发自用|0\n削峰|1\n备电|2\n手动|3');
+    expect(displayRange('enum', '自发自用|0\n削峰|1\n备电|2\n手动|3', tEn)).toBe(modes);
+    expect(displayItemName('Peak limit (W)', t)).toBe('削峰限值 (W)');
+  });
+
   it('keeps other labels and ranges as they are', () => {
     expect(displayRange('enum', 'Fast|1|number\nYes|2|number', t)).toBe('Fast|1|number\n是|2|number');
     expect(displayRange('int', '10~3600', t)).toBe('10~3600');

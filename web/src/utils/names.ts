@@ -54,6 +54,9 @@ export function ocppUnit(unit: string | null | undefined): string {
 
 // ---------------------------------------------------------------- model item names
 
+/** The storage modes as enum labels of a model's "Operating mode" item (internal/demo storageParams). */
+const ESS_MODE_LABEL_KEYS = ['selfConsumption', 'peakShaving', 'backup', 'manual'].map((m) => `ess.modeLabel.${m}`);
+
 /**
  * Model items (config groups, config item and parameter names, control names, enum labels) are
  * the model admin's own text, shown as typed, except the standard names of OCPP 1.6 things: the
@@ -74,9 +77,17 @@ const STANDARD_NAME_KEYS = [
   'ocpp.param.connectorId',
   'ocpp.param.key',
   'ocpp.param.value',
-  ...Array.from({ length: 28 }, (_, i) => `control.type.${i + 1}`),
+  ...Array.from({ length: 32 }, (_, i) => `control.type.${i + 1}`),
+  // a storage unit's configuration (issue 26)
+  'ess.group.Storage',
+  'ess.config.Mode',
+  'ess.config.PeakLimitW',
+  'ess.config.BackupReserveSoC',
+  'ess.config.MinSoC',
+  'ess.config.MaxSoC',
+  ...ESS_MODE_LABEL_KEYS,
 ];
-const STANDARD_LABEL_KEYS = ['com_yes', 'com_no'];
+const STANDARD_LABEL_KEYS = ['com_yes', 'com_no', ...ESS_MODE_LABEL_KEYS];
 
 /** Text of each key in every language → key. */
 function textToKey(keys: string[]): Map<string, string> {

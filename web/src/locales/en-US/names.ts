@@ -63,6 +63,17 @@ export default {
   'ocpp.param.connectorId': 'Connector',
   'ocpp.param.key': 'Key',
   'ocpp.param.value': 'Value',
+  // standard names of a storage unit's configuration items (the agent's keys, internal/sunspec/vendor.go) and its modes' enum labels (issue 26)
+  'ess.group.Storage': 'Storage',
+  'ess.config.Mode': 'Operating mode',
+  'ess.config.PeakLimitW': 'Peak limit (W)',
+  'ess.config.BackupReserveSoC': 'Backup reserve (%)',
+  'ess.config.MinSoC': 'Minimum state of charge (%)',
+  'ess.config.MaxSoC': 'Maximum state of charge (%)',
+  'ess.modeLabel.selfConsumption': 'Self-consumption',
+  'ess.modeLabel.peakShaving': 'Peak shaving',
+  'ess.modeLabel.backup': 'Backup',
+  'ess.modeLabel.manual': 'Manual',
   'location.localhost': 'This computer',
   'location.LAN': 'Local network',
 };

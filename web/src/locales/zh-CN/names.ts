@@ -63,6 +63,17 @@ export default {
   'ocpp.param.connectorId': '充电枪',
   'ocpp.param.key': '参数键',
   'ocpp.param.value': '参数值',
+  // standard names of a storage unit's configuration items (the agent's keys, internal/sunspec/vendor.go) and its modes' enum labels (issue 26)
+  'ess.group.Storage': '储能',
+  'ess.config.Mode': '运行模式',
+  'ess.config.PeakLimitW': '削峰限值 (W)',
+  'ess.config.BackupReserveSoC': '备电保留 (%)',
+  'ess.config.MinSoC': '最低荷电状态 (%)',
+  'ess.config.MaxSoC': '最高荷电状态 (%)',
+  'ess.modeLabel.selfConsumption': '自发自用',
+  'ess.modeLabel.peakShaving': '削峰',
+  'ess.modeLabel.backup': '备电',
+  'ess.modeLabel.manual': '手动',
   'location.localhost': '本机',
   'location.LAN': '局域网',
 };

@@ -3,7 +3,8 @@
  * site) and the tabs Device Details (basic info, runtime, configuration, alarms, logs, charts),
  * Remote Operations (the remote link panel, then the operations), Remote Sessions (remote/),
  * Issues (the device's tickets; an alarm makes one) and Security (security/: its security
- * profile and key). The status follows the
+ * profile and key). A storage unit (category 4 or 5, issue 26) opens on its Storage tab
+ * (storage/) and has no charging tabs (sessions, smart charging). The status follows the
  * push stream (30 s polling while it is down).
  */
 import { lazy, Suspense, useState } from 'react';
@@ -23,9 +24,10 @@ import { EventTable, useEventName } from '../../components/fleet';
 import type { DeviceEvent } from '../../services/fleet';
 import { useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval } from '../../utils/fleet';
-import { useDeviceActions } from './hooks/useDeviceActions';
+import { useDeviceActions } from '../../hooks/useDeviceActions';
 import { ConfigTable, formatDuration, LogsSection, RuntimeSection, useRuntime } from './sections';
 import { isEvseMode } from './evse';
+import { categoryLabelKey, isStorageCategory } from '../../utils/categories';
 import Remote from './Remote';
 import RemoteLinkPanel from './remote/RemoteLinkPanel';
 import SessionList from './remote/SessionList';
@@ -43,8 +45,10 @@ const SecurityTab = lazy(() => import('./security/SecurityTab'));
 const LocalListButton = lazy(() => import('../token/LocalListButton'));
 // Charging profiles, composite schedule and load management (power/, issue 25): loaded when the tab opens.
 const SmartChargingTab = lazy(() => import('./power/SmartChargingTab'));
+// A storage unit's values, flow, charts, alarms and commands (storage/, issue 26): loaded when the tab opens.
+const StorageTab = lazy(() => import('./storage/StorageTab'));
 
-const TABS = ['details', 'remote', 'sessions', 'charging', 'smart', 'issues', 'security'] as const;
+const TABS = ['details', 'storage', 'remote', 'sessions', 'charging', 'smart', 'issues', 'security'] as const;
 
 /** The charging sessions tab: for an OCPP 2.0.1 device the connector column is the EVSE's. */
 function DeviceSessionTab({ id, streamUp }: { id: number; streamUp: boolean }) {
@@ -71,8 +75,25 @@ export default function DeviceDetail() {
   usePageSubject(q.data?.sn);
   if (!(id > 0) || q.isError) return <NotFoundResult />;
   const d = q.data;
-  const tab = (TABS as readonly string[]).includes(type ?? '') ? (type as string) : 'details';
+  const storage = !!d && isStorageCategory(d.category);
+  // the tab the page opens on (its URL has no tab): a storage unit's Storage tab, else the
+  // details; none until the device is in, so a storage unit's details are not read on the way
+  const home = storage && can(DEVICE_READ_KEYS) ? 'storage' : 'details';
+  const tab = (TABS as readonly string[]).includes(type ?? '') ? (type as string) : d ? home : '';
   const base = `/manage/device/${listtype ? `${listtype}/` : ''}detail/${id}`;
+  const storageTab = home === 'storage'
+    ? [
+        {
+          key: 'storage',
+          label: <span data-testid="device-tab-storage">{t('device.tab.storage')}</span>,
+          children: d && tab === 'storage' && (
+            <Suspense fallback={<Card loading />}>
+              <StorageTab device={d} />
+            </Suspense>
+          ),
+        },
+      ]
+    : [];
   return (
     <div data-testid="device-detail">
       <PageHeader
@@ -113,8 +134,9 @@ export default function DeviceDetail() {
       )}
       <Tabs
         activeKey={tab}
-        onChange={(k) => void navigate(k === 'details' ? base : `${base}/${k}`)}
+        onChange={(k) => void navigate(k === home ? base : `${base}/${k}`)}
         items={[
+          ...storageTab,
           {
             key: 'details',
             label: t('device.tab.details'),
@@ -129,6 +151,9 @@ export default function DeviceDetail() {
                         <DeviceStatus status={d.status} />
                       </Descriptions.Item>
                       <Descriptions.Item label={t('device.model')}>{d.modelName}</Descriptions.Item>
+                      <Descriptions.Item label={t('device.category')}>
+                        <span data-testid="device-detail-category" data-value={d.category}>{categoryLabelKey(d.category) ? t(categoryLabelKey(d.category)!) : '-'}</span>
+                      </Descriptions.Item>
                       <Descriptions.Item label={t('device.customer')}>{d.customerName}</Descriptions.Item>
                       <Descriptions.Item label={t('device.site')}>{d.siteName}</Descriptions.Item>
                       <Descriptions.Item label={t('device.softwareVersion')}>{d.softwareVersion || '-'}</Descriptions.Item>
@@ -181,7 +206,7 @@ export default function DeviceDetail() {
             label: t('rlink.tab.sessions'),
             children: d && tab === 'sessions' && <SessionList deviceId={id} />,
           },
-          ...(can(['auth_session_list', 'auth_device_detail'])
+          ...(!storage && can(['auth_session_list', 'auth_device_detail'])
             ? [
                 {
                   key: 'charging',
@@ -194,7 +219,7 @@ export default function DeviceDetail() {
                 },
               ]
             : []),
-          ...(can(DEVICE_READ_KEYS)
+          ...(!storage && can(DEVICE_READ_KEYS)
             ? [
                 {
                   key: 'smart',
@@ -227,6 +252,7 @@ export default function DeviceDetail() {
           },
         ]}
       />
+      {!d && tab === '' && <Card loading data-testid="device-loading" />}
       {d && alarm && (
         <Suspense fallback={null}>
           <TicketDrawer

@@ -2,7 +2,9 @@
  * device/list — devices with filters (status, alarm, customer, site, model, SN or name prefix,
  * offline for longer than 1 h / 24 h / 7 d, server-side sorting by SN, name, status, last refresh
  * and creation,
- * and `restarting=1|0` from the home dashboard's links, shown as a removable tag),
+ * and `restarting=1|0` from the home dashboard's links, shown as a removable tag), protocol of
+ * the last connection (OCPP 1.6, OCPP 2.0.1, MQTT) and site device category (`category=1-6`,
+ * the home dashboard's category links; issue 26),
  * status badges with counts, add/import/export, enable/disable, maintenance and delete. Status
  * is live (push stream; 30 s polling while it is down); selected rows get a batch operation.
  */
@@ -21,10 +23,11 @@ import { DEVICE_STATUSES, deviceStatusCounts, exportDevices, deviceKeys } from '
 import type { Device } from '../../services/typings';
 import { useStatusStream } from '../../hooks/useStatusStream';
 import { pollInterval, statusBadges, statusCountFilter } from '../../utils/fleet';
+import { CATEGORY_CODES, categoryLabelKey } from '../../utils/categories';
 import { deferred } from '../../components/deferred';
 import SelectionButton from '../../components/SelectionButton';
 import PendingBanner from './PendingBanner';
-import { useColumns, liveFetch, restartingOf, TotalMore } from './components/DeviceTable';
+import { useColumns, liveFetch, restartingOf, TotalMore } from '../../components/DeviceTable';
 
 // the import and batch dialogs are fetched when first opened: not part of the list's first load
 const ImportModal = deferred<{ open: boolean; onClose(): void }>(() => import('./ImportModal'), () => null);
@@ -40,11 +43,12 @@ const SPEC = {
   restarting: 'number',
   offlineFor: 'number',
   protocol: 'string',
+  category: 'number',
 } as const;
-/** The protocols a charger's last connection may have spoken (internal/devstate Protocols). */
-const PROTOCOLS = ['ocpp1.6', 'ocpp2.0.1'];
-/** "ocpp1.6" → "OCPP 1.6": the protocol's own name, the same in every language. */
-const protocolLabel = (p: string) => p.replace(/^ocpp/, 'OCPP ');
+/** The protocols a device's last connection may have spoken (internal/devstate Protocols): OCPP chargers, MQTT storage units. */
+const PROTOCOLS = ['ocpp1.6', 'ocpp2.0.1', 'mqtt'];
+/** "ocpp1.6" → "OCPP 1.6", "mqtt" → "MQTT": the protocol's own name, the same in every language. */
+const protocolLabel = (p: string) => (p.startsWith('ocpp') ? p.replace(/^ocpp/, 'OCPP ') : p.toUpperCase());
 /** The "offline for longer than" choices (seconds; issue 30 item 7). */
 const OFFLINE_FOR = [3600, 86400, 604800];
 
@@ -95,7 +99,8 @@ export default function DeviceList() {
   const customers = useCustomerOptions();
   const sites = useSiteOptions(list.filters.customerId as number | undefined);
   const models = useModelOptions();
-  const columns = useColumns();
+  // the category column (issue 26) is the user's choice: at 1440 px it would push the times out of view
+  const columns = useColumns([], ['category']);
   const streamUp = useStatusStream();
   const [selected, setSelected] = useState<Device[]>([]);
   const [batch, setBatch] = useState(false);
@@ -108,6 +113,7 @@ export default function DeviceList() {
     { name: 'alarmStatus', label: t('device.alarmStatus'), width: 120, options: [0, 1, 2].map((v) => ({ value: v, label: t(`device.alarm.${v}`) })) },
     { name: 'offlineFor', label: t('device.offlineFor'), width: 120, options: OFFLINE_FOR.map((v) => ({ value: v, label: t(`device.offlineFor.${v}`) })) },
     { name: 'protocol', label: t('device.protocol'), width: 130, options: PROTOCOLS.map((v) => ({ value: v, label: protocolLabel(v) })) },
+    { name: 'category', label: t('device.category'), width: 150, options: CATEGORY_CODES.map((v) => ({ value: v, label: t(categoryLabelKey(v)!) })) },
   ];
   const doExport = async () => {
     setExporting(true);

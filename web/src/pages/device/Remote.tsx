@@ -17,11 +17,11 @@ import { useTranslation } from 'react-i18next';
 import { CommandResults, useControlName, useOcppName } from '../../components/fleet';
 import { messageOptions } from '../../components/OcppMessage';
 import { useCommands } from '../../hooks/useCommands';
-import { useSession } from '../../models/session';
+import { useControlLevels } from '../../hooks/useControlLevels';
 import { listItems, modelKeys } from '../../services/deviceModel';
 import { addFirmware, CTL, fileUrl, listDiagnostics, listFirmware, TRIGGER_MESSAGES, uploadBytes, type ConfigValue, type ControlParams, type FleetFile, fleetKeys, type GetLogType } from '../../services/fleet';
 import type { Device } from '../../services/typings';
-import { configChanges, uploadArrived, UPLOAD_POLL_MS, usableControls, watchUploads, type Levels, type UploadWatch } from '../../utils/fleet';
+import { configChanges, uploadArrived, UPLOAD_POLL_MS, usableControls, watchUploads, type UploadWatch } from '../../utils/fleet';
 import { formatTime } from '../../utils/time';
 import { ConfigTable, useConfigValues, useRuntime } from './sections';
 import ConfigEditModal from './ConfigEditModal';
@@ -43,16 +43,6 @@ import { signingError, signingOf } from './signed/signing';
  */
 const SIMPLE = [CTL.softReset, CTL.hardReset, CTL.availability, CTL.triggerMessage];
 
-/** The level the server compares for each control type (internal/access/levels.go); null: never. */
-function useControlLevels(): (type: number) => Levels | null {
-  const { session } = useSession();
-  const root = !!session?.user.root;
-  const role = session?.role;
-  return (type) => {
-    if (type === CTL.getConfiguration) return { root, level: role?.cfgDownloadLevel ?? 5 };
-    return { root, level: role?.paramLevel ?? 5 };
-  };
-}
 
 function formatSize(n: number): string {
   if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;

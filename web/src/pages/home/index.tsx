@@ -25,6 +25,7 @@ import { currentPeriod, type PeriodValue } from '../../utils/period';
 import { getTimeZone } from '../../utils/time';
 import Figures from './Figures';
 import DeviceCategories from '../../components/DeviceCategories';
+import { deviceListOfCategory } from '../../utils/categories';
 import type { FaultStatsProps } from './FaultStats';
 import type { RecentEventsProps } from './RecentEvents';
 import type { EventsView } from './EventsDrawer';
@@ -95,7 +96,12 @@ export default function HomeDashboard() {
         </Space>
         {failed && <Alert type="error" showIcon message={t('home.error')} data-testid="home-error" />}
         <Figures data={overview.data} loading={overview.isPending} canDevices={canDevices} canEvents={canEvents} openEvents={openEvents} />
-        <DeviceCategories counts={overview.data?.categories} loading={overview.isPending} testId="home-categories" />
+        <DeviceCategories
+          counts={overview.data?.categories}
+          loading={overview.isPending}
+          testId="home-categories"
+          linkOf={canDevices ? (code) => deviceListOfCategory(code) : undefined}
+        />
         <Row gutter={[16, 16]}>
           <Col xs={24}>
             <FaultStats

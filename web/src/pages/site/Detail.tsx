@@ -1,5 +1,6 @@
 /**
- * site/detail/:id — site info with overview (statistics: Stats.tsx, administrators: Admins.tsx), devices, faults and
+ * site/detail/:id — site info with overview (statistics: Stats.tsx, administrators: Admins.tsx; the device categories
+ * open the device list of the site and category), devices (chargers and storage units by category: devices/), faults and
  * events (dev/alarm/list of the site: alarms and faults; every event: alarms, faults, offline and unavailable, as home lists them). A site outside the caller's scope answers not found: the page says so, nothing else.
  */
 import { lazy, Suspense } from 'react';
@@ -18,10 +19,10 @@ import { ALARM_KINDS, EVENT_KINDS } from '../../services/fleet';
 import { formatTime } from '../../utils/time';
 import { SiteStatus } from './components/SiteStatus';
 import { useSiteActions } from './hooks/useSiteActions';
-import { DeviceTable } from '../device/components/DeviceTable';
+import { deviceListOfCategory } from '../../utils/categories';
+import SiteDevices from './devices/SiteDevices';
 import SiteStats from './Stats';
 import SiteAdmins from './Admins';
-import { deviceKeys } from '../../services/device';
 
 // Charging sessions of the site (pages/session/): loaded when the tab opens.
 const SessionTab = lazy(() => import('../session/SessionTab'));
@@ -84,14 +85,21 @@ export default function SiteDetail() {
                     </Descriptions>
                   )}
                 </Card>
-                {s && <DeviceCategories counts={overview.data?.categories} loading={overview.isPending} testId="site-categories" />}
+                {s && (
+                  <DeviceCategories
+                    counts={overview.data?.categories}
+                    loading={overview.isPending}
+                    testId="site-categories"
+                    linkOf={can('auth_device_list') ? (code) => deviceListOfCategory(code, { siteId: id }) : undefined}
+                  />
+                )}
                 {s && <SiteStats siteId={id} />}
                 {s && <SiteAdmins siteId={id} />}
               </>
             ),
           },
           ...(can('auth_device_list')
-            ? [{ key: 'devices', label: t('site.tab.devices'), children: <DeviceTable fixed={{ siteId: id }} queryKey={deviceKeys.ofSite(id)} /> }]
+            ? [{ key: 'devices', label: <span data-testid="site-tab-devices">{t('site.tab.devices')}</span>, children: <SiteDevices siteId={id} counts={overview.data?.categories} /> }]
             : []),
           { key: 'faults', label: t('site.tab.faults'), children: <EventTable siteId={id} kinds={ALARM_KINDS} testId="site-faults" /> },
           // every event of the site, as home lists them: alarms and faults with offline and unavailable

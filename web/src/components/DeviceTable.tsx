@@ -1,29 +1,36 @@
-/** The device table's parts: columns, the live list call, and the devices of a fixed filter (a site's devices tab). */
-import { DEVICE_READ_KEYS } from '../../../access';
+/**
+ * The device table's parts, shared by the device list (pages/device/List.tsx) and a site's
+ * devices (pages/site/devices/): columns, the live list call, and the devices of a fixed filter.
+ */
+import { DEVICE_READ_KEYS } from '../access';
 import { Alert, Badge, Dropdown, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { QueryKey } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import ListPage from '../../../components/ListPage';
-import { DeviceStatus } from '../../../components/Flag';
-import { useCan } from '../../../components/access';
-import { useListState } from '../../../hooks/useListState';
-import { DEVICE_STATUSES, listDevices } from '../../../services/device';
-import type { Device } from '../../../services/typings';
-import { formatClock } from '../../../utils/time';
-import ZonedTitle from '../../../components/ZonedTitle';
-import { liveFetcher, useStatusStream } from '../../../hooks/useStatusStream';
-import { pollInterval } from '../../../utils/fleet';
+import ListPage from './ListPage';
+import { DeviceStatus } from './Flag';
+import { useCan } from './access';
+import { useListState } from '../hooks/useListState';
+import { DEVICE_STATUSES, listDevices } from '../services/device';
+import type { Device } from '../services/typings';
+import { formatClock } from '../utils/time';
+import ZonedTitle from './ZonedTitle';
+import { liveFetcher, useStatusStream } from '../hooks/useStatusStream';
+import { pollInterval } from '../utils/fleet';
+import { categoryLabelKey } from '../utils/categories';
 import { useDeviceActions } from '../hooks/useDeviceActions';
 
 
 const EMBEDDED_SPEC = { status: 'number', keyword: 'string' } as const;
 /** Columns a fixed filter makes the same on every row: a site's devices share their site and customer. */
-const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customerName'], customerId: ['customerName'] };
+const FIXED_COLUMNS: Record<string, string[]> = { siteId: ['siteName', 'customerName'], customerId: ['customerName'], category: ['category'] };
 
-/** The device columns; `omit` drops columns a fixed filter makes the same on every row (a site's devices). */
-export function useColumns(omit: string[] = []): ColumnsType<Device> {
+/**
+ * The device columns; `omit` drops columns a fixed filter makes the same on every row (a site's
+ * devices); `hiddenByDefault` columns show once the user picks them in the column settings.
+ */
+export function useColumns(omit: string[] = [], hiddenByDefault: string[] = []): ColumnsType<Device> {
   const { t } = useTranslation();
   const can = useCan();
   const navigate = useNavigate();
@@ -48,6 +55,22 @@ export function useColumns(omit: string[] = []): ColumnsType<Device> {
     },
     // long names end in an ellipsis (the whole name on hover) instead of pushing columns off-screen
     { title: t('device.model'), dataIndex: 'modelName', key: 'modelName', width: 90, ellipsis: true },
+    // the site device category: its model's device type (issue 26); narrow like the model, the whole name on hover
+    {
+      title: t('device.category'),
+      dataIndex: 'category',
+      key: 'category',
+      width: 90,
+      ellipsis: true,
+      render: (v: number) => {
+        const k = categoryLabelKey(v);
+        return (
+          <span data-testid="device-category" data-value={v} title={k ? t(k) : undefined}>
+            {k ? t(k) : '-'}
+          </span>
+        );
+      },
+    },
     { title: t('device.site'), dataIndex: 'siteName', key: 'siteName', width: 90, ellipsis: true },
     { title: t('device.customer'), dataIndex: 'customerName', key: 'customerName', width: 90, ellipsis: true },
     // no Enabled column: a disabled device's status is Disabled (decisions §2), a status the bar above filters
@@ -79,7 +102,7 @@ export function useColumns(omit: string[] = []): ColumnsType<Device> {
         ),
     },
   ];
-  return columns.filter((c) => !omit.includes(String(c.key)));
+  return columns.filter((c) => !omit.includes(String(c.key))).map((c) => (hiddenByDefault.includes(String(c.key)) ? { ...c, hidden: true } : c));
 }
 
 /** The URL's `restarting=1|0` as the server's boolean (absent: either). */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { useActions } from '../../../hooks/useActions';
-import { deleteDevices, enableDevices, maintainDevices, maintainedDevices, deviceKeys } from '../../../services/device';
-import type { Device } from '../../../services/typings';
+import { useActions } from './useActions';
+import { deleteDevices, enableDevices, maintainDevices, maintainedDevices, deviceKeys } from '../services/device';
+import type { Device } from '../services/typings';
 
 /** Row/detail actions on devices, each confirmed. */
 export function useDeviceActions(onDeleted?: () => void) {
