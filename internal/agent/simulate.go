@@ -17,6 +17,8 @@ type SimUnit struct {
 	CapacityWh  float64 // default 200 kWh
 	RatedPowerW float64 // default 100 kW
 	SoC         float64 // starting state of charge, %; 0: 50
+	// ChargedWh and DischargedWh start its energy registers
+	ChargedWh, DischargedWh float64
 }
 
 // SimulateOptions run simulated storage units behind this agent (`chargeops sim --storage`,
@@ -38,7 +40,7 @@ func Simulate(ctx context.Context, o SimulateOptions, log *slog.Logger) error {
 	cfg := Config{Broker: []string{o.Broker}, BufferDir: o.BufferDir}
 	for _, u := range o.Units {
 		sim, err := sunspec.StartSim(sunspec.SimOptions{Vendor: or(u.Vendor, "Harbour Power"), Model: or(u.Model, "BESS-200kWh"), Serial: u.SN,
-			CapacityWh: orF(u.CapacityWh, 200_000), RatedPowerW: orF(u.RatedPowerW, 100_000), SoC: u.SoC, Clock: o.Clock})
+			CapacityWh: orF(u.CapacityWh, 200_000), RatedPowerW: orF(u.RatedPowerW, 100_000), SoC: u.SoC, ChargedWh: u.ChargedWh, DischargedWh: u.DischargedWh, Clock: o.Clock})
 		if err != nil {
 			return fmt.Errorf("agent: simulated unit %s: %w", u.SN, err)
 		}

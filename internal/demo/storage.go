@@ -125,16 +125,14 @@ func RunStorage(ctx context.Context, a *app.App, log *slog.Logger) error {
 	o := agent.SimulateOptions{Broker: "mqtt://" + addr, BufferDir: filepath.Join(a.Cfg.DataDir, "demo-agent"), Version: app.Version,
 		Clock: func() time.Time { return time.Now().In(zone) }}
 	for _, u := range storageUnits {
-		// the battery goes on from the charge its charts end at
+		// the battery goes on from the charge and the energy registers its charts end at
+		last := lastValues(ctx, a, u.sn)
 		soc := u.soc
-		var last string
-		if err := a.DB.QueryRow(ctx, `SELECT r.value FROM device_runtime r JOIN device d ON d.id = r.device_id WHERE d.sn = ? AND r.name = ? AND r.connector_id = 0`,
-			u.sn, ess.SoC).Scan(&last); err == nil {
-			if v, perr := strconv.ParseFloat(last, 64); perr == nil && v > 0 {
-				soc = v
-			}
+		if v := last[ess.SoC]; v > 0 {
+			soc = v
 		}
-		o.Units = append(o.Units, agent.SimUnit{SN: u.sn, Key: storageKey(u.sn), Model: u.model, CapacityWh: u.capacityWh, RatedPowerW: u.ratedW, SoC: soc})
+		o.Units = append(o.Units, agent.SimUnit{SN: u.sn, Key: storageKey(u.sn), Model: u.model, CapacityWh: u.capacityWh, RatedPowerW: u.ratedW, SoC: soc,
+			ChargedWh: last[ess.EnergyCharged], DischargedWh: last[ess.EnergyDischarge]})
 	}
 	log.Info("simulating the demo's storage units behind a site agent", "units", len(o.Units), "broker", addr)
 	return agent.Simulate(ctx, o, log)
@@ -150,4 +148,24 @@ func siteZone(a *app.App) *time.Location {
 		return loc
 	}
 	return time.UTC
+}
+
+// lastValues are a unit's latest numeric values by name (none when it never reported).
+func lastValues(ctx context.Context, a *app.App, sn string) map[string]float64 {
+	out := map[string]float64{}
+	rows, err := a.DB.Query(ctx, `SELECT r.name, r.value FROM device_runtime r JOIN device d ON d.id = r.device_id
+		WHERE d.sn = ? AND r.connector_id = 0 AND r.name IN (?, ?, ?)`, sn, ess.SoC, ess.EnergyCharged, ess.EnergyDischarge)
+	if err != nil {
+		return out
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, value string
+		if rows.Scan(&name, &value) == nil {
+			if v, err := strconv.ParseFloat(value, 64); err == nil {
+				out[name] = v
+			}
+		}
+	}
+	return out
 }

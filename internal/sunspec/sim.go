@@ -24,7 +24,10 @@ type SimOptions struct {
 	CapacityWh            float64 // 100 kWh by default
 	RatedPowerW           float64 // 50 kW by default, charge and discharge
 	SoC                   float64 // starting state of charge, %; 0 means 50
-	Clock                 func() time.Time
+	// ChargedWh and DischargedWh start the energy registers (a battery that has run before:
+	// the demo goes on from its history)
+	ChargedWh, DischargedWh float64
+	Clock                   func() time.Time
 	// Profile gives the site's load and PV at t; nil: a day curve (dayProfile).
 	Profile func(t time.Time) (loadW, pvW float64)
 }
@@ -63,6 +66,7 @@ func StartSim(opt SimOptions) (*Sim, error) {
 		setOp: setOpConnect, setInvState: setInvStateStarted,
 		wSetEna: wSetDisabled, wSetMod: wSetModWatts,
 		alarms: map[string]bool{}, tempC: simAmbientC,
+		chargedWh: max(opt.ChargedWh, 0), dischargedWh: max(opt.DischargedWh, 0),
 	}
 	s.lastTick = opt.Clock()
 	s.settle(0)

@@ -1,7 +1,8 @@
 /**
  * The energy-flow diagram (SVG): grid ↔ site bus ↔ battery, and the load off the bus, each arrow
  * pointing the way power flows with its kW (flow.ts); an idle flow is a grey line without a
- * head, an unreported one a dotted line marked "-". The battery shows its SoC.
+ * head, an unreported one a dotted line marked "-". The battery shows its SoC. What the bus's
+ * balance leaves over is a fourth arrow (flow.ts: solar or another source, or another consumer).
  */
 import { useId } from 'react';
 import { Card, Typography } from 'antd';
@@ -9,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { edgeLine, flowEdges, NODE_R, NODES, type FlowEdge, type FlowNode } from './flow';
 import { batteryPowerOf, socPercent, type StorageSnapshot } from './storage';
 
-const COLORS: Record<FlowEdge['node'], string> = { grid: '#5470c6', battery: '#3ba272', load: '#fa8c16' };
+const COLORS: Record<FlowEdge['node'], string> = { grid: '#5470c6', battery: '#3ba272', load: '#fa8c16', other: '#fac858' };
 const IDLE = '#bfbfbf';
 
 function Arrow({ e, marker, label }: { e: FlowEdge; marker: string; label: string }) {
@@ -60,7 +61,9 @@ export default function FlowCard({ s }: { s: StorageSnapshot }) {
   const num = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const label = (e: FlowEdge) => (e.kw === null ? '-' : `${num.format(e.kw)} kW`);
   const soc = socPercent(s.soc);
-  const list = [edges.grid, edges.battery, edges.load];
+  // the derived fourth arrow only when something flows there (an idle one is noise)
+  const other = edges.other.dir === 'in' || edges.other.dir === 'out';
+  const list = [edges.grid, edges.battery, edges.load, ...(other ? [edges.other] : [])];
   const summary = list.map((e) => `${t(`ess.flow.${e.node}`)}: ${e.dir === 'in' ? '→' : e.dir === 'out' ? '←' : ''} ${label(e)}`).join('; ');
   return (
     <Card title={t('ess.flow')} style={{ marginBottom: 16 }} data-testid="storage-flow">
@@ -79,6 +82,7 @@ export default function FlowCard({ s }: { s: StorageSnapshot }) {
         <Node node="bus" title={t('ess.flow.bus')} />
         <Node node="battery" title={t('ess.flow.battery')} sub={soc === null ? undefined : `${soc}%`} />
         <Node node="load" title={t('ess.flow.load')} />
+        {other && <Node node="other" title={t(edges.other.dir === 'in' ? 'ess.flow.otherIn' : 'ess.flow.otherOut')} />}
       </svg>
       <Typography.Text type="secondary">{t('ess.flow.hint')}</Typography.Text>
     </Card>

@@ -42,3 +42,18 @@ describe('energy flow arrows', () => {
     expect(edgeLine({ from: 'bus', to: 'load' }, NODE_R, 0)).toEqual({ x1: 200, y1: 70 + NODE_R, x2: 200, y2: 200 - NODE_R });
   });
 });
+
+describe('the fourth arrow: what the balance leaves over', () => {
+  it('is solar or another source when the load is more than grid and battery give', () => {
+    // noon: 20 kW load, 5 kW from the grid, the battery charging at 10 kW: 25 kW from the sun
+    const e = flowEdges({ gridW: 5000, batteryW: -10000, loadW: 20000 });
+    expect(e.other).toMatchObject({ dir: 'in', kw: 25 });
+  });
+  it('is another consumer when grid and battery give more than the load takes', () => {
+    expect(flowEdges({ gridW: 8000, batteryW: 0, loadW: 5000 }).other).toMatchObject({ dir: 'out', kw: 3 });
+  });
+  it('is idle when the site balances, unknown when a value is missing', () => {
+    expect(flowEdges({ gridW: 20000, batteryW: 2000, loadW: 22000 }).other.dir).toBe('idle');
+    expect(flowEdges({ gridW: 20000, loadW: 22000 }).other.dir).toBe('unknown');
+  });
+});

@@ -7,7 +7,7 @@
  */
 import { IDLE_W } from './storage';
 
-export type FlowNode = 'grid' | 'bus' | 'battery' | 'load';
+export type FlowNode = 'grid' | 'bus' | 'battery' | 'load' | 'other';
 
 export interface FlowEdge {
   /** The outer node of the edge (the other end is the bus). */
@@ -37,12 +37,25 @@ export function flowEdge(node: FlowEdge['node'], w: number | null | undefined, p
   return inward ? { node, from: node, to: 'bus', dir: 'in', kw: kw1(w) } : { node, from: 'bus', to: node, dir: 'out', kw: kw1(w) };
 }
 
-/** The three arrows of the diagram: grid, battery, load. */
-export function flowEdges(v: { gridW?: number; batteryW?: number; loadW?: number }): { grid: FlowEdge; battery: FlowEdge; load: FlowEdge } {
+/**
+ * The arrows of the diagram: grid, battery, load, and what the bus's balance leaves over
+ * ("other": solar or another source when positive, another consumer when negative), derived as
+ * load − grid − battery when all three are reported (a storage unit does not report its site's
+ * PV; without the fourth arrow the diagram would not add up).
+ */
+export function flowEdges(v: { gridW?: number; batteryW?: number; loadW?: number }): {
+  grid: FlowEdge;
+  battery: FlowEdge;
+  load: FlowEdge;
+  other: FlowEdge;
+} {
+  const known = (w?: number): w is number => typeof w === 'number' && Number.isFinite(w);
+  const otherW = known(v.loadW) && known(v.gridW) && known(v.batteryW) ? v.loadW - v.gridW - v.batteryW : undefined;
   return {
     grid: flowEdge('grid', v.gridW, true),
     battery: flowEdge('battery', v.batteryW, true),
     load: flowEdge('load', v.loadW, false),
+    other: flowEdge('other', otherW, true),
   };
 }
 
@@ -52,6 +65,7 @@ export const NODES: Record<FlowNode, { x: number; y: number }> = {
   bus: { x: 200, y: 70 },
   battery: { x: 340, y: 70 },
   load: { x: 200, y: 200 },
+  other: { x: 60, y: 200 },
 };
 export const NODE_R = 32;
 
