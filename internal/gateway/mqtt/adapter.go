@@ -142,30 +142,37 @@ type deviceCache struct {
 }
 
 type cachedDevice struct {
-	dev *fleet.Device // nil: not registered
-	at  time.Time
+	dev         *fleet.Device // nil: not registered
+	blacklisted bool
+	at          time.Time
 }
 
-// device is sn's device (nil when it is not registered), read again after opt.DeviceTTL.
-func (a *Adapter) device(ctx context.Context, sn string) (*fleet.Device, error) {
+// device is sn's device (nil when it is not registered) and whether its SN is blacklisted,
+// read again after opt.DeviceTTL: a unit's messages cost no query in between.
+func (a *Adapter) device(ctx context.Context, sn string) (cachedDevice, error) {
 	now := time.Now()
 	a.devices.mu.Lock()
 	c, ok := a.devices.m[sn]
 	a.devices.mu.Unlock()
 	if ok && now.Sub(c.at) < a.opt.DeviceTTL {
-		return c.dev, nil
+		return c, nil
 	}
 	dev, err := a.core.DeviceBySN(ctx, sn)
 	if err != nil {
-		return nil, err
+		return cachedDevice{}, err
 	}
+	black, err := a.core.Blacklisted(ctx, sn)
+	if err != nil {
+		return cachedDevice{}, err
+	}
+	c = cachedDevice{dev: dev, blacklisted: black, at: now}
 	a.devices.mu.Lock()
 	if a.devices.m == nil || len(a.devices.m) > 200_000 {
 		a.devices.m = map[string]cachedDevice{}
 	}
-	a.devices.m[sn] = cachedDevice{dev, now}
+	a.devices.m[sn] = c
 	a.devices.mu.Unlock()
-	return dev, nil
+	return c, nil
 }
 
 // forget drops sn from the device cache (a birth reads the device afresh).

@@ -59,13 +59,18 @@ func (a *Adapter) status(ctx context.Context, sn string, payload []byte) {
 // known is sn's device when it may report: an unknown SN is listed as pending (with what its
 // birth says of it), a disabled or blacklisted one is refused, each kept like an OCPP refusal.
 func (a *Adapter) known(ctx context.Context, sn string, at *mqttwire.Attributes) *fleet.Device {
-	dev, err := a.device(ctx, sn)
+	c, err := a.device(ctx, sn)
 	if err != nil {
 		a.log.Warn("mqtt device not read", "sn", sn, "err", err)
 		return nil
 	}
+	dev := c.dev
 	attempt := fleet.Attempt{SN: sn, Protocol: devstate.ProtocolMQTT}
 	switch {
+	case c.blacklisted:
+		a.stats.Unknown.Add(1)
+		a.core.RecordRefusal(ctx, attempt, fleet.RefuseBlacklisted)
+		return nil
 	case dev == nil:
 		a.stats.Unknown.Add(1)
 		var b fleet.BootInfo
@@ -77,13 +82,6 @@ func (a *Adapter) known(ctx context.Context, sn string, at *mqttwire.Attributes)
 	case !dev.Enabled:
 		a.stats.Unknown.Add(1)
 		a.core.RecordRefusal(ctx, attempt, fleet.RefuseDisabled)
-		return nil
-	}
-	if black, err := a.core.Blacklisted(ctx, sn); err != nil || black {
-		a.stats.Unknown.Add(1)
-		if black {
-			a.core.RecordRefusal(ctx, attempt, fleet.RefuseBlacklisted)
-		}
 		return nil
 	}
 	return dev
