@@ -142,7 +142,12 @@ for (const locale of ['en-US', 'zh-CN']) {
         // the last day of the month: the year has months after this one (or the week days)
         await page.getByTestId('site-period-period').getByText(L.year, { exact: true }).click();
         await page.waitForFunction(() => document.querySelector('[data-testid="site-period"]')?.getAttribute('data-period') === 'year');
-        await page.waitForFunction(() => document.querySelectorAll('[data-testid^="site-traffic-chart-bucket-"]').length >= 12);
+        // the year's twelve month buckets, not the month's days still drawn while the year loads
+        await page.waitForFunction(
+          () =>
+            document.querySelector('[data-testid="site-traffic-chart"]')?.getAttribute('data-loading') === '0' &&
+            document.querySelectorAll('[data-testid^="site-traffic-chart-bucket-"]').length === 12,
+        );
         bs = await buckets();
       }
       const now = Date.now();
