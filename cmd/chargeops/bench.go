@@ -21,6 +21,8 @@ const benchUsage = `Usage:
       run ocpp-go's own central system at ws://ADDR/ocpp/{SN}: the baseline (stores nothing)
   chargeops bench run --url ws://127.0.0.1:PORT/ocpp --n N --rate MSGS_PER_S --duration D [--protocol 1.6|2.0.1] [options]
       drive N simulated chargers against a running node and print what it sustained
+  chargeops bench mqtt --n N --interval 5s --duration 60s [--db postgres://...] [options]
+      N storage units over MQTT against a chargeops node (SQLite, PostgreSQL) and the broker alone
 
 'chargeops bench <command> --help' lists a command's options; docs/benchmarks.md has examples.
 `
@@ -29,7 +31,7 @@ const benchUsage = `Usage:
 func runBench(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, benchUsage)
-		return errors.New("bench needs a command: seed, bare or run")
+		return errors.New("bench needs a command: seed, bare, run or mqtt")
 	}
 	switch args[0] {
 	case "seed":
@@ -38,6 +40,8 @@ func runBench(ctx context.Context, args []string) error {
 		return benchBare(ctx, args[1:])
 	case "run":
 		return benchRun(ctx, args[1:])
+	case "mqtt":
+		return benchMQTT(ctx, args[1:])
 	case "worker": // started by `bench run --procs K`, speaks JSON lines on stdin/stdout
 		return bench.RunWorker(ctx, os.Stdin, os.Stdout)
 	case "help", "-h", "--help":

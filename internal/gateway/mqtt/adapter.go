@@ -28,7 +28,8 @@ type Options struct {
 	// Shared subscribes with the external broker's shared subscriptions (several nodes).
 	Shared bool
 	// DeviceTTL is how long a device read from the database is used before it is read again
-	// (a disabled device stops being heard within it). Default 10 s.
+	// (a device disabled or blacklisted while no node holds its link stops being heard within
+	// it; one held here is forgotten at once, as the core closes its link). Default 60 s.
 	DeviceTTL time.Duration
 	Log       *slog.Logger
 }
@@ -61,7 +62,7 @@ type Stats struct {
 // New makes the adapter; Start subscribes it.
 func New(core fleet.Core, reg fleet.Registry, bus Bus, opt Options) *Adapter {
 	if opt.DeviceTTL <= 0 {
-		opt.DeviceTTL = 10 * time.Second
+		opt.DeviceTTL = time.Minute
 	}
 	if opt.Log == nil {
 		opt.Log = slog.Default()

@@ -41,10 +41,7 @@ type BrokerOptions struct {
 
 // StartBroker starts the embedded broker's listeners.
 func StartBroker(o BrokerOptions) (*Broker, error) {
-	// the broker's own log: errors only (each refused CONNECT and closed socket is a warning
-	// there; Admission and the ACL log them once, with the device's SN)
-	quiet := slog.New(errorsOnly{o.Log.Handler()}).With("component", "mqtt-broker")
-	srv := mochi.New(&mochi.Options{InlineClient: true, Logger: quiet})
+	srv := NewMochi(o.Log)
 	b := &Broker{srv: srv}
 	if err := srv.AddHook(&authHook{b: b, adm: o.Admission, log: o.Log}, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: broker hook: %w", err)
@@ -140,9 +137,33 @@ func hostOf(remote string) string {
 	return remote
 }
 
-// errorsOnly passes on a handler's records of level error and above.
+// NewMochi is a mochi server with the embedded broker's options (the bench's broker alone uses
+// the same): an inline client for the adapter, its log at errors only (each refused CONNECT and
+// closed socket is a warning there; Admission and the ACL log them once, with the device's SN),
+// and a short write queue per device.
+func NewMochi(log *slog.Logger) *mochi.Server {
+	caps := mochi.NewDefaultServerCapabilities()
+	// what the broker sends a device is acks and commands, a few at a time: mochi's default
+	// queue of 8,192 writes per client holds 64 KiB per device (docs/benchmarks.md, "Storage
+	// units over MQTT")
+	caps.MaximumClientWritesPending = clientWritesPending
+	quiet := slog.New(errorsOnly{log.Handler()}).With("component", "mqtt-broker")
+	return mochi.New(&mochi.Options{InlineClient: true, Logger: quiet, Capabilities: caps})
+}
+
+// clientWritesPending bounds the messages queued to one device.
+const clientWritesPending = 128
+
+// errorsOnly passes on a handler's records of level error and above (also of the handlers its
+// With and WithGroup return, as mochi's logger adds attributes).
 type errorsOnly struct{ slog.Handler }
 
 func (h errorsOnly) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= slog.LevelError && h.Handler.Enabled(ctx, l)
 }
+
+func (h errorsOnly) WithAttrs(as []slog.Attr) slog.Handler {
+	return errorsOnly{h.Handler.WithAttrs(as)}
+}
+
+func (h errorsOnly) WithGroup(name string) slog.Handler { return errorsOnly{h.Handler.WithGroup(name)} }

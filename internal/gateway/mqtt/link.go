@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"chargeops/internal/ess"
@@ -15,9 +16,24 @@ import (
 // link is a storage unit's connection as the core sees it: registered on the node that heard
 // its birth (or adopted it), where its commands are published and their answers awaited.
 type link struct {
-	a      *Adapter
-	dev    *fleet.Device
-	connID string
+	a        *Adapter
+	dev      *fleet.Device
+	connID   string
+	lastSeen atomic.Int64 // unix ms of the last Seen (seen)
+}
+
+// seenEvery is how often a unit's messages refresh its last-seen time and runtime, as the OCPP
+// gateway does (a message each 5 s from 10,000 units would otherwise be as many writes).
+const seenEvery = 15 * time.Second
+
+// seen refreshes the device's last-seen time and runtime, at most once per seenEvery.
+func (l *link) seen() {
+	now := time.Now().UnixMilli()
+	last := l.lastSeen.Load()
+	if now-last < seenEvery.Milliseconds() || !l.lastSeen.CompareAndSwap(last, now) {
+		return
+	}
+	l.a.core.Seen(l.dev, l.connID)
 }
 
 var _ fleet.Link = (*link)(nil)
@@ -26,7 +42,10 @@ func (l *link) ConnID() string { return l.connID }
 
 // Close: the core replaces or drops the link (a newer link, the device disabled, another
 // node's last will). The device is marked offline only when the registry still named this link.
-func (l *link) Close(string) { l.end(context.Background()) }
+func (l *link) Close(string) {
+	l.a.forget(l.dev.SN) // disabled or blacklisted: the next message reads the device afresh
+	l.end(context.Background())
+}
 
 // end removes the link and, when it was still the device's, records the device disconnected.
 func (l *link) end(ctx context.Context) {

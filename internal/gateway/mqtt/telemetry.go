@@ -57,7 +57,7 @@ func (a *Adapter) telemetry(ctx context.Context, sn string, payload []byte) {
 		return
 	}
 	if l != nil {
-		a.core.Seen(dev, l.connID)
+		l.seen()
 	}
 	a.stats.Readings.Add(int64(len(t.Readings)))
 	a.ack(ctx, sn, t.ID, nil)
