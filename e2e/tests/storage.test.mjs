@@ -4,7 +4,8 @@
 // MQTT broker with the unit's key, which the console made (Device key, shown once). In Chromium,
 // en-US then zh-CN: the device's Storage tab as root (state of charge, energy flow, cells, a
 // mode command answered by the battery and its new mode read back), the device list filtered to
-// storage devices; as a customer's staff with the storage key (a power setpoint) and as one
+// storage devices, a new storage model given the storage template's items from its page; as a
+// customer's staff with the storage key (a power setpoint) and as one
 // without it (values but no commands; the server refuses the command too); a user of another
 // customer does not find the unit. Screenshots go to CHARGEOPS_E2E_SHOTS when set.
 import { describe, test, before, after } from 'node:test';
@@ -46,9 +47,9 @@ before(async () => {
   const other = await root.must('POST', '/api/auth/sys/customer/add', { name: 'Other Co', code: 'OTHERCO' });
   const site = await root.must('POST', '/api/auth/sys/site/add', { customerId: customer.id, name: 'Battery Yard', code: 'BATT-01' });
   const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: 'BESS-E2E', deviceType: 4 });
-  for (const [code, name] of [[9, 'Refresh configuration'], [11, 'Set parameters'], [29, 'Storage power setpoint'], [30, 'Set storage mode'], [31, 'Start or stop storage'], [32, 'Storage fault reset']]) {
-    await root.must('POST', '/api/auth/sys/dev/model/item/add', { modelId: model.id, kind: 'control', controlName: name, controlTypeCode: code, controlLevel: 2 });
-  }
+  // the storage template's items (the configuration keys and controls 9, 11, 29-32)
+  const { added } = await root.must('POST', '/api/auth/sys/dev/model/item/storage', { modelId: model.id });
+  assert.equal(added, 11, 'the storage template adds its 5 parameters and 6 controls');
   const device = await root.must('POST', '/api/auth/sys/dev/basic/add', { sn: SN, name: 'Yard battery', modelId: model.id, siteId: site.id, maintenanceCycle: 365 });
   const { authKey } = await root.must('POST', '/api/auth/sys/dev/basic/key', { id: device.id });
   assert.equal(authKey.length, 24, 'the console makes a 24-character key');
@@ -107,6 +108,14 @@ for (const locale of ['en-US', 'zh-CN']) {
       // the device list filtered to storage devices lists the unit
       await page.goto(`${server.url}/manage/device/list?category=4`);
       await page.locator('tr', { hasText: SN }).first().waitFor();
+      // a new home-storage model takes the storage template's items from its page
+      const model = await root.must('POST', '/api/auth/sys/dev/model/add', { name: `Home ESS ${locale}`, deviceType: 5 });
+      await page.goto(`${server.url}/manage/system/device-model/${model.id}`);
+      await page.getByRole('tab', { name: locale === 'zh-CN' ? '控制项' : /control/i }).click();
+      await page.getByTestId('item-add-storage').click();
+      await page.locator('[data-testid="model-detail"] .ant-table-row', { hasText: locale === 'zh-CN' ? '储能功率设定' : 'Storage power setpoint' }).first().waitFor();
+      const items = await root.must('POST', '/api/auth/sys/dev/model/item/list', { modelId: model.id, kind: 'control' });
+      assert.deepEqual(items.map((i) => i.controlTypeCode).sort((a, b) => a - b), [9, 11, 29, 30, 31, 32]);
       await page.close();
     });
 

@@ -81,8 +81,8 @@ var models = []modelSpec{
 	{"ESS-215kWh", devmodel.TypeEnergyPile, "Harbour Power", append(append([]devmodel.Item{}, ocppParams[:3]...), controls(1, 3, 5, 6, 7, 8, 9, 10, 11)...)},
 	{"V2G-11kW", devmodel.TypeV2G, "Voltra", append(append([]devmodel.Item{}, ocppParams...), controls(append([]int{1, 2, 3, 4, 5, 6, 9, 10, 11}, chargerOps...)...)...)},
 	// storage units behind a site agent, over MQTT (storage.go, docs/mqtt.md)
-	{"BESS-200kWh", devmodel.TypePower, "Harbour Power", append(append([]devmodel.Item{}, storageParams...), controls(9, 11, 29, 30, 31, 32)...)},
-	{"Home-ESS-10kWh", devmodel.TypeHomeEnergy, "Harbour Power", append(append([]devmodel.Item{}, storageParams...), controls(9, 11, 29, 30, 31, 32)...)},
+	{"BESS-200kWh", devmodel.TypePower, "Harbour Power", devmodel.StorageItems(false)},
+	{"Home-ESS-10kWh", devmodel.TypeHomeEnergy, "Harbour Power", devmodel.StorageItems(false)},
 }
 
 var sites = []siteSpec{

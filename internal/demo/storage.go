@@ -12,7 +12,6 @@ import (
 	"chargeops/internal/agent"
 	"chargeops/internal/app"
 	"chargeops/internal/device"
-	"chargeops/internal/devmodel"
 	"chargeops/internal/ess"
 	"chargeops/internal/fleet"
 	"chargeops/internal/sunspec"
@@ -22,17 +21,6 @@ import (
 // Modbus TCP (sunspec.Sim), read by a site agent (internal/agent, as `chargeops agent` runs it)
 // that publishes them to the demo's embedded MQTT broker. They charge from the midday sun and
 // discharge into the evening load, and take the console's commands.
-
-// storageParams are the storage models' configuration items: the agent's config keys (the
-// SunSpec vendor model's points, internal/sunspec/vendor.go).
-var storageParams = []devmodel.Item{
-	{Kind: devmodel.KindParam, ConfigGroup: "Storage", ConfigItem: "Operating mode", ProtocolKey: "Mode", DataType: "enum",
-		DataRange: "Self-consumption|0\nPeak shaving|1\nBackup|2\nManual|3", ReadLevel: 4, WriteLevel: 2, DisplayPriority: 1},
-	{Kind: devmodel.KindParam, ConfigGroup: "Storage", ConfigItem: "Peak limit (W)", ProtocolKey: "PeakLimitW", DataType: "int", DataRange: "0~10000000", ReadLevel: 4, WriteLevel: 2, DisplayPriority: 2},
-	{Kind: devmodel.KindParam, ConfigGroup: "Storage", ConfigItem: "Backup reserve (%)", ProtocolKey: "BackupReserveSoC", DataType: "float", DataRange: "0~100|1", ReadLevel: 4, WriteLevel: 2, DisplayPriority: 3},
-	{Kind: devmodel.KindParam, ConfigGroup: "Storage", ConfigItem: "Minimum state of charge (%)", ProtocolKey: "MinSoC", DataType: "float", DataRange: "0~100|1", ReadLevel: 4, WriteLevel: 1, DisplayPriority: 4},
-	{Kind: devmodel.KindParam, ConfigGroup: "Storage", ConfigItem: "Maximum state of charge (%)", ProtocolKey: "MaxSoC", DataType: "float", DataRange: "0~100|1", ReadLevel: 4, WriteLevel: 1, DisplayPriority: 5},
-}
 
 type storageSpec struct {
 	site, sn, model string

@@ -162,16 +162,22 @@ func (s *Service) AddItem(ctx context.Context, p *access.Principal, it Item) (in
 		if _, err := s.changeable(ctx, tx, p, it.ModelID); err != nil {
 			return err
 		}
-		now := db.NowMS()
 		var err error
-		id, err = db.InsertID(ctx, tx, `INSERT INTO model_item (model_id, kind, config_group, config_item, protocol_key, display_priority, read_level,
-			write_level, batch, data_type, data_range, control_name, control_type_code, control_level, param1_name, param2_name, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, it.ModelID, it.Kind, it.ConfigGroup, it.ConfigItem, it.ProtocolKey,
-			it.DisplayPriority, it.ReadLevel, it.WriteLevel, db.BoolInt(it.Batch), it.DataType, it.DataRange, it.ControlName, it.ControlTypeCode,
-			it.ControlLevel, it.Param1Name, it.Param2Name, now, now)
-		return itemConflict(err, it)
+		id, err = insertItem(ctx, tx, it)
+		return err
 	})
 	return id, wrap("add item", err)
+}
+
+// insertItem inserts a checked item of a model the caller may change, in tx.
+func insertItem(ctx context.Context, tx *db.Tx, it Item) (int64, error) {
+	now := db.NowMS()
+	id, err := db.InsertID(ctx, tx, `INSERT INTO model_item (model_id, kind, config_group, config_item, protocol_key, display_priority, read_level,
+		write_level, batch, data_type, data_range, control_name, control_type_code, control_level, param1_name, param2_name, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, it.ModelID, it.Kind, it.ConfigGroup, it.ConfigItem, it.ProtocolKey,
+		it.DisplayPriority, it.ReadLevel, it.WriteLevel, db.BoolInt(it.Batch), it.DataType, it.DataRange, it.ControlName, it.ControlTypeCode,
+		it.ControlLevel, it.Param1Name, it.Param2Name, now, now)
+	return id, itemConflict(err, it)
 }
 
 // UpdateItem changes an item of a model p may change; its model and kind stay.

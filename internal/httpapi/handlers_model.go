@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"chargeops/internal/apperr"
 	"chargeops/internal/db"
 	"chargeops/internal/devmodel"
 )
@@ -35,6 +36,28 @@ func (s *Server) modelItems(c *Ctx, in devmodel.ItemFilter) ([]devmodel.Item, er
 func (s *Server) modelItemAdd(c *Ctx, in devmodel.Item) (IDAnswer, error) {
 	id, err := s.Models.AddItem(c, c.P, in)
 	return IDAnswer{ID: id}, err
+}
+
+// StorageItemsInput names the model the storage template's items go to.
+type StorageItemsInput struct {
+	ModelID int64 `json:"modelId"`
+}
+
+func (in StorageItemsInput) validate() error {
+	if in.ModelID <= 0 {
+		return apperr.InvalidField("modelId", "err.invalid")
+	}
+	return nil
+}
+
+// StorageItemsAnswer says how many items were added.
+type StorageItemsAnswer struct {
+	Added int `json:"added"`
+}
+
+func (s *Server) modelStorageItems(c *Ctx, in StorageItemsInput) (StorageItemsAnswer, error) {
+	n, err := s.Models.AddStorageItems(c, c.P, in.ModelID, c.Locale == "zh-CN") // named in the caller's language
+	return StorageItemsAnswer{Added: n}, err
 }
 
 func (s *Server) modelItemUpdate(c *Ctx, in devmodel.Item) (*Empty, error) {

@@ -280,6 +280,7 @@ func (w *isoWorld) isoScenarios(t *testing.T, caller *apitest.Client) map[string
 		"POST " + sys + "dev/model/update":       A(map[string]any{"id": w.modelA, "name": "Hijacked-Model", "deviceType": 2}),
 		"POST " + sys + "dev/model/delete":       A(map[string]any{"ids": ids(w.modelA)}),
 		"POST " + sys + "dev/model/item/list":    A(map[string]any{"modelId": w.modelA}),
+		"POST " + sys + "dev/model/item/storage": A(map[string]any{"modelId": w.modelA}),
 		"POST " + sys + "dev/model/item/add":     A(map[string]any{"modelId": w.modelA, "kind": "config", "configGroup": "X", "configItem": "Intruder", "protocolKey": "Intruder", "readLevel": 5, "writeLevel": 5}),
 		"POST " + sys + "dev/model/item/update":  A(map[string]any{"id": w.itemA, "modelId": w.modelA, "kind": "config", "configGroup": "X", "configItem": "Hijacked", "protocolKey": "HijackedKey", "readLevel": 5, "writeLevel": 5}),
 		"POST " + sys + "dev/model/item/delete":  A(map[string]any{"ids": ids(w.itemA)}),

@@ -15,6 +15,7 @@ func (s *Server) modelRoutes() []Route {
 		{Method: "POST", Path: base + "delete", Objects: ByCustomer, Access: Keys, Keys: model, Tag: "model", Summary: "Delete unused device models", Handler: H(s.modelDelete)},
 		{Method: "POST", Path: base + "item/list", Objects: ByCustomer, Access: Keys, Keys: []string{"auth_deviceModel", "auth_device_detail"}, Tag: "model", Summary: "Config, param and control items of a model", Handler: H(s.modelItems)},
 		{Method: "POST", Path: base + "item/add", Objects: ByCustomer, Access: Keys, Keys: model, Tag: "model", Summary: "Add a model item", Handler: H(s.modelItemAdd)},
+		{Method: "POST", Path: base + "item/storage", Objects: ByCustomer, Access: Keys, Keys: model, Tag: "model", Summary: "Add the storage template's items a storage unit's model lacks (docs/mqtt.md); answers how many were added", Handler: H(s.modelStorageItems)},
 		{Method: "POST", Path: base + "item/update", Objects: ByCustomer, Access: Keys, Keys: model, Tag: "model", Summary: "Change a model item", Handler: H(s.modelItemUpdate)},
 		{Method: "POST", Path: base + "item/delete", Objects: ByCustomer, Access: Keys, Keys: model, Tag: "model", Summary: "Delete model items", Handler: H(s.modelItemDelete)},
 		{Method: "POST", Path: base + "alias/list", Objects: ByCustomer, Access: Keys, Keys: alias, Tag: "model", Summary: "List model aliases", Handler: H(s.aliasList)},

@@ -61,6 +61,7 @@ var interfaceNames = map[string]string{
 	"POST /api/auth/sys/dev/model/delete":         "删除未使用的设备型号",
 	"POST /api/auth/sys/dev/model/item/list":      "型号的配置项、参数项与控制项",
 	"POST /api/auth/sys/dev/model/item/add":       "新增型号项",
+	"POST /api/auth/sys/dev/model/item/storage":   "为储能型号添加储能模板项（缺少的参数项和控制项）",
 	"POST /api/auth/sys/dev/model/item/update":    "修改型号项",
 	"POST /api/auth/sys/dev/model/item/delete":    "删除型号项",
 	"POST /api/auth/sys/dev/model/alias/list":     "型号别名列表",

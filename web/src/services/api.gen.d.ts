@@ -2021,6 +2021,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sys/dev/model/item/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add the storage template's items a storage unit's model lacks (docs/mqtt.md); answers how many were added
+         * @description Needs any one of the permission keys: auth_deviceModel.
+         */
+        post: operations["postAuthSysDevModelItemStorage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sys/dev/model/item/update": {
         parameters: {
             query?: never;
@@ -7058,6 +7078,12 @@ export interface components {
             ids?: number[];
             status?: number;
         };
+        StorageItemsAnswer: {
+            added?: number;
+        };
+        StorageItemsInput: {
+            modelId?: number;
+        };
         StorageReadGrant: {
             bucket?: string;
             expiration?: string;
@@ -10193,6 +10219,34 @@ export interface operations {
                     "application/json": {
                         code: number;
                         data: components["schemas"]["DevmodelItem"][];
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postAuthSysDevModelItemStorage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorageItemsInput"];
+            };
+        };
+        responses: {
+            /** @description Envelope: code 0 and data, or a non-zero code and a localised message (docs/api.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        data: components["schemas"]["StorageItemsAnswer"];
                         message: string;
                     };
                 };

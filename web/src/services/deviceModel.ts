@@ -41,6 +41,10 @@ export const allModels = async () => (await listModels({ page: 1, pageSize: 100 
 
 export const listItems = (modelId: number, kind: ItemKind) => post<ModelItem[]>(`${base}/item/list`, { modelId, kind });
 export const addItem = (it: ItemInput) => post<{ id: number }>(`${base}/item/add`, it);
+/** Adds the storage template's items a storage unit's model lacks (docs/mqtt.md); answers how many. */
+export const addStorageItems = (modelId: number) => post<{ added: number }>(`${base}/item/storage`, { modelId });
+/** Device types of storage units (storage device, home storage): their models take the storage template. */
+export const STORAGE_DEVICE_TYPES = [4, 5];
 export const updateItem = (it: ItemInput) => post<null>(`${base}/item/update`, it);
 export const deleteItems = (ids: number[]) => post<null>(`${base}/item/delete`, { ids });
 

@@ -1,6 +1,6 @@
 /** One model: its fields, and its config, param and control items (docs/decisions.md#device-models). */
 import { useMemo, useState } from 'react';
-import { Button, Card, Descriptions, Space, Tabs, Tag } from 'antd';
+import { App, Button, Card, Descriptions, Space, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,18 @@ import { YesNo } from '../../../components/Flag';
 import ObjectImage, { ObjectImages } from '../../../components/ObjectImage';
 import { useActions } from '../../../hooks/useActions';
 import { useModelOptions } from '../../../hooks/useOptions';
-import { addItem, deleteItems, getModel, listItems, updateItem, type ItemInput, type ItemKind, modelKeys } from '../../../services/deviceModel';
+import {
+  addItem,
+  addStorageItems,
+  deleteItems,
+  getModel,
+  listItems,
+  updateItem,
+  STORAGE_DEVICE_TYPES,
+  type ItemInput,
+  type ItemKind,
+  modelKeys,
+} from '../../../services/deviceModel';
 import type { ModelItem } from '../../../services/typings';
 import { duplicateControlCodes } from '../../../utils/dataRange';
 import { displayItemName, displayRange } from '../../../utils/names';
@@ -65,7 +76,11 @@ export default function ModelDetail({ id }: { id: number }) {
       <Tabs
         activeKey={kind}
         onChange={(k) => setKind(k as ItemKind)}
-        items={KINDS.map((k) => ({ key: k, label: t(`item.kind.${k}`), children: <ItemTable modelId={id} kind={k} /> }))}
+        items={KINDS.map((k) => ({
+          key: k,
+          label: t(`item.kind.${k}`),
+          children: <ItemTable modelId={id} kind={k} storage={!!m && STORAGE_DEVICE_TYPES.includes(m.deviceType)} />,
+        }))}
       />
       <FormDrawer<ModelValues>
         open={editing}
@@ -81,8 +96,10 @@ export default function ModelDetail({ id }: { id: number }) {
   );
 }
 
-function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
+/** A model's items of one kind; a storage unit's model also offers the storage template's items. */
+function ItemTable({ modelId, kind, storage }: { modelId: number; kind: ItemKind; storage: boolean }) {
   const { t } = useTranslation();
+  const { message } = App.useApp();
   const q = useQuery({ queryKey: modelKeys.items(modelId, kind), queryFn: () => listItems(modelId, kind) });
   const drawer = useDrawer<ModelItem>();
   const { run, confirm } = useActions();
@@ -123,6 +140,15 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
       ),
     },
   );
+  const addTemplate = () => {
+    let added = 0;
+    void run(
+      async () => {
+        added = (await addStorageItems(modelId)).added;
+      },
+      { success: false, invalidate: [modelKeys.itemsOf(modelId)], onDone: () => void message.success(t('item.storageAdded', { count: added })) },
+    );
+  };
   const submit = (v: Partial<ItemInput>) => {
     const body: ItemInput = {
       configGroup: '',
@@ -149,6 +175,11 @@ function ItemTable({ modelId, kind }: { modelId: number; kind: ItemKind }) {
   return (
     <>
       <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }}>
+        {storage && kind !== 'config' && (
+          <Button onClick={addTemplate} data-testid="item-add-storage">
+            {t('item.addStorage')}
+          </Button>
+        )}
         <Button type="primary" onClick={drawer.add} data-testid={`item-add-${kind}`}>
           {t('item.add')}
         </Button>
