@@ -200,7 +200,7 @@ func TestSIGKILLUnderLoadLosesNothingAcknowledged(t *testing.T) {
 		a := &acked{started: map[int]startedTx{}, stopped: map[int]bool{}}
 		base := time.Now().Add(-time.Hour).Truncate(time.Second)
 		for i, sn := range sns {
-			cp := ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+			cp := fleettest.ChargePoint(sn, ocppws.NewClient())
 			if err := cp.Start("ws://" + addr + "/ocpp"); err != nil {
 				t.Fatalf("%s: %v", sn, err)
 			}
@@ -257,7 +257,7 @@ func TestSIGKILLUnderLoadLosesNothingAcknowledged(t *testing.T) {
 
 		// and it starts again on what the kill left
 		addr = startChild(t, at).addr
-		cp := ocpp.NewChargePoint(sns[0], nil, ocppws.NewClient())
+		cp := fleettest.ChargePoint(sns[0], ocppws.NewClient())
 		if err := cp.Start("ws://" + addr + "/ocpp"); err != nil {
 			t.Fatal(err)
 		}

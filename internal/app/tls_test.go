@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
@@ -51,7 +50,7 @@ func TestOCPPListenerServesTLS(t *testing.T) {
 	t.Run("a profile-2 charger boots over wss", func(t *testing.T) {
 		client := ocppws.NewTLSClient(&tls.Config{RootCAs: roots})
 		client.SetBasicAuth(sn, key)
-		cp := ocpp.NewChargePoint(sn, nil, client)
+		cp := fleettest.ChargePoint(sn, client)
 		cp.SetCoreHandler(nil)
 		if err := cp.Start("wss://" + ocppAddr + "/ocpp"); err != nil {
 			t.Fatalf("refused over TLS: %v", err)
@@ -176,7 +175,7 @@ func TestOCPPListenerAsksForClientCertificates(t *testing.T) {
 		id := fleettest.Device(t, d, o, o.CustomerA, o.SiteA, sn)
 		fleettest.Secure(t, d, id, "", 3)
 		client := ocppws.NewTLSClient(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{ca.IssueNow(t, sn)}})
-		cp := ocpp.NewChargePoint(sn, nil, client)
+		cp := fleettest.ChargePoint(sn, client)
 		cp.SetCoreHandler(nil)
 		if err := cp.Start("wss://" + ocppAddr + "/ocpp"); err != nil {
 			t.Fatalf("profile 3 refused: %v", err)

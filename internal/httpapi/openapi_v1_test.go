@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
@@ -244,7 +243,7 @@ func TestOpenAPIThirdPartyClient(t *testing.T) {
 
 		t.Run("reboots a charger and reads the command's result", func(t *testing.T) {
 			h := &resetCharger{}
-			cp := ocpp.NewChargePoint("ALPHA-0001", nil, ocppws.NewClient())
+			cp := fleettest.ChargePoint("ALPHA-0001", ocppws.NewClient())
 			cp.SetCoreHandler(h)
 			if err := cp.Start("ws" + strings.TrimPrefix(o.env.URL, "http") + "/ocpp"); err != nil {
 				t.Fatal(err)

@@ -95,7 +95,7 @@ func newWorld(t *testing.T, d *db.DB, debounce time.Duration, opts ...func(*conf
 // stop disconnects it (once).
 func (w *world) charger(t *testing.T, sn string) (cp ocpp.ChargePoint, stop func()) {
 	t.Helper()
-	cp = ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+	cp = fleettest.ChargePoint(sn, ocppws.NewClient())
 	if err := cp.Start("ws" + strings.TrimPrefix(w.env.URL, "http") + "/ocpp"); err != nil {
 		t.Fatalf("connect %s: %v", sn, err)
 	}

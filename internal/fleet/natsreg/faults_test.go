@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
 
@@ -207,7 +206,7 @@ func (c *cluster) ws(i int) string {
 // charger connects an ocpp-go charge point as sn to node i and boots it.
 func (c *cluster) charger(i int, sn string) *cpHandler {
 	c.t.Helper()
-	cp := ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+	cp := fleettest.ChargePoint(sn, ocppws.NewClient())
 	h := &cpHandler{}
 	cp.SetCoreHandler(h)
 	if err := cp.Start(c.ws(i)); err != nil {

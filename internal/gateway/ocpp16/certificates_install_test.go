@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/certificates"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
@@ -164,7 +163,7 @@ func TestCertificatesOnTheCharger(t *testing.T) {
 		id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, sn)
 		root := env.Root()
 		store := &rootStore{held: map[types.CertificateUse][]types.CertificateHashData{}, install: certificates.CertificateStatusAccepted}
-		cp := ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+		cp := fleettest.ChargePoint(sn, ocppws.NewClient())
 		cp.SetCoreHandler(&cpHandler{cp: cp, config: map[string]string{}})
 		cp.SetCertificateHandler(store) // ocpp-go answers NotSupported without it
 		if err := cp.Start(wsBase(env)); err != nil {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 	ocppws "github.com/lorenzodonini/ocpp-go/ws"
@@ -45,7 +44,7 @@ func TestFirmwareProgressOnCommand(t *testing.T) {
 		root := env.Root()
 
 		h := &manualFirmware{located: make(chan string, 4)}
-		cp := ocpp.NewChargePoint("SN-FW1", nil, ocppws.NewClient())
+		cp := fleettest.ChargePoint("SN-FW1", ocppws.NewClient())
 		cp.SetCoreHandler(h)
 		cp.SetFirmwareManagementHandler(h)
 		if err := cp.Start(wsBase(env)); err != nil {

@@ -153,7 +153,7 @@ func startCPWith(t *testing.T, client *ocppws.Client, base, sn, key string) (ocp
 	if key != "" {
 		client.SetBasicAuth(sn, key)
 	}
-	cp := ocpp.NewChargePoint(sn, nil, client)
+	cp := fleettest.ChargePoint(sn, client)
 	h := &cpHandler{cp: cp, config: map[string]string{"HeartbeatInterval": "60", "MeterValueSampleInterval": "30"}, uploaded: make(chan string, 1)}
 	cp.SetCoreHandler(h)
 	cp.SetFirmwareManagementHandler(h)

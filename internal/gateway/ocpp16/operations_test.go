@@ -126,7 +126,7 @@ func (h *opsCP) OnTriggerMessage(r *remotetrigger.TriggerMessageRequest) (*remot
 // startOpsCP connects an ocpp-go charge point as sn that reports connectors 1 and 2.
 func startOpsCP(t *testing.T, base, sn string) (ocpp.ChargePoint, *opsCP) {
 	t.Helper()
-	cp := ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+	cp := fleettest.ChargePoint(sn, ocppws.NewClient())
 	h := &opsCP{answers: map[string]string{}, reserve: map[int]int{}, expiry: map[int]time.Time{}}
 	cp.SetCoreHandler(h)
 	cp.SetReservationHandler(h)

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/firmware"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/logging"
@@ -106,7 +105,7 @@ func TestSignedFirmwareAndGetLog(t *testing.T) {
 
 		h := &signedCharger{updates: make(chan string, 2), signed: make(chan *securefirmware.SignedUpdateFirmwareRequest, 2),
 			logs: make(chan *logging.GetLogRequest, 2), signedAnswer: securefirmware.UpdateFirmwareStatusAccepted, logAnswer: logging.LogStatusAccepted}
-		cp := ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+		cp := fleettest.ChargePoint(sn, ocppws.NewClient())
 		cp.SetCoreHandler(h)
 		cp.SetFirmwareManagementHandler(h)
 		cp.SetSecureFirmwareHandler(h)

@@ -34,7 +34,7 @@ func TestChargingProfilesKept(t *testing.T) {
 		root := env.Root()
 		// connect is an ocpp-go charge point with the Smart Charging profile; stop ends it once
 		connect := func(boot bool) (cp ocpp.ChargePoint, h *scCP, stop func()) {
-			cp = ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+			cp = fleettest.ChargePoint(sn, ocppws.NewClient())
 			h = &scCP{status: map[string]string{}}
 			cp.SetCoreHandler(&opsCP{answers: map[string]string{}, reserve: map[int]int{}, expiry: map[int]time.Time{}})
 			cp.SetSmartChargingHandler(h)

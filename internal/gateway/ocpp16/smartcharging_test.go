@@ -79,7 +79,7 @@ func (h *scCP) OnGetCompositeSchedule(r *smartcharging.GetCompositeScheduleReque
 // connectors 1 and 2.
 func startSmartCP(t *testing.T, base, sn string) (ocpp.ChargePoint, *scCP) {
 	t.Helper()
-	cp := ocpp.NewChargePoint(sn, nil, ocppws.NewClient())
+	cp := fleettest.ChargePoint(sn, ocppws.NewClient())
 	h := &scCP{status: map[string]string{}}
 	cp.SetCoreHandler(&opsCP{answers: map[string]string{}, reserve: map[int]int{}, expiry: map[int]time.Time{}})
 	cp.SetSmartChargingHandler(h)

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/extendedtriggermessage"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/security"
@@ -277,7 +276,7 @@ func TestSignCertificate(t *testing.T) {
 		}
 		client := ocppws.NewClient()
 		client.SetBasicAuth(sn, key)
-		cp := ocpp.NewChargePoint(sn, nil, client)
+		cp := fleettest.ChargePoint(sn, client)
 		h := &cpHandler{cp: cp, config: map[string]string{}}
 		cp.SetCoreHandler(h)
 		recv := certReceiver{chains: make(chan string, 2), triggered: make(chan string, 1)}

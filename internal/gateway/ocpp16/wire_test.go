@@ -13,7 +13,6 @@ import (
 
 	"github.com/gorilla/websocket"
 	ocpperr "github.com/lorenzodonini/ocpp-go/ocpp"
-	ocpp "github.com/lorenzodonini/ocpp-go/ocpp1.6"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/core"
 	"github.com/lorenzodonini/ocpp-go/ocpp1.6/types"
 	"github.com/lorenzodonini/ocpp-go/ocppj"
@@ -79,7 +78,7 @@ func TestNotImplementedResetIsNotReportedAsVPN(t *testing.T) {
 		env := apitest.New(t, d, func(c *config.Config) { c.CommandTimeout, c.DataDir = 3*time.Second, t.TempDir() })
 		org := fleettest.Seed(t, d)
 		id := fleettest.Device(t, d, org, org.CustomerA, org.SiteA, "SN-NORESET")
-		cp := ocpp.NewChargePoint("SN-NORESET", nil, ocppws.NewClient())
+		cp := fleettest.ChargePoint("SN-NORESET", ocppws.NewClient())
 		cp.SetCoreHandler(noReset{&cpHandler{cp: cp, config: map[string]string{}}})
 		if err := cp.Start(wsBase(env)); err != nil {
 			t.Fatal(err)
