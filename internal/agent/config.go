@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"chargeops/internal/mqttwire"
+	devreg "chargeops/internal/device"
 )
 
 // Defaults of the config file.
@@ -203,7 +203,7 @@ func (c *Config) Validate() error {
 
 // validate checks one unit; the error starts with the field's name.
 func (u *UnitConfig) validate(sharedCert bool) error {
-	if !mqttwire.ValidSN(u.SN) {
+	if !devreg.ValidSN(u.SN) {
 		return fmt.Errorf("sn: %q is not 4-48 letters, digits, '-' or '_'", u.SN)
 	}
 	if (u.CertFile == "") != (u.KeyFile == "") {

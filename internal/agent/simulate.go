@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -39,7 +40,7 @@ type SimulateOptions struct {
 func Simulate(ctx context.Context, o SimulateOptions, log *slog.Logger) error {
 	cfg := Config{Broker: []string{o.Broker}, BufferDir: o.BufferDir}
 	for _, u := range o.Units {
-		sim, err := sunspec.StartSim(sunspec.SimOptions{Vendor: or(u.Vendor, "Harbour Power"), Model: or(u.Model, "BESS-200kWh"), Serial: u.SN,
+		sim, err := sunspec.StartSim(sunspec.SimOptions{Vendor: cmp.Or(u.Vendor, "Harbour Power"), Model: cmp.Or(u.Model, "BESS-200kWh"), Serial: u.SN,
 			CapacityWh: orF(u.CapacityWh, 200_000), RatedPowerW: orF(u.RatedPowerW, 100_000), SoC: u.SoC, ChargedWh: u.ChargedWh, DischargedWh: u.DischargedWh, Clock: o.Clock})
 		if err != nil {
 			return fmt.Errorf("agent: simulated unit %s: %w", u.SN, err)
@@ -48,13 +49,6 @@ func Simulate(ctx context.Context, o SimulateOptions, log *slog.Logger) error {
 		cfg.Units = append(cfg.Units, UnitConfig{SN: u.SN, Key: u.Key, Modbus: sim.URL(), UnitID: 1, Interval: o.Interval})
 	}
 	return Run(ctx, cfg, log, Options{Version: o.Version})
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func orF(v, def float64) float64 {

@@ -8,6 +8,7 @@ import (
 	"chargeops/internal/access"
 	"chargeops/internal/apperr"
 	"chargeops/internal/db"
+	"chargeops/internal/devstate"
 	"chargeops/internal/kit"
 )
 
@@ -26,13 +27,9 @@ type KeyResult struct {
 	AuthKey string `json:"authKey"`
 }
 
-// Key lengths: charger keys are machine secrets of 16-40 characters (OCPP 1.6 security
-// whitepaper: AuthorizationKey); a made key has madeKeyLength.
-const (
-	minKeyLength  = 16
-	maxKeyLength  = 40
-	madeKeyLength = 24
-)
+// madeKeyLength is the length of a key the server makes (keys are devstate.AuthKeyMin to
+// AuthKeyMax characters, as a charger's AuthorizationKey).
+const madeKeyLength = 24
 
 func (in KeyInput) validate() error {
 	if in.ID <= 0 {
@@ -41,7 +38,7 @@ func (in KeyInput) validate() error {
 	if in.AuthKey == "" {
 		return nil
 	}
-	if len(in.AuthKey) < minKeyLength || len(in.AuthKey) > maxKeyLength {
+	if !devstate.ValidAuthKey(in.AuthKey) {
 		return apperr.InvalidField("authKey", "err.device_key_length")
 	}
 	for _, c := range in.AuthKey {

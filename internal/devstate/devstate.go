@@ -4,6 +4,8 @@
 // the dashboards (internal/stats) count them; both name them from here, never as literals.
 package devstate
 
+import "unicode/utf8"
+
 // Protocols a charger connects with (device_state.protocol: the WebSocket sub-protocol the
 // gateway took; docs/gateway.md, "Admission"), or mqtt for a storage unit behind a site agent
 // (docs/mqtt.md).
@@ -12,6 +14,20 @@ const (
 	ProtocolOCPP201 = "ocpp2.0.1"
 	ProtocolMQTT    = "mqtt"
 )
+
+// Device keys are 16 to 40 characters (the OCPP security whitepaper; docs/gateway.md, "Key
+// guesses"), however they are set: ChangeConfiguration AuthorizationKey (fleet) or the
+// register (device.SetKey).
+const (
+	AuthKeyMin = 16
+	AuthKeyMax = 40
+)
+
+// ValidAuthKey reports whether key has an allowed length.
+func ValidAuthKey(key string) bool {
+	n := utf8.RuneCountInString(key)
+	return n >= AuthKeyMin && n <= AuthKeyMax
+}
 
 // Protocols are the values the device list's protocol filter takes.
 var Protocols = []string{ProtocolOCPP16, ProtocolOCPP201, ProtocolMQTT}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"chargeops/internal/apperr"
+	"chargeops/internal/devstate"
 )
 
 // Device auth keys (OCPP security profiles 1 and 2) are stored as
@@ -39,19 +39,16 @@ func (s *Service) CheckAuthKey(sn, key, stored string) bool {
 	return hmac.Equal([]byte(s.HashAuthKey(sn, key)), []byte(stored))
 }
 
-// Charger keys are 16 to 40 characters (the OCPP security whitepaper; docs/gateway.md, "Key
-// guesses"). A key is set through ChangeConfiguration AuthorizationKey (control type 11, from
-// the console, the OpenAPI or a parameter import), which refuses any other length.
+// Charger keys are 16 to 40 characters (devstate.ValidAuthKey). A key set through
+// ChangeConfiguration AuthorizationKey (control type 11, from the console, the OpenAPI or a
+// parameter import) of any other length is refused.
 const (
-	AuthKeyMin = 16
-	AuthKeyMax = 40
+	AuthKeyMin = devstate.AuthKeyMin
+	AuthKeyMax = devstate.AuthKeyMax
 )
 
 // ValidAuthKey reports whether key has an allowed length.
-func ValidAuthKey(key string) bool {
-	n := utf8.RuneCountInString(key)
-	return n >= AuthKeyMin && n <= AuthKeyMax
-}
+func ValidAuthKey(key string) bool { return devstate.ValidAuthKey(key) }
 
 // checkAuthKeyItem refuses a ChangeConfiguration item that sets the AuthorizationKey (the key
 // name compared as chargers do, without case) to a key of another length than 16-40.

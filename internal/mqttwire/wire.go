@@ -1,13 +1,14 @@
 // Package mqttwire is the MQTT topic and payload scheme of chargeops, version 1
 // (docs/mqtt.md): what a device or a site agent publishes and subscribes, and what each
 // payload holds. The MQTT adapter (internal/gateway/mqtt) and the edge agent (internal/agent)
-// both speak it from here; it imports only the storage model.
+// both speak it from here; it imports the storage model and the device register's SN rule.
 package mqttwire
 
 import (
 	"encoding/json"
 	"strings"
 
+	"chargeops/internal/device"
 	"chargeops/internal/ess"
 )
 
@@ -38,7 +39,7 @@ func Parse(topic string) (sn, kind, node string, ok bool) {
 		return "", "", "", false
 	}
 	sn, kind, found = strings.Cut(rest, "/")
-	if !found || !ValidSN(sn) {
+	if !found || !device.ValidSN(sn) {
 		return "", "", "", false
 	}
 	switch kind {
@@ -49,19 +50,6 @@ func Parse(topic string) (sn, kind, node string, ok bool) {
 		return sn, KindCmdRes, n, true
 	}
 	return "", "", "", false
-}
-
-// ValidSN: 4-48 letters, digits, '-' or '_' (the gateway's rule for a device's SN).
-func ValidSN(sn string) bool {
-	if len(sn) < 4 || len(sn) > 48 {
-		return false
-	}
-	for _, c := range sn {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // MayPublish reports whether the device sn may publish to topic: its own status, telemetry,

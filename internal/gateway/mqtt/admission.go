@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"chargeops/internal/device"
 	"chargeops/internal/fleet"
-	"chargeops/internal/mqttwire"
 )
 
 // Admission judges a device's MQTT CONNECT on the embedded broker with the same rules as an
@@ -27,7 +27,7 @@ type Admission struct {
 
 // Admit reports whether sn may connect with password (and the TLS client chain, if any) from addr.
 func (a *Admission) Admit(ctx context.Context, sn string, password []byte, chain []*x509.Certificate, addr string) bool {
-	if !mqttwire.ValidSN(sn) {
+	if !device.ValidSN(sn) {
 		return false
 	}
 	at := fleet.Attempt{SN: sn, Addr: addr, Protocol: "mqtt"}
